@@ -1,0 +1,192 @@
+"""The `cgraph` command line. Thin: parse arguments, call the library, print.
+
+Exit status: 0 ok; 1 a check failed (modules differ, text not formatted); 2 usage or input
+error (a located one-line message on stderr, never a traceback); 3 internal error (a bug:
+set CGRAPH_DEBUG=1 for the traceback).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from . import __version__
+from .diagnostics import Loc, SourceError
+
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _color(stream) -> bool:
+    """Color only on a terminal, and never with NO_COLOR set or TERM=dumb."""
+    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def _say_error(err: SourceError) -> None:
+    text = err.render()
+    if _color(sys.stderr):
+        head, sep, rest = text.partition(" error: ")
+        if sep:
+            text = head + " " + click.style("error:", fg="red", bold=True) + " " + rest
+    click.echo(text, err=True)
+
+
+def _read_module(path: str):
+    from .fileio import read_text
+    from .parser import parse_module
+    from .wellformed import check_module
+
+    text, name = read_text(path)
+    mod = parse_module(text, name)
+    try:
+        check_module(mod)
+    except SourceError as e:
+        raise e.located(name, text)
+    return mod, text, name
+
+
+class _Group(click.Group):
+    """Turns every SourceError into a located message and exit status 2."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SourceError as e:
+            _say_error(e)
+            ctx.exit(EXIT_INPUT_ERROR)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:
+            ctx.exit(EXIT_OK)
+        except KeyboardInterrupt:
+            click.echo("cgraph: interrupted", err=True)
+            ctx.exit(130)
+        except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
+            if os.environ.get("CGRAPH_DEBUG"):
+                raise
+            click.echo(f"cgraph: internal error: {type(e).__name__}: {e} (this is a bug; "
+                       "CGRAPH_DEBUG=1 shows the traceback)", err=True)
+            ctx.exit(EXIT_INTERNAL)
+
+
+MAIN_HELP = """Rewrite TVM Relax modules so that their static kernel launches run as CUDA graphs.
+
+cgraph reads Relax modules written as TVMScript (after memory planning), in the
+current TVM dialect (R.Any, ty_args=, T.sblock) or the legacy one (R.Object,
+sinfo_args=, T.block), and writes TVMScript back.
+
+\b
+Examples:
+  cgraph fmt model.relax                     # parse, check and print canonically
+  cgraph fmt model.relax -o model.fmt.relax  # write atomically to a file
+  cat model.relax | cgraph fmt - --dialect legacy
+  cgraph check got.relax expected.relax      # exit 1 (and show where) if they differ
+
+Exit status: 0 ok, 1 check failed, 2 usage or input error, 3 internal error.
+"""
+
+
+@click.group(cls=_Group, help=MAIN_HELP, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="cgraph",
+                      message="%(prog)s %(version)s")
+def main():
+    pass
+
+
+FMT_HELP = """Parse IN, check that it is well formed, and print it as canonical TVMScript.
+
+IN is a file or - for standard input. The output is a fixed point: formatting it
+again changes nothing. With --check nothing is written; the exit status says whether
+IN is already canonical.
+
+\b
+Examples:
+  cgraph fmt samples/tvm/tuple_before.relax
+  cgraph fmt in.relax -o out.relax --dialect legacy
+  cgraph fmt --check in.relax               # exit 1 if fmt would change it
+"""
+
+
+@main.command("fmt", help=FMT_HELP)
+@click.argument("input_path", metavar="IN")
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+@click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
+              help="TVMScript dialect to print. Default: the dialect of the input.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 if the input is not canonical.")
+def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
+    from .fileio import write_text
+    from .printer import print_module
+
+    mod, text, name = _read_module(input_path)
+    out = print_module(mod, dialect)
+    if check_only:
+        if out != text:
+            click.echo(f"{name}: would be reformatted", err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        return
+    write_text(output, out, inputs=(input_path,))
+
+
+CHECK_HELP = """Compare two modules structurally: equal when they differ only in the names of
+local variables (the equality tvm.ir.assert_structural_equal applies).
+
+Exit 0 when equal; 1 when they differ, showing the first difference in both files;
+2 when either cannot be read.
+
+\b
+Examples:
+  cgraph check out.relax expected.relax
+  cgraph check out.relax expected.relax --format json
+  cgraph check out.relax expected.relax --prim-bodies ignore
+"""
+
+
+@main.command("check", help=CHECK_HELP)
+@click.argument("got", metavar="GOT")
+@click.argument("expected", metavar="EXPECTED")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Report format (json: for machines).")
+@click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
+              help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
+                   "normalized text (default), or not at all (signatures only).")
+def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
+    from .equality import module_difference
+
+    if got == "-" and expected == "-":
+        raise click.UsageError("only one of GOT and EXPECTED can be standard input")
+    mod_a, text_a, name_a = _read_module(got)
+    mod_b, text_b, name_b = _read_module(expected)
+    diff = module_difference(mod_a, mod_b, prim_bodies)
+    if fmt == "json":
+        report = {"equal": diff is None, "got": name_a, "expected": name_b}
+        if diff is not None:
+            report["difference"] = {
+                "message": diff.message, "function": diff.function,
+                "got": {"line": diff.loc_a.line, "column": diff.loc_a.col},
+                "expected": {"line": diff.loc_b.line, "column": diff.loc_b.col}}
+        click.echo(json.dumps(report, indent=2))
+    elif diff is None:
+        click.echo(f"equal: {name_a} and {name_b} are structurally equal")
+    else:
+        click.echo(f"modules differ: {diff.message}")
+        click.echo(_excerpt(name_a, text_a, diff.loc_a, "got"))
+        click.echo(_excerpt(name_b, text_b, diff.loc_b, "expected"))
+    sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+
+
+def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:
+    if loc.line <= 0:
+        return f"{name}: note: ({what})"
+    lines = text.split("\n")
+    src = lines[loc.line - 1] if loc.line <= len(lines) else ""
+    return f"{name}:{loc.line}:{loc.col}: note: {what}\n{src}\n{' ' * (loc.col - 1)}^"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,308 @@
+"""Structural equality of modules: equal up to the names of local variables.
+
+The equality `tvm.ir.assert_structural_equal` applies to modules: same functions (by name),
+and in each Relax function the same parameters, attributes, blocks and bindings in the same
+order, the same calls and struct info, with local vars and symbolic vars matched by position
+of definition rather than by name. `module_difference` returns the first difference, located
+in both modules, or None.
+
+What cgraph cannot see: TIR. PrimFuncs compare by signature and by the normalized text of
+their bodies (comments, blank lines and `T.reads`/`T.writes` lines ignored), or by signature
+alone with `prim_bodies="ignore"`. Struct info that cgraph cannot deduce (results of operators
+it does not model, left unannotated) is not compared.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import ir
+from .diagnostics import Loc, NO_LOC
+from .printer import FunctionPrinter, Printer, convert_tir
+
+
+@dataclass
+class Difference:
+    message: str
+    loc_a: Loc
+    loc_b: Loc
+    function: str | None = None
+
+
+class _Diff(Exception):
+    def __init__(self, message: str, loc_a: Loc = NO_LOC, loc_b: Loc = NO_LOC):
+        super().__init__(message)
+        self.message, self.loc_a, self.loc_b = message, loc_a, loc_b
+
+
+def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> Difference | None:
+    """The first structural difference between modules `a` and `b`, or None if equal."""
+    names_b = {f.name: f for f in b.functions}
+    names_a = {f.name: f for f in a.functions}
+    for f in a.functions:
+        if f.name not in names_b:
+            return Difference(f"function '{f.name}' is only in the first module", f.loc,
+                              b.loc, f.name)
+    for f in b.functions:
+        if f.name not in names_a:
+            return Difference(f"function '{f.name}' is only in the second module", a.loc,
+                              f.loc, f.name)
+    for fa in a.functions:
+        fb = names_b[fa.name]
+        try:
+            if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
+                raise _Diff("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
+            if isinstance(fa, ir.PrimFunc):
+                _prim_funcs(fa, a.dialect, fb, b.dialect, prim_bodies)
+            else:
+                _Matcher(a, b).function(fa, fb)
+        except _Diff as d:
+            return Difference(f"function '{fa.name}': {d.message}",
+                              d.loc_a if d.loc_a.line else fa.loc,
+                              d.loc_b if d.loc_b.line else fb.loc, fa.name)
+    return None
+
+
+def structurally_equal(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> bool:
+    return module_difference(a, b, prim_bodies) is None
+
+
+# ---- PrimFuncs ----------------------------------------------------------------------------
+
+_IGNORED_TIR_LINE = re.compile(r"^\s*(?:#.*|T\.reads\(.*\)|T\.writes\(.*\))?\s*$")
+
+
+def _normalized_body(body: str, dialect: str) -> list[str]:
+    body = convert_tir(body, dialect, "current")
+    return [" ".join(line.split()) for line in body.split("\n")
+            if not _IGNORED_TIR_LINE.match(line)]
+
+
+def _prim_funcs(a: ir.PrimFunc, da: str, b: ir.PrimFunc, db: str, prim_bodies: str):
+    if len(a.params) != len(b.params):
+        raise _Diff(f"PrimFunc has {len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
+    for pa, pb in zip(a.params, b.params):
+        if (pa.kind, pa.shape, pa.dtype) != (pb.kind, pb.shape, pb.dtype) or \
+                (pa.kind == "other" and pa.annotation != pb.annotation):
+            raise _Diff(f"PrimFunc parameter '{pa.name}': {pa.annotation} vs {pb.annotation}",
+                        a.loc, b.loc)
+    if prim_bodies == "ignore":
+        return
+    la, lb = _normalized_body(a.body, da), _normalized_body(b.body, db)
+    for i, (x, y) in enumerate(zip(la, lb)):
+        if x != y:
+            raise _Diff(f"PrimFunc body differs: `{x}` vs `{y}`", a.loc, b.loc)
+    if len(la) != len(lb):
+        raise _Diff("PrimFunc body differs in length", a.loc, b.loc)
+
+
+# ---- Relax functions ----------------------------------------------------------------------
+
+class _Matcher:
+    """Alpha-equivalence of two Relax functions: vars and symbolic vars mapped a -> b."""
+
+    def __init__(self, ma: ir.Module, mb: ir.Module):
+        self.vars: dict[int, ir.Var] = {}
+        self.syms: dict[int, ir.SymVar] = {}
+        self.syms_back: dict[int, ir.SymVar] = {}
+        self.pa = FunctionPrinter(Printer("current"), ma.name)
+        self.pb = FunctionPrinter(Printer("current"), mb.name)
+
+    def function(self, a: ir.Function, b: ir.Function):
+        if a.is_private != b.is_private:
+            raise _Diff(f"private={a.is_private} vs private={b.is_private}", a.loc, b.loc)
+        if a.is_pure != b.is_pure:
+            raise _Diff(f"pure={a.is_pure} vs pure={b.is_pure}", a.loc, b.loc)
+        attrs_a = {k: v for k, v in a.attrs}
+        attrs_b = {k: v for k, v in b.attrs}
+        for k in sorted(set(attrs_a) | set(attrs_b)):
+            if k not in attrs_b:
+                raise _Diff(f"attribute \"{k}\" is only in the first", a.loc, b.loc)
+            if k not in attrs_a:
+                raise _Diff(f"attribute \"{k}\" is only in the second", a.loc, b.loc)
+            if not _literal_eq(attrs_a[k], attrs_b[k]):
+                raise _Diff(f"attribute \"{k}\": {self.pa.literal(attrs_a[k])} vs "
+                            f"{self.pb.literal(attrs_b[k])}", a.loc, b.loc)
+        if len(a.params) != len(b.params):
+            raise _Diff(f"{len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
+        for i, (va, vb) in enumerate(zip(a.params, b.params)):
+            if not self.sinfo(va.sinfo, vb.sinfo):
+                raise _Diff(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
+                            f"{self._s(vb.sinfo)}", va.loc, vb.loc)
+            self.vars[id(va)] = vb
+        if a.ret_sinfo is not None and b.ret_sinfo is not None and \
+                not self.sinfo(a.ret_sinfo, b.ret_sinfo):
+            raise _Diff(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
+                        a.ret_loc, b.ret_loc)
+        if len(a.blocks) != len(b.blocks):
+            raise _Diff(f"{len(a.blocks)} binding blocks vs {len(b.blocks)}", a.loc, b.loc)
+        for i, (ba, bb) in enumerate(zip(a.blocks, b.blocks)):
+            if ba.is_dataflow != bb.is_dataflow:
+                raise _Diff(f"block {i} is {'dataflow' if ba.is_dataflow else 'plain'} vs "
+                            f"{'dataflow' if bb.is_dataflow else 'plain'}", ba.loc, bb.loc)
+            n = min(len(ba.bindings), len(bb.bindings))
+            for j in range(n):
+                self.binding(ba.bindings[j], bb.bindings[j])
+            if len(ba.bindings) != len(bb.bindings):
+                extra = ba.bindings[n] if len(ba.bindings) > n else bb.bindings[n]
+                side = "first" if len(ba.bindings) > n else "second"
+                raise _Diff(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
+                            f"the {side} goes on with `{self._binding_text(extra, side)}`",
+                            extra.loc if side == "first" else ba.loc,
+                            extra.loc if side == "second" else bb.loc)
+        if not self.expr(a.body, b.body):
+            raise _Diff(f"return value: {self.pa.expr(a.body)} vs {self.pb.expr(b.body)}",
+                        a.loc, b.loc)
+
+    def _binding_text(self, bnd, side: str) -> str:
+        p = self.pa if side == "first" else self.pb
+        return f"{bnd.var.name} = {p.expr(bnd.value)}"
+
+    def _s(self, s) -> str:
+        return "(unknown)" if s is None else Printer("current").sinfo(s)
+
+    def binding(self, a, b):
+        if type(a) is not type(b):
+            raise _Diff("a match_cast vs a plain binding", a.loc, b.loc)
+        what = f"binding '{a.var.name}'" if not a.bare else "binding"
+        if not self.expr(a.value, b.value):
+            raise _Diff(f"{what}: {self.pa.expr(a.value)} vs {self.pb.expr(b.value)}",
+                        a.loc, b.loc)
+        if isinstance(a, ir.MatchCast) and not self.sinfo(a.sinfo, b.sinfo, define=True):
+            raise _Diff(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
+                        a.loc, b.loc)
+        if a.var.is_dataflow != b.var.is_dataflow:
+            raise _Diff(f"{what}: dataflow var vs output var", a.loc, b.loc)
+        sa, sb = a.var.sinfo, b.var.sinfo
+        if sa is not None and sb is not None and not self.sinfo(sa, sb):
+            raise _Diff(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
+        self.vars[id(a.var)] = b.var
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def expr(self, a, b) -> bool:
+        ta = type(a)
+        if ta is not type(b):
+            return False
+        if ta is ir.Var:
+            m = self.vars.get(id(a))
+            return m is b if m is not None else a is b
+        if ta is ir.Call:
+            if type(a.op) is not type(b.op):
+                return False
+            if ta is not type(b) or len(a.args) != len(b.args):
+                return False
+            if isinstance(a.op, ir.Var):
+                if not self.expr(a.op, b.op):
+                    return False
+            elif a.op.name != b.op.name:
+                return False
+            if not all(self.expr(x, y) for x, y in zip(a.args, b.args)):
+                return False
+            if len(a.attrs) != len(b.attrs):
+                return False
+            attrs_b = dict(b.attrs)
+            for k, v in a.attrs:
+                if k not in attrs_b or not self.expr(v, attrs_b[k]):
+                    return False
+            if len(a.sinfo_args) != len(b.sinfo_args):
+                return False
+            return all(self.sinfo(x, y) for x, y in zip(a.sinfo_args, b.sinfo_args))
+        if ta is ir.Tuple:
+            return len(a.fields) == len(b.fields) and \
+                all(self.expr(x, y) for x, y in zip(a.fields, b.fields))
+        if ta is ir.TupleGetItem:
+            return a.index == b.index and self.expr(a.tuple_value, b.tuple_value)
+        if ta is ir.ShapeExpr:
+            return len(a.values) == len(b.values) and \
+                all(self.prim(x, y) for x, y in zip(a.values, b.values))
+        if ta is ir.PrimValue:
+            return self.prim(a.value, b.value)
+        if ta in (ir.StringImm, ir.DataTypeImm):
+            return a.value == b.value
+        if ta is ir.Constant:
+            return a.value == b.value and a.dtype == b.dtype
+        if ta in (ir.GlobalVarRef, ir.ExternFunc, ir.Op):
+            return a.name == b.name
+        if ta is ir.Literal:
+            return _literal_eq(a, b)
+        return False
+
+    def prim(self, a, b, define: bool = True) -> bool:
+        ta = type(a)
+        if ta is not type(b):
+            return False
+        if ta is ir.SymVar:
+            m = self.syms.get(id(a))
+            if m is not None:
+                return m is b
+            back = self.syms_back.get(id(b))
+            if back is not None or not define or a.dtype != b.dtype:
+                return False
+            self.syms[id(a)] = b
+            self.syms_back[id(b)] = a
+            return True
+        if ta is ir.IntImm or ta is ir.FloatImm:
+            return a.value == b.value and a.dtype == b.dtype
+        if ta is ir.PrimBinOp:
+            return a.op == b.op and self.prim(a.lhs, b.lhs, define) and \
+                self.prim(a.rhs, b.rhs, define)
+        if ta is ir.PrimCall:
+            return a.func == b.func and len(a.args) == len(b.args) and \
+                all(self.prim(x, y, define) for x, y in zip(a.args, b.args))
+        return False
+
+    def sinfo(self, a, b, define: bool = True) -> bool:
+        ta = type(a)
+        if ta is not type(b):
+            return False
+        if ta is ir.ObjectSInfo:
+            return True
+        if ta is ir.TensorSInfo:
+            if a.dtype != b.dtype or a.ndim != b.ndim:
+                return False
+            if (a.shape is None) != (b.shape is None):
+                return False
+            return a.shape is None or all(self.prim(x, y, define)
+                                          for x, y in zip(a.shape, b.shape))
+        if ta is ir.ShapeSInfo:
+            if a.ndim != b.ndim or (a.values is None) != (b.values is None):
+                return False
+            return a.values is None or all(self.prim(x, y, define)
+                                           for x, y in zip(a.values, b.values))
+        if ta is ir.TupleSInfo:
+            return len(a.fields) == len(b.fields) and \
+                all(self.sinfo(x, y, define) for x, y in zip(a.fields, b.fields))
+        if ta is ir.PrimSInfo:
+            if a.dtype != b.dtype:
+                return False
+            if a.value is None or b.value is None:
+                return a.value is None and b.value is None
+            return self.prim(a.value, b.value, define)
+        if ta is ir.FuncSInfo:
+            if a.purity != b.purity or (a.params is None) != (b.params is None):
+                return False
+            if a.params is not None and (len(a.params) != len(b.params) or not all(
+                    self.sinfo(x, y, define) for x, y in zip(a.params, b.params))):
+                return False
+            return self.sinfo(a.ret, b.ret, define)
+        return False
+
+
+def _literal_eq(a, b) -> bool:
+    va = a.value if isinstance(a, ir.Literal) else a
+    vb = b.value if isinstance(b, ir.Literal) else b
+    return _norm_literal(va) == _norm_literal(vb)
+
+
+def _norm_literal(v):
+    """Tuples and lists are both TVM Arrays; True is not the integer 1 in an attribute."""
+    if isinstance(v, bool):
+        return ("bool", v)
+    if isinstance(v, tuple) and len(v) == 2 and v[0] in ("tuple", "list"):
+        return ("array", tuple(_norm_literal(x) for x in v[1]))
+    if isinstance(v, tuple) and len(v) == 2 and v[0] == "dict":
+        return ("dict", tuple(sorted((repr(_norm_literal(k)), _norm_literal(x))
+                                     for k, x in v[1])))
+    return v

@@ -1,0 +1,1050 @@
+"""Syntax tree -> IR: names resolved, literal sugar normalized, struct info deduced.
+
+This is where TVMScript's meaning lives, following what TVM 0.27's parser and normalizer do:
+
+* literal sugar: a bare `0` argument of `R.memory.alloc_storage` is `R.prim_value(0)`, its
+  `"global"` an `R.str`, its `"float32"` an `R.dtype`; `R.memory.alloc_tensor` gets its default
+  `runtime_device_index` 0 and `R.builtin.alloc_tensor` its default scope "global";
+  `R.call_packed` arguments convert as TVM's `convert_to_expr` does (ints -- bools too -- to
+  int64, floats to float64, strings to `R.str`);
+* a use of a variable whose struct info is the empty tuple is the empty tuple `R.tuple()`;
+* symbolic shape arithmetic folds constants (`2 * 4` is 8, `m * 1` is `m`);
+* a binding without annotation gets the struct info TVM would deduce, where cgraph can.
+
+Errors are `SourceError`s located at the offending node.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import ir
+from . import syntax as S
+from .diagnostics import Loc, SourceError
+from .sinfo import deduce, erase_to_well_defined, is_void
+
+_MODULE_DECORATORS = {"I.ir_module", "ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
+                      "IRModule"}
+_RELAX_DECORATORS = {"R.function", "relax.function", "tvm.script.relax.function"}
+_PRIM_DECORATORS = {"T.prim_func", "tir.prim_func", "tirx.prim_func", "tvm.script.tir.prim_func",
+                    "tvm.script.tirx.prim_func"}
+_SYM_DTYPES = {"T.int64": "int64", "T.int32": "int32", "T.int16": "int16", "T.int8": "int8",
+               "T.uint64": "uint64", "T.uint32": "uint32", "T.bool": "bool"}
+_PRIM_TYPE_CALLS = {"T.int64", "T.int32", "T.int16", "T.int8", "T.uint64", "T.uint32",
+                    "T.uint16", "T.uint8", "T.float64", "T.float32", "T.float16", "T.bfloat16",
+                    "T.bool"}
+_PRIM_FUNCS = {"T.max", "T.min", "T.floordiv", "T.floormod", "T.truncdiv", "T.truncmod",
+               "T.if_then_else", "T.Cast", "T.ceildiv"}
+_LEGACY_PRIM_BODY = re.compile(r"\bT\.(?:block|alloc_buffer|block_attr)\(|\"tir\.noalias\"")
+_CURRENT_PRIM_BODY = re.compile(r"\bT\.sblock\(|\"tirx\.noalias\"")
+
+
+class _Dialect:
+    """Evidence of which TVMScript dialect the text is written in."""
+
+    def __init__(self):
+        self.legacy = 0
+        self.current = 0
+
+
+class _Function:
+    """Per-function state: the scope of names and the symbolic variables."""
+
+    def __init__(self, name: str, class_aliases: set[str], module_syms: dict[str, str]):
+        self.name = name
+        self.scope: dict[str, ir.Var] = {}
+        self.syms: dict[str, ir.SymVar] = {}
+        self.sym_decl: dict[str, str] = dict(module_syms)  # declared names -> dtype
+        self.sym_order: list[ir.SymVar] = []
+        self.class_aliases = set(class_aliases)
+
+    def sym(self, name: str, loc: Loc, create: bool = True) -> ir.SymVar:
+        v = self.syms.get(name)
+        if v is None:
+            if not create and name not in self.sym_decl:
+                raise SourceError(f"undefined symbolic variable '{name}'", loc)
+            v = ir.SymVar(name, self.sym_decl.get(name, "int64"))
+            self.syms[name] = v
+            self.sym_order.append(v)
+        return v
+
+
+class ModuleBuilder:
+    def __init__(self):
+        self.dialect = _Dialect()
+        self.signatures: dict[str, object] = {}  # function name -> ir.Function | ir.PrimFunc
+        self.module: ir.Module | None = None
+
+    # ---- module level --------------------------------------------------------------------
+
+    def build(self, stmts: list, leading_comments: list[str]) -> ir.Module:
+        classes = [s for s in stmts if isinstance(s, S.ClassDef)]
+        module_syms: dict[str, str] = {}
+        globals_text: list[str] = []
+        for s in stmts:
+            if isinstance(s, (S.Import, S.Pass, S.ClassDef)):
+                continue
+            if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
+                    isinstance(s.value, S.Call) and S.dotted(s.value.func) == "TypeVar":
+                # TVM 0.27 prints `m = TypeVar("m")` for symbolic vars shared by functions.
+                module_syms[s.target.id] = "int64"
+                globals_text.append(f"{s.target.id} = {S.unparse(s.value)}")
+                continue
+            if isinstance(s, S.FuncDef):
+                raise SourceError("function outside of a module class (expected "
+                                  "`@I.ir_module` and `class Module:`)", s.loc)
+            raise SourceError("unsupported statement at module level", s.loc)
+        if not classes:
+            raise SourceError("no module found (expected `@I.ir_module` and `class Module:`)",
+                              Loc(1, 1))
+        if len(classes) > 1:
+            raise SourceError("more than one module in the file", classes[1].loc)
+        cls = classes[0]
+        decorator_args = ""
+        if not cls.decorators:
+            raise SourceError("module class needs the `@I.ir_module` decorator", cls.loc)
+        for d in cls.decorators:
+            name = S.dotted(d.func) if isinstance(d, S.Call) else S.dotted(d)
+            if name not in _MODULE_DECORATORS:
+                raise SourceError(f"unknown decorator '@{name or S.unparse(d)}' on module "
+                                  "(expected @I.ir_module)", d.loc)
+            if name == "tvm.script.ir_module":
+                self.dialect.legacy += 1
+            if isinstance(d, S.Call):
+                decorator_args = ", ".join(
+                    [S.unparse(a) for a in d.args] +
+                    [f"{k.name}={S.unparse(k.value)}" for k in d.kwargs])
+                if any(k.name == "s_tir" for k in d.kwargs):
+                    self.dialect.current += 1
+        module = ir.Module(cls.name, [], decorator_args, globals_text, leading_comments,
+                           loc=cls.loc)
+        self.module = module
+        funcdefs = []
+        for s in cls.body:
+            if isinstance(s, S.FuncDef):
+                funcdefs.append(s)
+            elif isinstance(s, S.Pass):
+                continue
+            else:
+                raise SourceError("only functions may appear in a module class", s.loc)
+        # Signatures first: a function may call one defined later in the class.
+        headers = []
+        for fd in funcdefs:
+            if fd.name in self.signatures:
+                raise SourceError(f"function '{fd.name}' is defined twice", fd.loc)
+            kind, dargs = self._function_kind(fd)
+            if kind == "prim":
+                f = self._prim_func(fd, dargs)
+                self.signatures[fd.name] = f
+                headers.append((fd, f, None))
+            else:
+                fctx = _Function(fd.name, {cls.name}, module_syms)
+                f = self._relax_header(fd, dargs, fctx)
+                self.signatures[fd.name] = f
+                headers.append((fd, f, fctx))
+        for fd, f, fctx in headers:
+            if fctx is not None:
+                self._relax_body(fd, f, fctx, cls.name)
+            module.functions.append(f)
+        module.dialect = "legacy" if self.dialect.legacy > self.dialect.current else "current"
+        return module
+
+    def _function_kind(self, fd: S.FuncDef) -> tuple[str, S.Node | None]:
+        if not fd.decorators:
+            raise SourceError(f"function '{fd.name}' needs a decorator (@R.function or "
+                              "@T.prim_func)", fd.loc)
+        d = fd.decorators[-1]
+        name = S.dotted(d.func) if isinstance(d, S.Call) else S.dotted(d)
+        if name in _RELAX_DECORATORS:
+            if isinstance(fd.body, str):
+                raise SourceError("internal: Relax function body read as TIR", fd.loc)
+            return "relax", d
+        if name in _PRIM_DECORATORS:
+            return "prim", d
+        raise SourceError(f"unknown decorator '@{name or S.unparse(d)}' (expected @R.function "
+                          "or @T.prim_func)", d.loc)
+
+    # ---- PrimFuncs -----------------------------------------------------------------------
+
+    def _prim_func(self, fd: S.FuncDef, d) -> ir.PrimFunc:
+        if not isinstance(fd.body, str):
+            raise SourceError("internal: PrimFunc body not captured", fd.loc)
+        dargs = ""
+        if isinstance(d, S.Call):
+            dargs = ", ".join([S.unparse(a) for a in d.args] +
+                              [f"{k.name}={S.unparse(k.value)}" for k in d.kwargs])
+            if any(k.name == "s_tir" for k in d.kwargs):
+                self.dialect.current += 1
+        if _LEGACY_PRIM_BODY.search(fd.body):
+            self.dialect.legacy += 1
+        if _CURRENT_PRIM_BODY.search(fd.body):
+            self.dialect.current += 1
+        params = []
+        for p in fd.params:
+            if p.annotation is None:
+                params.append(ir.PrimParam(p.name, "", "other"))
+                continue
+            ann = p.annotation
+            text = S.unparse(ann)
+            head = S.dotted(ann.func) if isinstance(ann, S.Call) else S.dotted(ann)
+            shape = dtype = None
+            kind = "other"
+            if head in ("T.Buffer", "T.buffer", "T.handle", "T.Ptr"):
+                kind = "buffer" if head.lower() == "t.buffer" else "handle"
+            elif head in _PRIM_TYPE_CALLS:
+                kind = "scalar"
+                dtype = head[2:]
+            if kind == "buffer" and isinstance(ann, S.Call):
+                if ann.args:
+                    dims = ann.args[0]
+                    if isinstance(dims, (S.TupleLit, S.ListLit)):
+                        shape = tuple(S.unparse(x) for x in dims.items)
+                    else:
+                        shape = (S.unparse(dims),)
+                if len(ann.args) > 1 and isinstance(ann.args[1], S.Str):
+                    dtype = ann.args[1].value
+                for k in ann.kwargs:
+                    if k.name == "dtype" and isinstance(k.value, S.Str):
+                        dtype = k.value.value
+                if dtype is None:
+                    dtype = "float32"
+            params.append(ir.PrimParam(p.name, text, kind, shape, dtype))
+        ret = S.unparse(fd.ret) if fd.ret is not None else None
+        return ir.PrimFunc(fd.name, params, _dedent_body(fd.body), dargs, ret, loc=fd.loc)
+
+    # ---- Relax functions -----------------------------------------------------------------
+
+    def _relax_header(self, fd: S.FuncDef, d, fctx: _Function) -> ir.Function:
+        private = False
+        pure = True
+        if isinstance(d, S.Call):
+            if d.args:
+                raise SourceError("@R.function takes only keyword arguments", d.args[0].loc)
+            for k in d.kwargs:
+                if k.name == "private":
+                    private = self._bool_kwarg(k)
+                elif k.name == "pure":
+                    pure = self._bool_kwarg(k)
+                elif k.name == "check_well_formed":
+                    self._bool_kwarg(k)
+                else:
+                    raise SourceError(f"unknown @R.function argument '{k.name}'", k.loc)
+        # Names declared `m = T.int64()` anywhere in the body are symbolic in the whole function.
+        for s in fd.body:
+            if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
+                    isinstance(s.value, S.Call) and not s.value.args and not s.value.kwargs:
+                dt = _SYM_DTYPES.get(S.dotted(s.value.func) or "")
+                if dt is not None:
+                    fctx.sym_decl[s.target.id] = dt
+        params = []
+        seen = set()
+        for p in fd.params:
+            if p.name in seen:
+                raise SourceError(f"duplicate parameter '{p.name}'", p.loc)
+            seen.add(p.name)
+            if p.annotation is None:
+                raise SourceError(f"parameter '{p.name}' needs a struct info annotation "
+                                  "(e.g. `x: R.Tensor((4,), \"float32\")`)", p.loc)
+            if p.default is not None:
+                raise SourceError("Relax parameters cannot have default values", p.default.loc)
+            sinfo = self.sinfo(p.annotation, fctx, define=True)
+            var = ir.Var(p.name, sinfo, False, p.loc, True)
+            params.append(var)
+        ret = self.sinfo(fd.ret, fctx, define=True) if fd.ret is not None else None
+        ret_loc = fd.ret.loc if fd.ret is not None else fd.loc
+        return ir.Function(fd.name, params, ret, [], ir.Tuple(()), [], private, pure,
+                           loc=fd.loc, ret_loc=ret_loc)
+
+    @staticmethod
+    def _bool_kwarg(k: S.Kwarg) -> bool:
+        if isinstance(k.value, S.Const) and isinstance(k.value.value, bool):
+            return k.value.value
+        raise SourceError(f"'{k.name}' must be True or False", k.value.loc)
+
+    def _relax_body(self, fd: S.FuncDef, f: ir.Function, fctx: _Function, class_name: str):
+        for p in f.params:
+            fctx.scope[p.name] = p
+        stmts = fd.body
+        blocks: list[ir.BindingBlock] = []
+        current: ir.BindingBlock | None = None
+        body_expr = None
+        for i, s in enumerate(stmts):
+            if body_expr is not None:
+                raise SourceError("statement after `return`", s.loc)
+            if isinstance(s, S.Return):
+                if s.value is None:
+                    raise SourceError("a Relax function must return a value", s.loc)
+                body_expr = self.expr(s.value, fctx, "value")
+                continue
+            if isinstance(s, S.With):
+                current = None
+                blocks.append(self._dataflow(s, fctx))
+                continue
+            binding = self._statement(s, f, fctx, class_name)
+            if binding is None:
+                continue
+            if current is None:
+                current = ir.BindingBlock([], False, binding.loc)
+                blocks.append(current)
+            current.bindings.append(binding)
+        if body_expr is None:
+            raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
+        f.blocks = blocks
+        f.body = body_expr
+        f.sym_vars = list(fctx.sym_order)
+        if f.ret_sinfo is None:
+            # Unannotated: what TVM would deduce; None if it involves unmodelled operators
+            # (then the printer leaves it out again, and TVM deduces it on reading).
+            ret = deduce(body_expr, self.signatures)
+            if ret is not None:
+                defined = {id(v) for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}
+                ret = erase_to_well_defined(ret, defined)
+            f.ret_sinfo = ret
+            f.ret_deduced = True
+
+    def _statement(self, s, f: ir.Function, fctx: _Function, class_name: str):
+        """One statement of a Relax function body -> a binding, or None (handled here)."""
+        if isinstance(s, S.Pass):
+            return None
+        if isinstance(s, S.ExprStmt):
+            v = s.value
+            if isinstance(v, S.Call):
+                name = S.dotted(v.func)
+                if name == "R.func_attr":
+                    if len(v.args) != 1 or not isinstance(v.args[0], S.DictLit):
+                        raise SourceError("R.func_attr takes one dict", v.loc)
+                    for k, val in v.args[0].items:
+                        if not isinstance(k, S.Str):
+                            raise SourceError("attribute names must be strings", k.loc)
+                        f.attrs.append((k.value, literal(val)))
+                    return None
+                if name == "R.output":
+                    raise SourceError("R.output outside of a dataflow block", v.loc)
+            value = self.expr(v, fctx, "value")
+            var = ir.Var("_", deduce(value, self.signatures), False, s.loc, False)
+            return ir.VarBinding(var, value, s.loc, bare=True)
+        if isinstance(s, S.Assign):
+            if not isinstance(s.target, S.Name) or "." in s.target.id:
+                raise SourceError("can only bind a single name", s.target.loc)
+            name = s.target.id
+            v = s.value
+            if isinstance(v, S.Name) and v.id in fctx.class_aliases | {class_name} and \
+                    s.annotation is None:
+                fctx.class_aliases.add(name)  # `cls = Module`
+                return None
+            if isinstance(v, S.Call) and not v.args and not v.kwargs and \
+                    (S.dotted(v.func) or "") in _SYM_DTYPES:
+                fctx.sym(name, s.loc)  # `m = T.int64()`
+                return None
+            if isinstance(v, S.Call) and S.dotted(v.func) == "R.match_cast":
+                if len(v.args) != 2:
+                    raise SourceError("R.match_cast takes a value and a struct info", v.loc)
+                value = self.expr(v.args[0], fctx, "value")
+                target = self.sinfo(v.args[1], fctx, define=True)
+                var = ir.Var(name, target, False, s.loc, s.annotation is not None)
+                if s.annotation is not None:
+                    var.sinfo = self.sinfo(s.annotation, fctx)
+                fctx.scope[name] = var
+                return ir.MatchCast(var, value, target, s.loc)
+            value = self.expr(v, fctx, "value")
+            if s.annotation is not None:
+                sinfo = self.sinfo(s.annotation, fctx)
+                var = ir.Var(name, sinfo, False, s.loc, True)
+            else:
+                var = ir.Var(name, deduce(value, self.signatures), False, s.loc, False)
+            fctx.scope[name] = var
+            return ir.VarBinding(var, value, s.loc)
+        if isinstance(s, S.FuncDef):
+            raise SourceError("nested functions are not supported", s.loc)
+        if isinstance(s, S.Import):
+            return None
+        raise SourceError("unsupported statement in a Relax function", s.loc)
+
+    def _dataflow(self, w: S.With, fctx: _Function) -> ir.BindingBlock:
+        if not (isinstance(w.ctx, S.Call) and S.dotted(w.ctx.func) == "R.dataflow"):
+            raise SourceError("only `with R.dataflow():` blocks are supported", w.ctx.loc)
+        block = ir.BindingBlock([], True, w.loc)
+        saved = dict(fctx.scope)
+        outputs: list[ir.Var] | None = None
+        dummy_f = ir.Function("", [], None, [], ir.Tuple(()))
+        for s in w.body:
+            if outputs is not None:
+                raise SourceError("statement after R.output in a dataflow block", s.loc)
+            if isinstance(s, S.ExprStmt) and isinstance(s.value, S.Call) and \
+                    S.dotted(s.value.func) == "R.output":
+                outputs = []
+                for a in s.value.args:
+                    if not isinstance(a, S.Name) or a.id not in fctx.scope:
+                        raise SourceError("R.output takes variables bound in the block", a.loc)
+                    outputs.append(fctx.scope[a.id])
+                continue
+            if isinstance(s, S.With):
+                raise SourceError("nested `with` blocks are not supported", s.loc)
+            b = self._statement(s, dummy_f, fctx, "")
+            if b is not None:
+                block.bindings.append(b)
+        if dummy_f.attrs:
+            raise SourceError("R.func_attr inside a dataflow block", w.loc)
+        out_ids = {id(v) for v in outputs or ()}
+        for b in block.bindings:
+            b.var.is_dataflow = id(b.var) not in out_ids
+        # After the block only its outputs stay visible.
+        fctx.scope = saved
+        for v in outputs or ():
+            fctx.scope[v.name] = v
+        return block
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def expr(self, node, fctx: _Function, ctx: str = "value"):
+        """A Relax expression. `ctx` is "value", or "packed" (convert_to_expr rules)."""
+        t = type(node)
+        if t is S.Name:
+            name = node.id
+            if "." in name:
+                return self._dotted_value(node, fctx)
+            var = fctx.scope.get(name)
+            if var is not None:
+                if is_void(var.sinfo):
+                    return ir.Tuple((), node.loc)  # as TVM's normalizer does
+                return var
+            if name in fctx.syms or name in fctx.sym_decl:
+                return ir.PrimValue(fctx.sym(name, node.loc), node.loc)
+            raise SourceError(f"undefined variable '{name}'", node.loc)
+        if t is S.Call:
+            return self._call(node, fctx)
+        if t is S.TupleLit or t is S.ListLit:
+            return ir.Tuple(tuple(self.expr(x, fctx, ctx) for x in node.items), node.loc)
+        if t is S.GetItem:
+            base = self.expr(node.obj, fctx)
+            idx = node.index
+            if not isinstance(idx, S.Num) or not isinstance(idx.value, int):
+                raise SourceError("tuple index must be an integer literal", idx.loc)
+            return ir.TupleGetItem(base, idx.value, node.loc)
+        if t is S.Num:
+            if isinstance(node.value, int):
+                return ir.PrimValue(ir.IntImm(node.value, "int64"), node.loc)
+            return ir.PrimValue(ir.FloatImm(node.value, "float64"), node.loc)
+        if t is S.Const:
+            if node.value is None:
+                raise SourceError("None is not a Relax value (use R.null_value())", node.loc)
+            return ir.PrimValue(ir.IntImm(int(node.value), "int64"), node.loc)
+        if t is S.Str:
+            return ir.StringImm(node.value, node.loc)
+        if t is S.BinOp or t is S.Neg:
+            return ir.PrimValue(self.prim(node, fctx), node.loc)
+        if t is S.DictLit:
+            raise SourceError("a dict is not a Relax value", node.loc)
+        raise SourceError("unsupported expression", node.loc)
+
+    def _dotted_value(self, node: S.Name, fctx: _Function):
+        head, _, rest = node.id.partition(".")
+        if head in fctx.class_aliases or (self.module and head == self.module.name):
+            if "." in rest:
+                raise SourceError(f"unknown module member '{rest}'", node.loc)
+            return ir.GlobalVarRef(rest)
+        if node.id in ("R.Any", "R.Object", "R.Tensor", "R.Tuple", "R.Shape"):
+            raise SourceError(f"'{node.id}' is a struct info, not a value", node.loc)
+        if head == "R":
+            raise SourceError(f"'{node.id}' must be called", node.loc)
+        if head == "T":
+            raise SourceError(f"'{node.id}' is a TIR name, not a Relax value", node.loc)
+        var = fctx.scope.get(head)
+        if var is not None:
+            raise SourceError(f"attribute access on variable '{head}' is not supported",
+                              node.loc)
+        raise SourceError(f"undefined variable '{head}'", node.loc)
+
+    def _call(self, node: S.Call, fctx: _Function):
+        name = S.dotted(node.func)
+        if name is None:
+            raise SourceError("unsupported call", node.loc)
+        head, _, rest = name.partition(".")
+        if head in fctx.class_aliases or (self.module and head == self.module.name):
+            if not rest or "." in rest:
+                raise SourceError(f"unknown module member '{rest}'", node.loc)
+            self._no_kwargs(node, name)
+            return ir.Call(ir.GlobalVarRef(rest), tuple(self.expr(a, fctx) for a in node.args),
+                           (), (), node.loc)
+        if head == "R":
+            builder = _RELAX_CALLS.get(rest)
+            if builder is not None:
+                extra: tuple = ()
+                if rest not in _OWN_SINFO_ARGS:
+                    # TVM 0.27 prints ty_args on some calls (R.builtin.alloc_tensor after
+                    # CallTIRRewrite); keep them on the call.
+                    kw = [k for k in node.kwargs if k.name in ("ty_args", "sinfo_args")]
+                    if kw:
+                        extra = self._sinfo_args(kw[-1], fctx)
+                        node = S.Call(node.func, node.args,
+                                      [k for k in node.kwargs if k not in kw], node.line,
+                                      node.col)
+                result = builder(self, node, fctx)
+                if extra and isinstance(result, ir.Call):
+                    result.sinfo_args = extra
+                return result
+            if rest in ("Tensor", "Tuple", "Shape", "Object", "Any", "Prim", "Callable"):
+                raise SourceError(f"'{name}' is a struct info, not a value", node.loc)
+            if rest in ("function", "dataflow", "output", "func_attr", "match_cast"):
+                raise SourceError(f"'{name}' cannot be used here", node.loc)
+            return self._generic_op(node, "relax." + rest, fctx)
+        if head == "T":
+            return ir.PrimValue(self.prim(node, fctx), node.loc)
+        if "." not in name:
+            var = fctx.scope.get(name)
+            if var is not None:
+                self._no_kwargs(node, name)
+                return ir.Call(var, tuple(self.expr(a, fctx) for a in node.args), (), (),
+                               node.loc)
+            raise SourceError(f"undefined function '{name}'", node.func.loc)
+        raise SourceError(f"unknown function '{name}'", node.func.loc)
+
+    @staticmethod
+    def _no_kwargs(node: S.Call, name: str):
+        if node.kwargs:
+            raise SourceError(f"'{name}' takes no keyword arguments", node.kwargs[0].loc)
+
+    def _generic_op(self, node: S.Call, op: str, fctx: _Function) -> ir.Call:
+        """An operator cgraph does not model: Relax values resolved, literals kept as written."""
+        args = tuple(self._op_arg(a, fctx) for a in node.args)
+        attrs = []
+        sinfo_args: tuple = ()
+        for k in node.kwargs:
+            if k.name in ("ty_args", "sinfo_args", "out_sinfo"):
+                sinfo_args = self._sinfo_args(k, fctx)
+                continue
+            attrs.append((k.name, self._op_arg(k.value, fctx)))
+        return ir.Call(ir.Op(op), args, tuple(attrs), sinfo_args, node.loc)
+
+    def _op_arg(self, node, fctx: _Function):
+        if _is_literal(node):
+            return literal(node)
+        return self.expr(node, fctx)
+
+    def _sinfo_args(self, k: S.Kwarg, fctx: _Function) -> tuple:
+        if k.name == "sinfo_args":
+            self.dialect.legacy += 1
+        elif k.name == "ty_args":
+            self.dialect.current += 1
+        v = k.value
+        if isinstance(v, (S.TupleLit, S.ListLit)):
+            return tuple(self.sinfo(x, fctx) for x in v.items)
+        return (self.sinfo(v, fctx),)
+
+    def _args(self, node: S.Call, names: list[str], defaults: dict, required: int):
+        """Bind a call's positional and keyword arguments to parameter names."""
+        bound: dict[str, S.Node] = {}
+        if len(node.args) > len(names):
+            raise SourceError(f"too many arguments ({len(node.args)} given, at most "
+                              f"{len(names)})", node.args[len(names)].loc)
+        for n, a in zip(names, node.args):
+            bound[n] = a
+        for k in node.kwargs:
+            if k.name not in names:
+                raise SourceError(f"unexpected keyword argument '{k.name}'", k.loc)
+            if k.name in bound:
+                raise SourceError(f"argument '{k.name}' given twice", k.loc)
+            bound[k.name] = k.value
+        for n in names[:required]:
+            if n not in bound:
+                raise SourceError(f"missing argument '{n}'", node.loc)
+        return [bound.get(n, defaults.get(n)) for n in names]
+
+    # conversions of literal sugar, per parameter kind
+    def _as_prim_value(self, node, fctx: _Function):
+        if isinstance(node, ir.PrimValue):
+            return node
+        if isinstance(node, S.Num):
+            if isinstance(node.value, int):
+                return ir.PrimValue(ir.IntImm(node.value, "int64"), node.loc)
+            return ir.PrimValue(ir.FloatImm(node.value, "float64"), node.loc)
+        if isinstance(node, S.Const) and isinstance(node.value, bool):
+            return ir.PrimValue(ir.IntImm(int(node.value), "bool"), node.loc)
+        return self.expr(node, fctx)
+
+    def _as_str(self, node, fctx: _Function):
+        if isinstance(node, ir.StringImm):
+            return node
+        if isinstance(node, S.Str):
+            return ir.StringImm(node.value, node.loc)
+        return self.expr(node, fctx)
+
+    def _as_dtype(self, node, fctx: _Function):
+        if isinstance(node, ir.DataTypeImm):
+            return node
+        if isinstance(node, S.Str):
+            return ir.DataTypeImm(_dtype_name(node.value), node.loc)
+        v = self.expr(node, fctx)
+        if isinstance(v, ir.StringImm):
+            return ir.DataTypeImm(_dtype_name(v.value), v.loc)
+        return v
+
+    def _as_shape(self, node, fctx: _Function):
+        if isinstance(node, (S.TupleLit, S.ListLit)):
+            return ir.ShapeExpr(tuple(self.prim(x, fctx) for x in node.items), node.loc)
+        return self.expr(node, fctx)
+
+    # ---- R.* calls that cgraph models ----------------------------------------------------
+
+    def _r_alloc_storage(self, node, fctx):
+        size, dev, scope, dtype = self._args(
+            node, ["size", "virtual_device_index", "storage_scope", "dtype"], {}, 4)
+        return ir.Call(ir.Op("relax.memory.alloc_storage"),
+                       (self._as_shape(size, fctx), self._as_prim_value(dev, fctx),
+                        self._as_str(scope, fctx), self._as_dtype(dtype, fctx)), (), (), node.loc)
+
+    def _r_alloc_tensor(self, node, fctx):
+        names = ["storage", "offset", "shape", "dtype", "runtime_device_ind"]
+        for k in node.kwargs:  # older spelling of the last parameter
+            if k.name == "runtime_device_index":
+                k.name = "runtime_device_ind"
+        storage, offset, shape, dtype, dev = self._args(
+            node, names, {"runtime_device_ind": ir.PrimValue(ir.IntImm(0))}, 4)
+        return ir.Call(ir.Op("relax.memory.alloc_tensor"),
+                       (self.expr(storage, fctx), self._as_prim_value(offset, fctx),
+                        self._as_shape(shape, fctx), self._as_dtype(dtype, fctx),
+                        self._as_prim_value(dev, fctx)), (), (), node.loc)
+
+    def _r_kill(op):  # noqa: N805 - a factory used while building the class
+        def build(self, node, fctx):
+            (x,) = self._args(node, ["x"], {}, 1)
+            return ir.Call(ir.Op(op), (self.expr(x, fctx),), (), (), node.loc)
+        return build
+
+    def _r_builtin_alloc_tensor(self, node, fctx):
+        shape, dtype, dev, scope = self._args(
+            node, ["shape", "dtype", "runtime_device_index", "storage_scope"],
+            {"storage_scope": ir.StringImm("global")}, 3)
+        return ir.Call(ir.Op("relax.builtin.alloc_tensor"),
+                       (self._as_shape(shape, fctx), self._as_dtype(dtype, fctx),
+                        self._as_prim_value(dev, fctx), self._as_str(scope, fctx)), (), (),
+                       node.loc)
+
+    def _r_null_value(self, node, fctx):
+        self._args(node, [], {}, 0)
+        return ir.Call(ir.Op("relax.null_value"), (), (), (), node.loc)
+
+    def _r_prim_value(self, node, fctx):
+        (x,) = self._args(node, ["value"], {}, 1)
+        if isinstance(x, S.Const) and isinstance(x.value, bool):
+            return ir.PrimValue(ir.IntImm(int(x.value), "bool"), node.loc)
+        return ir.PrimValue(self.prim(x, fctx), node.loc)
+
+    def _r_str(self, node, fctx):
+        (x,) = self._args(node, ["value"], {}, 1)
+        if not isinstance(x, S.Str):
+            raise SourceError("R.str takes a string literal", x.loc)
+        return ir.StringImm(x.value, node.loc)
+
+    def _r_dtype(self, node, fctx):
+        (x,) = self._args(node, ["value"], {}, 1)
+        if not isinstance(x, S.Str):
+            raise SourceError("R.dtype takes a string literal", x.loc)
+        return ir.DataTypeImm(_dtype_name(x.value), node.loc)
+
+    def _r_shape(self, node, fctx):
+        (x,) = self._args(node, ["value"], {}, 1)
+        if not isinstance(x, (S.ListLit, S.TupleLit)):
+            raise SourceError("R.shape takes a list of dimensions", x.loc)
+        return ir.ShapeExpr(tuple(self.prim(v, fctx) for v in x.items), node.loc)
+
+    def _r_tuple(self, node, fctx):
+        self._no_kwargs(node, "R.tuple")
+        return ir.Tuple(tuple(self.expr(a, fctx) for a in node.args), node.loc)
+
+    def _r_const(self, node, fctx):
+        value, dtype = self._args(node, ["value", "dtype"], {}, 1)
+        if not isinstance(value, (S.Num, S.Const)):
+            raise SourceError("R.const: only scalar literals are supported", value.loc)
+        if dtype is None:
+            dt = "bool" if isinstance(value.value, bool) else \
+                "int32" if isinstance(value.value, int) else "float32"
+        elif isinstance(dtype, S.Str):
+            dt = dtype.value
+        else:
+            raise SourceError("R.const: dtype must be a string", dtype.loc)
+        return ir.Constant(value.value, dt, node.loc)
+
+    def _r_extern(self, node, fctx):
+        (x,) = self._args(node, ["global_symbol"], {}, 1)
+        if not isinstance(x, S.Str):
+            raise SourceError("R.ExternFunc takes a string literal", x.loc)
+        return ir.ExternFunc(x.value)
+
+    def _func_name(self, node, what: str):
+        if not node.args:
+            raise SourceError(f"{what} needs a function name", node.loc)
+        f = node.args[0]
+        if isinstance(f, S.Str):
+            return ir.ExternFunc(f.value)
+        return None
+
+    def _r_call_packed(self, node, fctx):
+        func = self._func_name(node, "R.call_packed")
+        if func is None:
+            raise SourceError("R.call_packed: the function must be a string literal",
+                              node.args[0].loc)
+        args = tuple(self._packed_arg(a, fctx) for a in node.args[1:])
+        attrs = []
+        sinfo_args: tuple = ()
+        for k in node.kwargs:
+            if k.name in ("ty_args", "sinfo_args"):
+                sinfo_args = self._sinfo_args(k, fctx)
+            else:
+                attrs.append((k.name, literal(k.value)))
+        return ir.Call(func, args, tuple(attrs), sinfo_args, node.loc)
+
+    def _packed_arg(self, node, fctx):
+        """`convert_to_expr`: ints and bools -> int64, floats -> float64, str -> R.str."""
+        if isinstance(node, (S.TupleLit, S.ListLit)):
+            return ir.Tuple(tuple(self._packed_arg(x, fctx) for x in node.items), node.loc)
+        return self.expr(node, fctx)
+
+    def _r_call_pure_packed(self, node, fctx):
+        call = self._r_call_packed(node, fctx)
+        return ir.Call(ir.Op("relax.call_pure_packed"), (call.op,) + call.args, call.attrs,
+                       call.sinfo_args, node.loc)
+
+    def _r_call_builtin_with_ctx(self, node, fctx):
+        func, args = None, None
+        sinfo_args: tuple = ()
+        pos = list(node.args)
+        for k in node.kwargs:
+            if k.name in ("ty_args", "sinfo_args"):
+                sinfo_args = self._sinfo_args(k, fctx)
+            elif k.name == "func" and func is None:
+                pos.insert(0, k.value)
+            elif k.name == "args":
+                pos.append(k.value)
+            else:
+                raise SourceError(f"unexpected keyword argument '{k.name}'", k.loc)
+        if len(pos) != 2:
+            raise SourceError("R.call_builtin_with_ctx takes a function name and an argument "
+                              "tuple", node.loc)
+        f, a = pos
+        func = ir.ExternFunc(f.value) if isinstance(f, S.Str) else self.expr(f, fctx)
+        args = self._packed_arg(a, fctx)
+        if not isinstance(args, ir.Tuple):
+            args = ir.Tuple((args,), a.loc)
+        return ir.Call(ir.Op("relax.call_builtin_with_ctx"), (func, args), (), sinfo_args,
+                       node.loc)
+
+    def _r_call_tir(op):  # noqa: N805 - factory for call_tir and call_dps_packed
+        def build(self, node, fctx):
+            names = ["gvar", "args", "out_sinfo", "tir_vars"]
+            for k in node.kwargs:
+                if k.name in ("func", "out_ty"):
+                    k.name = "gvar" if k.name == "func" else "out_sinfo"
+            gvar, args, out, tir_vars = self._args(node, names, {}, 3)
+            callee = ir.ExternFunc(gvar.value) if isinstance(gvar, S.Str) else \
+                self.expr(gvar, fctx)
+            arg_tuple = self._packed_arg(args, fctx)
+            if not isinstance(arg_tuple, ir.Tuple):
+                arg_tuple = ir.Tuple((arg_tuple,), args.loc)
+            if isinstance(out, (S.ListLit, S.TupleLit)):
+                outs = tuple(self.sinfo(x, fctx) for x in out.items)
+                out_sinfo = outs[0] if len(outs) == 1 else ir.TupleSInfo(outs)
+            else:
+                out_sinfo = self.sinfo(out, fctx)
+            call_args = (callee, arg_tuple)
+            if tir_vars is not None:
+                call_args += (self._as_shape(tir_vars, fctx),)
+            return ir.Call(ir.Op(op), call_args, (), (out_sinfo,), node.loc)
+        return build
+
+    # ---- symbolic integer expressions ----------------------------------------------------
+
+    def prim(self, node, fctx: _Function, define: bool = False):
+        t = type(node)
+        if t is S.Num:
+            if isinstance(node.value, int):
+                return ir.IntImm(node.value, "int64")
+            return ir.FloatImm(node.value, "float64")
+        if t is S.Name:
+            if "." in node.id:
+                raise SourceError(f"'{node.id}' is not a symbolic integer", node.loc)
+            if node.id in fctx.syms or node.id in fctx.sym_decl:
+                return fctx.sym(node.id, node.loc)
+            raise SourceError(f"undefined symbolic variable '{node.id}'", node.loc)
+        if t is S.Str:
+            text = node.value.strip()
+            if re.fullmatch(r"[A-Za-z_]\w*", text):
+                if not define and text not in fctx.syms and text not in fctx.sym_decl:
+                    fctx.sym_decl[text] = "int64"
+                return fctx.sym(text, node.loc)
+            from .parser import parse_syntax  # a shape written as a string: "m * 2"
+            try:
+                stmts = parse_syntax(text + "\n")
+            except SourceError:
+                raise SourceError(f"cannot read shape expression {text!r}", node.loc) from None
+            if len(stmts) != 1 or not isinstance(stmts[0], S.ExprStmt):
+                raise SourceError(f"cannot read shape expression {text!r}", node.loc)
+            _relocate(stmts[0].value, node.line, node.col)
+            return self.prim(_names_to_strs(stmts[0].value), fctx, define)
+        if t is S.BinOp:
+            return fold(node.op, self.prim(node.lhs, fctx, define),
+                        self.prim(node.rhs, fctx, define))
+        if t is S.Neg:
+            return fold("*", ir.IntImm(-1), self.prim(node.operand, fctx, define))
+        if t is S.Const and isinstance(node.value, bool):
+            return ir.IntImm(int(node.value), "bool")
+        if t is S.Call:
+            name = S.dotted(node.func)
+            if name in _PRIM_TYPE_CALLS:
+                if len(node.args) != 1 or node.kwargs:
+                    raise SourceError(f"{name} takes one value", node.loc)
+                dtype = name[2:]
+                a = node.args[0]
+                if isinstance(a, S.Const) and isinstance(a.value, bool):
+                    return ir.IntImm(int(a.value), dtype)
+                if isinstance(a, S.Num):
+                    if dtype.startswith(("int", "uint", "bool")):
+                        if not isinstance(a.value, int):
+                            raise SourceError(f"{name} needs an integer", a.loc)
+                        return ir.IntImm(a.value, dtype)
+                    return ir.FloatImm(float(a.value), dtype)
+                raise SourceError(f"{name} takes a literal", a.loc)
+            if name in _PRIM_FUNCS:
+                if node.kwargs:
+                    raise SourceError(f"{name} takes no keyword arguments", node.kwargs[0].loc)
+                return ir.PrimCall(name, tuple(self.prim(a, fctx, define) for a in node.args))
+            raise SourceError(f"'{name}' is not a symbolic integer expression", node.loc)
+        raise SourceError("expected a symbolic integer expression", node.loc)
+
+    # ---- struct info ---------------------------------------------------------------------
+
+    def sinfo(self, node, fctx: _Function, define: bool = False):
+        t = type(node)
+        if t is S.Name:
+            name = node.id
+            if name in ("R.Any", "R.Object"):
+                if name == "R.Object":
+                    self.dialect.legacy += 1
+                else:
+                    self.dialect.current += 1
+                return ir.ObjectSInfo()
+            if name == "R.Tensor":
+                return ir.TensorSInfo()
+            if name == "R.Tuple":
+                return ir.TupleSInfo(())
+            if name == "R.Shape":
+                return ir.ShapeSInfo()
+            if name in _PRIM_TYPE_CALLS:
+                return ir.PrimSInfo(name[2:])
+            raise SourceError(f"unknown struct info '{name}'", node.loc)
+        if t is S.Call:
+            name = S.dotted(node.func)
+            if name in ("R.Any", "R.Object"):
+                self._args(node, [], {}, 0)
+                return ir.ObjectSInfo()
+            if name == "R.Tensor":
+                shape, dtype, ndim = self._args(node, ["shape", "dtype", "ndim"], {}, 0)
+                for k in node.kwargs:
+                    if k.name not in ("shape", "dtype", "ndim"):
+                        raise SourceError(f"unexpected keyword argument '{k.name}'", k.loc)
+                dims = None
+                if isinstance(shape, S.Str) and dtype is None:  # R.Tensor("float32", ndim=2)
+                    shape, dtype = None, shape
+                if shape is not None and not (isinstance(shape, S.Const) and shape.value is None):
+                    if not isinstance(shape, (S.TupleLit, S.ListLit)):
+                        raise SourceError("tensor shape must be a tuple", shape.loc)
+                    dims = tuple(self.prim(d, fctx, define) for d in shape.items)
+                dt = ""
+                if dtype is not None:
+                    if not isinstance(dtype, S.Str):
+                        raise SourceError("dtype must be a string", dtype.loc)
+                    dt = _dtype_name(dtype.value)
+                nd = -1
+                if ndim is not None:
+                    if not isinstance(ndim, S.Num) or not isinstance(ndim.value, int):
+                        raise SourceError("ndim must be an integer", ndim.loc)
+                    nd = ndim.value
+                if dims is not None:
+                    if nd not in (-1, len(dims)):
+                        raise SourceError("ndim does not match the shape", node.loc)
+                    nd = len(dims)
+                return ir.TensorSInfo(dims, dt, nd)
+            if name == "R.Tuple":
+                self._no_kwargs(node, name)
+                return ir.TupleSInfo(tuple(self.sinfo(a, fctx, define) for a in node.args))
+            if name == "R.Shape":
+                values, ndim = self._args(node, ["values", "ndim"], {}, 0)
+                if values is not None:
+                    if not isinstance(values, (S.TupleLit, S.ListLit)):
+                        raise SourceError("R.Shape takes a list of dimensions", values.loc)
+                    dims = tuple(self.prim(d, fctx, define) for d in values.items)
+                    return ir.ShapeSInfo(dims, len(dims))
+                nd = ndim.value if isinstance(ndim, S.Num) else -1
+                return ir.ShapeSInfo(None, nd)
+            if name == "R.Prim":
+                dtype, value = self._args(node, ["dtype", "value"], {}, 0)
+                if value is not None:
+                    pv = self.prim(value, fctx, define)
+                    return ir.PrimSInfo(_prim_dtype(pv), pv)
+                if not isinstance(dtype, S.Str):
+                    raise SourceError("R.Prim takes a dtype string", node.loc)
+                return ir.PrimSInfo(dtype.value)
+            if name == "R.Callable":
+                params, ret, purity = self._args(node, ["params", "ret", "purity"], {}, 0)
+                ps = None
+                if params is not None:
+                    if not isinstance(params, (S.TupleLit, S.ListLit)):
+                        raise SourceError("R.Callable takes a tuple of parameters", params.loc)
+                    ps = tuple(self.sinfo(p, fctx, define) for p in params.items)
+                r = self.sinfo(ret, fctx, define) if ret is not None else ir.ObjectSInfo()
+                pure = True
+                if purity is not None:
+                    pure = bool(getattr(purity, "value", True))
+                return ir.FuncSInfo(ps, r, pure)
+            raise SourceError(f"unknown struct info '{name or S.unparse(node.func)}'", node.loc)
+        raise SourceError("expected a struct info (R.Tensor, R.Tuple, R.Any, ...)", node.loc)
+
+
+_RELAX_CALLS = {
+    "memory.alloc_storage": ModuleBuilder._r_alloc_storage,
+    "memory.alloc_tensor": ModuleBuilder._r_alloc_tensor,
+    "memory.kill_storage": ModuleBuilder._r_kill("relax.memory.kill_storage"),
+    "memory.kill_tensor": ModuleBuilder._r_kill("relax.memory.kill_tensor"),
+    "builtin.alloc_tensor": ModuleBuilder._r_builtin_alloc_tensor,
+    "null_value": ModuleBuilder._r_null_value,
+    "prim_value": ModuleBuilder._r_prim_value,
+    "str": ModuleBuilder._r_str,
+    "dtype": ModuleBuilder._r_dtype,
+    "shape": ModuleBuilder._r_shape,
+    "tuple": ModuleBuilder._r_tuple,
+    "const": ModuleBuilder._r_const,
+    "ExternFunc": ModuleBuilder._r_extern,
+    "call_packed": ModuleBuilder._r_call_packed,
+    "call_pure_packed": ModuleBuilder._r_call_pure_packed,
+    "call_builtin_with_ctx": ModuleBuilder._r_call_builtin_with_ctx,
+    "call_tir": ModuleBuilder._r_call_tir("relax.call_tir"),
+    "call_dps_packed": ModuleBuilder._r_call_tir("relax.call_dps_packed"),
+}
+
+
+_OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "call_tir",
+                   "call_dps_packed"}
+
+# ---- helpers ------------------------------------------------------------------------------
+
+_DTYPE_ALIASES = {"float": "float32", "int": "int32", "handle": "handle"}
+
+
+def _dtype_name(s: str) -> str:
+    return _DTYPE_ALIASES.get(s, s)
+
+
+def _prim_dtype(e) -> str:
+    if isinstance(e, (ir.IntImm, ir.FloatImm, ir.SymVar)):
+        return e.dtype
+    return "int64"
+
+
+def fold(op: str, a, b):
+    """Build `a op b` as TVM's PrimExpr operators do: constants folded, identities removed."""
+    ai = isinstance(a, ir.IntImm) and a.dtype != "bool"
+    bi = isinstance(b, ir.IntImm) and b.dtype != "bool"
+    if ai and bi and a.dtype == b.dtype:
+        x, y = a.value, b.value
+        if op == "+":
+            return ir.IntImm(x + y, a.dtype)
+        if op == "-":
+            return ir.IntImm(x - y, a.dtype)
+        if op == "*":
+            return ir.IntImm(x * y, a.dtype)
+        if op == "//" and y != 0:
+            return ir.IntImm(x // y, a.dtype)
+        if op == "%" and y != 0:
+            return ir.IntImm(x % y, a.dtype)
+    if op == "+":
+        if bi and b.value == 0:
+            return a
+        if ai and a.value == 0:
+            return b
+    elif op == "-":
+        if bi and b.value == 0:
+            return a
+    elif op == "*":
+        if bi and b.value == 1:
+            return a
+        if ai and a.value == 1:
+            return b
+    elif op == "//":
+        if bi and b.value == 1:
+            return a
+    return ir.PrimBinOp(op, a, b)
+
+
+def _is_literal(node) -> bool:
+    t = type(node)
+    if t in (S.Num, S.Str, S.Const):
+        return True
+    if t in (S.TupleLit, S.ListLit):
+        return all(_is_literal(x) for x in node.items)
+    if t is S.DictLit:
+        return all(_is_literal(k) and _is_literal(v) for k, v in node.items)
+    return False
+
+
+def literal(node) -> ir.Literal:
+    """A Python literal value, kept as written (attributes, unmodelled operator arguments)."""
+    return ir.Literal(_literal_value(node))
+
+
+def _literal_value(node):
+    t = type(node)
+    if t in (S.Num, S.Str, S.Const):
+        return node.value
+    if t is S.TupleLit:
+        return ("tuple", tuple(_literal_value(x) for x in node.items))
+    if t is S.ListLit:
+        return ("list", tuple(_literal_value(x) for x in node.items))
+    if t is S.DictLit:
+        return ("dict", tuple((_literal_value(k), _literal_value(v)) for k, v in node.items))
+    return ("expr", S.unparse(node))
+
+
+def _relocate(node, line: int, col: int):
+    """Give a sub-parsed node (from a string) the location of the string."""
+    if isinstance(node, S.Node):
+        node.line, node.col = line, col
+        for attr in ("lhs", "rhs", "operand", "func", "obj"):
+            child = getattr(node, attr, None)
+            if child is not None:
+                _relocate(child, line, col)
+        for child in getattr(node, "args", ()) or ():
+            _relocate(child, line, col)
+
+
+def _names_to_strs(node):
+    """Names inside a string shape ("m * 2") define symbolic vars like "m" does."""
+    if isinstance(node, S.Name) and "." not in node.id:
+        return S.Str(node.id, node.line, node.col)
+    if isinstance(node, S.BinOp):
+        node.lhs, node.rhs = _names_to_strs(node.lhs), _names_to_strs(node.rhs)
+    elif isinstance(node, S.Neg):
+        node.operand = _names_to_strs(node.operand)
+    return node
+
+
+def _dedent_body(text: str) -> str:
+    """A PrimFunc body with its block indentation removed (relative indentation kept)."""
+    lines = text.split("\n")
+    indent = None
+    for ln in lines:
+        stripped = ln.lstrip(" \t")
+        if stripped and not stripped.startswith("#"):
+            indent = len(ln) - len(stripped)
+            break
+    if indent is None:
+        indent = 0
+    out = []
+    for ln in lines:
+        ln = ln.rstrip()
+        lead = len(ln) - len(ln.lstrip(" \t"))
+        out.append(ln[min(lead, indent):])
+    while out and not out[-1]:
+        out.pop()
+    while out and not out[0]:
+        out.pop(0)
+    return "\n".join(out)

@@ -1,0 +1,459 @@
+"""grammar/relax.lark -> syntax tree -> IR.
+
+`parse_module(text, filename)` is the entry point: Lark (LALR, custom lexer, the Transformer
+below applied while parsing) produces the syntax tree of `syntax.py`, and `ir_builder` gives it
+meaning. Every failure is a located `SourceError`.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import gc
+from pathlib import Path
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import syntax as S
+from .diagnostics import Loc, SourceError
+from .lexer import RelaxLexer, Token
+
+
+def grammar_path() -> Path:
+    """The grammar: inside the installed package, or grammar/ of a source checkout."""
+    packaged = Path(__file__).with_name("grammar") / "relax.lark"
+    if packaged.is_file():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "grammar" / "relax.lark"
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+
+
+def _tok_pos(children) -> tuple[int, int]:
+    for c in children:
+        if isinstance(c, Token):
+            return c.line, c.column
+        if isinstance(c, S.Node):
+            return c.line, c.col
+    return 0, 0
+
+
+def _string_value(tok: Token) -> str:
+    text = tok.value
+    if "\\" not in text:
+        return text[1:-1]
+    return ast.literal_eval(text)
+
+
+class ToSyntax(Transformer):
+    """Lark tree -> syntax nodes. Runs inside the LALR parser (no intermediate tree)."""
+
+    # ---- atoms
+    def name(self, c):
+        t = c[0]
+        return S.Name(t.value, t.line, t.column)
+
+    def number(self, c):
+        t = c[0]
+        text = t.value
+        try:
+            value = int(text, 0) if text.isdigit() or text[:2] in ("0x", "0X") else float(text)
+        except ValueError:
+            value = float(text)
+        return S.Num(value, t.line, t.column)
+
+    def string(self, c):
+        t = c[0]
+        value = "".join(_string_value(x) for x in c) if len(c) > 1 else _string_value(t)
+        return S.Str(value, t.line, t.column)
+
+    def true(self, c):
+        return S.Const(True, c[0].line, c[0].column)
+
+    def false(self, c):
+        return S.Const(False, c[0].line, c[0].column)
+
+    def none(self, c):
+        return S.Const(None, c[0].line, c[0].column)
+
+    def empty_tuple(self, c):
+        return S.TupleLit([], True, 0, 0)
+
+    def paren_tuple(self, c):
+        items = [c[0]] + (c[1] if len(c) > 1 else [])
+        return S.TupleLit(items, True, items[0].line, items[0].col)
+
+    def bare_tuple(self, c):
+        items = [c[0]] + (c[1] if len(c) > 1 else [])
+        return S.TupleLit(items, False, items[0].line, items[0].col)
+
+    def subscript_tuple(self, c):
+        return self.bare_tuple(c)
+
+    def empty_list(self, c):
+        return S.ListLit([], 0, 0)
+
+    def list(self, c):
+        items = c[0]
+        return S.ListLit(items, items[0].line, items[0].col)
+
+    def exprs(self, c):
+        if len(c) == 1:
+            return [c[0]]
+        c[0].append(c[1])
+        return c[0]
+
+    def empty_dict(self, c):
+        return S.DictLit([], 0, 0)
+
+    def dict_items(self, c):
+        if len(c) == 2:
+            return [(c[0], c[1])]
+        c[0].append((c[1], c[2]))
+        return c[0]
+
+    def dict(self, c):
+        items = c[0]
+        return S.DictLit(items, items[0][0].line, items[0][0].col)
+
+    # ---- operators and trailers
+    def binop(self, c):
+        # c = [operand, op, operand, op, ...]: apply precedence (shunting-yard).
+        operands = [c[0]]
+        ops: list[str] = []
+        for i in range(1, len(c), 2):
+            op = c[i].value
+            while ops and _PRECEDENCE[ops[-1]] >= _PRECEDENCE[op]:
+                rhs = operands.pop()
+                lhs = operands.pop()
+                operands.append(S.BinOp(ops.pop(), lhs, rhs, lhs.line, lhs.col))
+            ops.append(op)
+            operands.append(c[i + 1])
+        while ops:
+            rhs = operands.pop()
+            lhs = operands.pop()
+            operands.append(S.BinOp(ops.pop(), lhs, rhs, lhs.line, lhs.col))
+        return operands[0]
+
+    def neg(self, c):
+        minus, x = c
+        if isinstance(x, S.Num):
+            return S.Num(-x.value, minus.line, minus.column)
+        return S.Neg(x, minus.line, minus.column)
+
+    def getattr(self, c):
+        obj, t = c
+        return S.Attr(obj, t.value, obj.line, obj.col)
+
+    def call(self, c):
+        func = c[0]
+        if len(c) > 1:
+            args, kwargs = c[1]
+        else:
+            args, kwargs = [], []
+        return S.Call(func, args, kwargs, func.line, func.col)
+
+    def first_arg(self, c):
+        a = c[0]
+        if isinstance(a, S.Kwarg):
+            return [], [a]
+        return [a], []
+
+    def more_arg(self, c):
+        acc, a = c
+        if isinstance(a, S.Kwarg):
+            acc[1].append(a)
+        elif acc[1]:
+            raise SourceError("positional argument follows keyword argument", a.loc)
+        else:
+            acc[0].append(a)
+        return acc
+
+    def trailing_comma(self, c):
+        return c[0]
+
+    def kwarg(self, c):
+        t, value = c
+        return S.Kwarg(t.value, value, t.line, t.column)
+
+    def getitem(self, c):
+        obj, index = c
+        return S.GetItem(obj, index, obj.line, obj.col)
+
+    # ---- statements
+    def assign(self, c):
+        target, value = c
+        return S.Assign(target, None, value, target.line, target.col)
+
+    def ann_assign(self, c):
+        target, ann, value = c
+        return S.Assign(target, ann, value, target.line, target.col)
+
+    def expr_stmt(self, c):
+        value = c[0]
+        return S.ExprStmt(value, value.line, value.col)
+
+    def return_stmt(self, c):
+        kw = c[0]
+        value = c[1] if len(c) > 1 else None
+        return S.Return(value, kw.line, kw.column)
+
+    def pass_stmt(self, c):
+        return S.Pass(c[0].line, c[0].column)
+
+    def import_stmt(self, c):
+        line, col = _tok_pos(c)
+        return S.Import(line, col)
+
+    def decorator(self, c):
+        return c[0]
+
+    def decorated(self, c):
+        target = c[-1]
+        target.decorators = list(c[:-1])
+        return target
+
+    def classdef(self, c):
+        name = c[0]
+        return S.ClassDef(name.value, c[-1], name.line, name.column)
+
+    def param(self, c):
+        name = c[0]
+        annotation = c[1] if len(c) > 1 else None
+        default = c[2] if len(c) > 2 else None
+        return S.Param(name.value, annotation, default, name.line, name.column)
+
+    def params(self, c):
+        return list(c)
+
+    def funcdef(self, c):
+        name = c[0]
+        params: list = []
+        ret = None
+        body = c[-1]
+        for part in c[1:-1]:
+            if isinstance(part, list):
+                params = part
+            else:
+                ret = part
+        body_line = name.line + 1
+        if isinstance(body, Token):  # PRIMBODY
+            body_line = body.line
+            body = body.value
+        return S.FuncDef(name.value, params, ret, body, name.line, name.column, body_line)
+
+    def with_stmt(self, c):
+        ctx = c[0]
+        as_name = c[1].value if len(c) > 2 else None
+        return S.With(ctx, as_name, c[-1], ctx.line, ctx.col)
+
+    def stmts(self, c):
+        if len(c) == 1:
+            return [c[0]]
+        c[0].append(c[1])
+        return c[0]
+
+    def suite(self, c):
+        return c[0]
+
+    def start(self, c):
+        return [s for s in c if isinstance(s, S.Node)]
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer=RelaxLexer,
+                transformer=ToSyntax(), maybe_placeholders=False, propagate_positions=False,
+                cache=False)
+
+
+class _Tables:
+    """Lark's LALR(1) tables and Transformer callbacks, laid out for `_drive`.
+
+    Lark's own driver spends most of its time on bookkeeping around the table look-up
+    (comparing grammar symbols through Python-level `__eq__`/`__hash__`). The tables and the
+    callbacks are Lark's; only the loop that runs them is ours.
+    """
+
+    def __init__(self, lark: Lark):
+        from lark.parsers.lalr_analysis import Shift
+
+        inner = lark.parser.parser.parser
+        table = inner.parse_table
+        callbacks = inner.callbacks
+        rules: dict = {}
+        self.states: dict[int, dict[str, tuple]] = {}
+        for state, actions in table.states.items():
+            row = {}
+            for term, (action, arg) in actions.items():
+                if action is Shift:
+                    row[str(term)] = (True, arg)
+                else:
+                    info = rules.get(id(arg))
+                    if info is None:
+                        info = (len(arg.expansion), callbacks[arg], str(arg.origin.name))
+                        rules[id(arg)] = info
+                    row[str(term)] = (False, info)
+            self.states[state] = row
+        self.start = table.start_states["start"]
+        self.end = table.end_states["start"]
+
+
+@functools.lru_cache(maxsize=1)
+def _literal_types() -> dict[str, str]:
+    return RelaxLexer(_lark().lexer_conf).literal_types
+
+
+@functools.lru_cache(maxsize=1)
+def _tables() -> _Tables:
+    return _Tables(_lark())
+
+
+class _Unexpected(Exception):
+    def __init__(self, token, expected):
+        self.token, self.expected = token, expected
+
+
+def _drive(tables: _Tables, tokens) -> list:
+    """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction."""
+    states = tables.states
+    state_stack = [tables.start]
+    values: list = []
+    push_state = state_stack.append
+    push_value = values.append
+    for tok in tokens:
+        ttype = tok.type
+        while True:
+            try:
+                shift, arg = states[state_stack[-1]][ttype]
+            except KeyError:
+                raise _Unexpected(tok, set(states[state_stack[-1]])) from None
+            if shift:
+                push_state(arg)
+                push_value(tok)
+                break
+            size, callback, origin = arg
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del state_stack[-size:]
+            else:
+                children = []
+            push_value(callback(children))
+            push_state(states[state_stack[-1]][origin][1])
+    end = tables.end
+    while True:
+        try:
+            shift, arg = states[state_stack[-1]]["$END"]
+        except KeyError:
+            raise _Unexpected(Token("$END", "", 0, 0, 0), set(states[state_stack[-1]])) from None
+        size, callback, origin = arg
+        if size:
+            children = values[-size:]
+            del values[-size:]
+            del state_stack[-size:]
+        else:
+            children = []
+        push_value(callback(children))
+        push_state(states[state_stack[-1]][origin][1])
+        if state_stack[-1] == end:
+            return values[-1]
+
+
+_TOKEN_WORDS = {"_NEWLINE": "end of line", "_INDENT": "indentation", "_DEDENT": "end of block",
+                "$END": "end of file", "PRIMBODY": "PrimFunc body", "NAME": "a name",
+                "NUMBER": "a number", "STRING": "a string"}
+
+
+def _describe(tok: Token) -> str:
+    if tok.type in _TOKEN_WORDS:
+        return _TOKEN_WORDS[tok.type]
+    return f"'{tok.value}'"
+
+
+def parse_syntax(text: str) -> list:
+    """Text -> list of top-level syntax statements."""
+    tables = _tables()
+    lexer = RelaxLexer.__new__(RelaxLexer)
+    lexer.literal_types = _literal_types()
+    try:
+        return _drive(tables, lexer.lex(text))
+    except SourceError:
+        raise
+    except _Unexpected as e:
+        tok = e.token
+        if tok.type == "$END":
+            lines = text.split("\n")
+            raise SourceError("unexpected end of file (truncated module?)",
+                              Loc(len(lines), len(lines[-1]) + 1)) from None
+        if tok.type == "_INDENT":
+            raise SourceError("unexpected indent", Loc(tok.line, tok.column)) from None
+        if tok.type == "_DEDENT":
+            raise SourceError("unexpected end of block", Loc(tok.line, tok.column)) from None
+        expected = sorted(x for x in e.expected if x.isupper() or x.startswith("_"))
+        hint = ""
+        if expected and len(expected) <= 4:
+            hint = " (expected " + ", ".join(_TOKEN_WORDS.get(x, x) for x in expected) + ")"
+        raise SourceError(f"unexpected {_describe(tok)}{hint}", Loc(tok.line, tok.column)) from None
+    except UnexpectedEOF:
+        lines = text.split("\n")
+        raise SourceError("unexpected end of file (truncated module?)",
+                          Loc(len(lines), len(lines[-1]) + 1)) from None
+    except UnexpectedCharacters as e:
+        raise SourceError("unexpected character", Loc(e.line, e.column)) from None
+    except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
+        raise SourceError(str(e).splitlines()[0], Loc(getattr(e, "line", 0),
+                                                         getattr(e, "column", 0))) from None
+    except RecursionError:
+        raise SourceError("expression nested too deeply") from None
+
+
+_IMPORT_HEADER = ("# from tvm.script import", "# from typing import", "# from tvm.tirx.layout")
+
+
+def _leading_comments(text: str) -> list[str]:
+    """Comment lines at the top of the file, except the import header cgraph regenerates."""
+    out = []
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s:
+            if out:
+                out.append("")
+            continue
+        if not s.startswith("#"):
+            break
+        if not s.startswith(_IMPORT_HEADER):
+            out.append(s)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def parse_module(text: str, filename: str = "<input>"):
+    """Read TVMScript text into an `ir.Module`; raise a located SourceError on bad input."""
+    from .ir_builder import ModuleBuilder
+
+    # The syntax tree and the IR are hundreds of thousands of small objects with no cycles
+    # worth collecting; the cyclic GC rescanning them while they are built costs about a
+    # third of the parse time, so it is paused until the module is built.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        if not text.strip():
+            raise SourceError("empty input: no module found", Loc(1, 1))
+        if "\x00" in text:
+            i = text.index("\x00")
+            line = text.count("\n", 0, i) + 1
+            col = i - (text.rfind("\n", 0, i) + 1) + 1
+            raise SourceError("binary data (NUL byte) in input", Loc(line, col))
+        stmts = parse_syntax(text)
+        return ModuleBuilder().build(stmts, _leading_comments(text))
+    except SourceError as e:
+        raise e.located(filename, text)
+    except RecursionError:
+        raise SourceError("input nested too deeply").located(filename, text) from None
+    finally:
+        if gc_was_enabled:
+            gc.enable()

@@ -1,0 +1,448 @@
+"""IR -> canonical TVMScript, in the current (TVM 0.27) or the legacy dialect.
+
+Canonical means: one binding per line; literal sugar spelled out (`R.prim_value(0)`,
+`R.str("global")`, `R.dtype("float32")`); default arguments left out; symbolic dimensions
+as strings in signatures (`R.Tensor(("m",), ...)`) and as names in bodies, with
+`m = T.int64()` declared first. An annotation is printed where the source (or the pass) gave
+one; elsewhere TVM deduces the same struct info on reading. PrimFunc bodies come out as they
+were read; with a change of dialect a few TIR spellings are mapped (`T.block` <-> `T.sblock`).
+
+Names: a variable keeps its name unless that would hide another variable still in use, then
+it gets a suffix (`x_1`), as TVM's printer does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import ir
+from .syntax import quote
+
+DIALECTS = ("current", "legacy")
+
+# TIR spellings that differ between the dialects, for PrimFunc bodies (pattern, replacement).
+_TIR_TO_CURRENT = (
+    (r"\bT\.block\(", "T.sblock("),
+    (r"\bT\.alloc_buffer\(", "T.sblock_alloc_buffer("),
+    (r"\bT\.block_attr\(", "T.sblock_attr("),
+    (r"\bT\.block\b", "T.sblock"),  # in comments: # with T.block("root"):
+    (r'"tir\.noalias"', '"tirx.noalias"'),
+)
+_TIR_TO_LEGACY = (
+    (r"\bT\.sblock\(", "T.block("),
+    (r"\bT\.sblock_alloc_buffer\(", "T.alloc_buffer("),
+    (r"\bT\.sblock_attr\(", "T.block_attr("),
+    (r"\bT\.sblock\b", "T.block"),
+    (r'"tirx\.noalias"', '"tir.noalias"'),
+)
+_RESERVED = {"R", "T", "I", "cls", "tvm", "None", "True", "False"}
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+
+
+def convert_tir(body: str, source: str, target: str) -> str:
+    """Map a PrimFunc body's TIR spellings from one dialect to the other."""
+    if source == target:
+        return body
+    for pattern, replacement in (_TIR_TO_CURRENT if target == "current" else _TIR_TO_LEGACY):
+        body = re.sub(pattern, replacement, body)
+    return body
+
+
+class Printer:
+    def __init__(self, dialect: str = "current"):
+        if dialect not in DIALECTS:
+            raise ValueError(f"unknown dialect {dialect!r}")
+        self.dialect = dialect
+        self.any = "R.Any" if dialect == "current" else "R.Object"
+        self.ty_args = "ty_args" if dialect == "current" else "sinfo_args"
+
+    # ---- module --------------------------------------------------------------------------
+
+    def module(self, mod: ir.Module) -> str:
+        out: list[str] = []
+        has_prim = any(isinstance(f, ir.PrimFunc) for f in mod.functions)
+        if mod.leading_comments:
+            out.extend(mod.leading_comments)
+            out.append("")
+        out.append("# from tvm.script import ir as I")
+        if has_prim or any(f.sym_vars for f in mod.relax_functions()):
+            out.append("# from tvm.script import tirx as T" if self.dialect == "current"
+                       else "# from tvm.script import tir as T")
+        out.append("# from tvm.script import relax as R")
+        out.append("")
+        if mod.globals_text:
+            out.extend(mod.globals_text)
+            out.append("")
+        out.append("@I.ir_module" + self._decorator_args(mod.decorator_args, has_prim))
+        out.append(f"class {mod.name}:")
+        first = True
+        for f in mod.functions:
+            if not first:
+                out.append("")
+            first = False
+            if isinstance(f, ir.PrimFunc):
+                self._prim_func(f, mod, out)
+            else:
+                FunctionPrinter(self, mod.name).function(f, out)
+        if not mod.functions:
+            out.append("    pass")
+        return "\n".join(out) + "\n"
+
+    def _decorator_args(self, args: str, has_prim: bool) -> str:
+        parts = [a.strip() for a in args.split(",") if a.strip()] if args else []
+        parts = [a for a in parts if not a.startswith("s_tir")]
+        if self.dialect == "current" and has_prim:
+            parts.append("s_tir=True")
+        return f"({', '.join(parts)})" if parts else ""
+
+    def _prim_func(self, f: ir.PrimFunc, mod: ir.Module, out: list[str]):
+        out.append("    @T.prim_func" + self._decorator_args(f.decorator_args, True))
+        params = ", ".join(f"{p.name}: {p.annotation}" if p.annotation else p.name
+                           for p in f.params)
+        ret = f" -> {f.ret}" if f.ret else ""
+        out.append(f"    def {f.name}({params}){ret}:")
+        body = convert_tir(f.body, mod.dialect, self.dialect)
+        for line in body.split("\n"):
+            out.append("        " + line if line else "")
+
+    # ---- struct info and primitive expressions -------------------------------------------
+
+    def sinfo(self, s, sig: bool = False) -> str:
+        """Struct info; `sig`: in a signature, where symbolic dims are written as strings."""
+        t = type(s)
+        if t is ir.ObjectSInfo:
+            return self.any
+        if t is ir.TensorSInfo:
+            parts = []
+            if s.shape is not None:
+                parts.append(self.dims(s.shape, sig, "tuple"))
+            elif s.ndim >= 0:
+                parts.append(f"ndim={s.ndim}")
+            if s.dtype:
+                parts.append(f'dtype="{s.dtype}"')
+            return f"R.Tensor({', '.join(parts)})" if parts else "R.Tensor"
+        if t is ir.TupleSInfo:
+            if not s.fields:
+                return "R.Tuple"
+            return "R.Tuple(" + ", ".join(self.sinfo(f, sig) for f in s.fields) + ")"
+        if t is ir.ShapeSInfo:
+            if s.values is not None:
+                return f"R.Shape({self.dims(s.values, sig, 'list')})"
+            return f"R.Shape(ndim={s.ndim})" if s.ndim >= 0 else "R.Shape"
+        if t is ir.PrimSInfo:
+            if s.value is not None:
+                v = self.prim(s.value)
+                return f'R.Prim(value="{v}")' if sig and not _is_const(s.value) else \
+                    f"R.Prim(value={v})"
+            return f'R.Prim("{s.dtype}")'
+        if t is ir.FuncSInfo:
+            ret = self.sinfo(s.ret, sig)
+            purity = "" if s.purity else ", purity=False"
+            if s.params is None:
+                return f"R.Callable(ret={ret}{purity})" if purity else f"R.Callable(ret={ret})"
+            ps = ", ".join(self.sinfo(p, sig) for p in s.params)
+            if len(s.params) == 1:
+                ps += ","
+            return f"R.Callable(({ps}), {ret}{purity})"
+        raise TypeError(f"cannot print struct info {s!r}")
+
+    def dims(self, values, sig: bool, brackets: str) -> str:
+        items = []
+        for d in values:
+            text = self.prim(d)
+            if sig and not _is_const(d):
+                text = f'"{text}"'
+            items.append(text)
+        if brackets == "list":
+            return "[" + ", ".join(items) + "]"
+        if len(items) == 1:
+            return f"({items[0]},)"
+        return "(" + ", ".join(items) + ")"
+
+    def prim(self, e) -> str:
+        t = type(e)
+        if t is ir.IntImm:
+            if e.dtype == "int64":
+                return str(e.value)
+            if e.dtype == "bool":
+                return f"T.bool({bool(e.value)})"
+            return f"T.{e.dtype}({e.value})"
+        if t is ir.SymVar:
+            return e.name
+        if t is ir.FloatImm:
+            return f"T.{e.dtype}({e.value!r})"
+        if t is ir.PrimBinOp:
+            return f"{self._operand(e.lhs, e.op, False)} {e.op} {self._operand(e.rhs, e.op, True)}"
+        if t is ir.PrimCall:
+            return f"{e.func}({', '.join(self.prim(a) for a in e.args)})"
+        raise TypeError(f"cannot print {e!r}")
+
+    def _operand(self, e, op: str, right: bool) -> str:
+        text = self.prim(e)
+        if isinstance(e, ir.PrimBinOp):
+            inner, outer = _PRECEDENCE[e.op], _PRECEDENCE[op]
+            if inner < outer or (right and inner == outer):
+                return f"({text})"
+        elif isinstance(e, ir.IntImm) and e.value < 0 and e.dtype == "int64":
+            return f"({text})"
+        return text
+
+
+def _is_const(e) -> bool:
+    return isinstance(e, (ir.IntImm, ir.FloatImm))
+
+
+class FunctionPrinter:
+    """Prints one Relax function; owns the var -> name assignment."""
+
+    def __init__(self, p: Printer, class_name: str):
+        self.p = p
+        self.class_name = class_name
+        self.names: dict[int, str] = {}
+
+    def function(self, f: ir.Function, out: list[str]):
+        p = self.p
+        flags = []
+        if f.is_private:
+            flags.append("private=True")
+        if not f.is_pure:
+            flags.append("pure=False")
+        out.append("    @R.function" + (f"({', '.join(flags)})" if flags else ""))
+        self._assign_names(f)
+        params = ", ".join(f"{self.names[id(v)]}: {p.sinfo(v.sinfo, sig=True)}"
+                           for v in f.params)
+        ret = ""
+        if f.ret_sinfo is not None and not f.ret_deduced:
+            ret = f" -> {p.sinfo(f.ret_sinfo, sig=True)}"
+        out.append(f"    def {f.name}({params}){ret}:")
+        ind = "        "
+        for v in f.sym_vars:
+            out.append(f"{ind}{v.name} = T.{v.dtype}()")
+        if f.attrs:
+            items = ", ".join(f"{quote(k)}: {self.literal(v)}" for k, v in f.attrs)
+            out.append(f"{ind}R.func_attr({{{items}}})")
+        if self._uses_globals(f):
+            out.append(f"{ind}cls = {self.class_name}")
+        for block in f.blocks:
+            if block.is_dataflow:
+                out.append(f"{ind}with R.dataflow():")
+                for b in block.bindings:
+                    out.append(self.binding(b, ind + "    "))
+                outs = [self.names[id(b.var)] for b in block.bindings if not b.var.is_dataflow]
+                out.append(f"{ind}    R.output({', '.join(outs)})")
+            else:
+                for b in block.bindings:
+                    out.append(self.binding(b, ind))
+        out.append(f"{ind}return {self.expr(f.body)}")
+
+    # ---- names ---------------------------------------------------------------------------
+
+    def _assign_names(self, f: ir.Function):
+        """Keep source names, renaming a definition that would hide a var used later."""
+        last_use: dict[int, int] = {}
+        pos = 0
+        for block in f.blocks:
+            for b in block.bindings:
+                pos += 1
+                _uses(b.value, last_use, pos)
+        pos += 1
+        _uses(f.body, last_use, pos)
+        reserved = set(_RESERVED) | {v.name for v in f.sym_vars}
+        taken: set[str] = set(reserved)
+        current: dict[str, ir.Var] = {}
+        names = self.names
+
+        def define(v: ir.Var, at: int):
+            base = v.name or "_"
+            name = base
+            if base in reserved:
+                name = _fresh(base, taken)
+            else:
+                holder = current.get(base)
+                if holder is not None and holder is not v and last_use.get(id(holder), -1) > at:
+                    name = _fresh(base, taken)
+            taken.add(name)
+            names[id(v)] = name
+            current[name] = v
+
+        for v in f.params:
+            define(v, 0)
+        pos = 0
+        for block in f.blocks:
+            for b in block.bindings:
+                pos += 1
+                define(b.var, pos)
+
+    # ---- bindings and expressions --------------------------------------------------------
+
+    def binding(self, b, ind: str) -> str:
+        var = b.var
+        if isinstance(b, ir.MatchCast):
+            value = f"R.match_cast({self.expr(b.value)}, {self.p.sinfo(b.sinfo)})"
+        else:
+            value = self.expr(b.value)
+            if b.bare:
+                return ind + value
+        name = self.names[id(var)]
+        if var.annotated and var.sinfo is not None:
+            return f"{ind}{name}: {self.p.sinfo(var.sinfo)} = {value}"
+        return f"{ind}{name} = {value}"
+
+    def expr(self, e) -> str:
+        t = type(e)
+        if t is ir.Var:
+            name = self.names.get(id(e))
+            return name if name is not None else e.name
+        if t is ir.Call:
+            return self.call(e)
+        if t is ir.Tuple:
+            if not e.fields:
+                return "R.tuple()"
+            if len(e.fields) == 1:
+                return f"({self.expr(e.fields[0])},)"
+            return "(" + ", ".join(self.expr(x) for x in e.fields) + ")"
+        if t is ir.TupleGetItem:
+            return f"{self.expr(e.tuple_value)}[{e.index}]"
+        if t is ir.ShapeExpr:
+            return f"R.shape([{', '.join(self.p.prim(v) for v in e.values)}])"
+        if t is ir.PrimValue:
+            return f"R.prim_value({self.p.prim(e.value)})"
+        if t is ir.StringImm:
+            return f"R.str({quote(e.value)})"
+        if t is ir.DataTypeImm:
+            return f'R.dtype("{e.value}")'
+        if t is ir.GlobalVarRef:
+            return f"cls.{e.name}"
+        if t is ir.ExternFunc:
+            return f"R.ExternFunc({quote(e.name)})"
+        if t is ir.Constant:
+            return f'R.const({e.value!r}, "{e.dtype}")'
+        if t is ir.Literal:
+            return self.literal(e)
+        raise TypeError(f"cannot print {e!r}")
+
+    def call(self, c: ir.Call) -> str:
+        op = c.op
+        args = c.args
+        if isinstance(op, ir.Op):
+            name = op.name
+            if name == "relax.memory.alloc_tensor" and len(args) == 5 and _is_zero(args[4]):
+                args = args[:4]
+            elif name == "relax.builtin.alloc_tensor" and len(args) == 4 and \
+                    isinstance(args[3], ir.StringImm) and args[3].value == "global":
+                args = args[:3]
+            elif name == "relax.call_builtin_with_ctx":
+                parts = [self._callee_str(args[0]), self.expr(args[1])]
+                return f"R.call_builtin_with_ctx({', '.join(parts)}{self._sinfo_args(c)})"
+            elif name == "relax.call_pure_packed":
+                parts = [self._callee_str(args[0])] + [self.expr(a) for a in args[1:]]
+                parts += [f"{k}={self._attr(v)}" for k, v in c.attrs]
+                return f"R.call_pure_packed({', '.join(parts)}{self._sinfo_args(c)})"
+            elif name in ("relax.call_tir", "relax.call_dps_packed"):
+                parts = [self._callee_str(args[0]), self.expr(args[1])]
+                if c.sinfo_args:
+                    parts.append(f"out_sinfo={self.p.sinfo(c.sinfo_args[0])}")
+                if len(args) > 2:
+                    parts.append(f"tir_vars={self.expr(args[2])}")
+                return f"R.{name[6:]}({', '.join(parts)})"
+            parts = [self.expr(a) for a in args]
+            parts += [f"{k}={self._attr(v)}" for k, v in c.attrs]
+            return f"R.{name[6:]}({', '.join(parts)}{self._sinfo_args(c)})"
+        if isinstance(op, ir.ExternFunc):
+            parts = [quote(op.name)] + [self.expr(a) for a in args]
+            parts += [f"{k}={self._attr(v)}" for k, v in c.attrs]
+            return f"R.call_packed({', '.join(parts)}{self._sinfo_args(c)})"
+        callee = f"cls.{op.name}" if isinstance(op, ir.GlobalVarRef) else self.expr(op)
+        return f"{callee}({', '.join(self.expr(a) for a in args)})"
+
+    def _callee_str(self, e) -> str:
+        if isinstance(e, ir.ExternFunc):
+            return quote(e.name)
+        return self.expr(e)
+
+    def _sinfo_args(self, c: ir.Call) -> str:
+        if not c.sinfo_args:
+            return ""
+        items = ", ".join(self.p.sinfo(s) for s in c.sinfo_args)
+        if len(c.sinfo_args) == 1:
+            items += ","
+        return f", {self.p.ty_args}=({items})"
+
+    def _attr(self, v) -> str:
+        return self.literal(v) if isinstance(v, ir.Literal) else self.expr(v)
+
+    def literal(self, lit) -> str:
+        return _literal_text(lit.value if isinstance(lit, ir.Literal) else lit)
+
+    def _uses_globals(self, f: ir.Function) -> bool:
+        for block in f.blocks:
+            for b in block.bindings:
+                if _has_global(b.value):
+                    return True
+        return _has_global(f.body)
+
+
+def _literal_text(v) -> str:
+    if isinstance(v, tuple) and len(v) == 2 and v[0] in ("tuple", "list", "dict", "expr"):
+        kind, items = v
+        if kind == "expr":
+            return items
+        if kind == "dict":
+            return "{" + ", ".join(f"{_literal_text(k)}: {_literal_text(x)}"
+                                   for k, x in items) + "}"
+        inner = ", ".join(_literal_text(x) for x in items)
+        if kind == "list":
+            return f"[{inner}]"
+        return f"({inner},)" if len(items) == 1 else f"({inner})"
+    if isinstance(v, str):
+        return quote(v)
+    return repr(v)
+
+
+def _is_zero(e) -> bool:
+    return isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm) and \
+        e.value.value == 0 and e.value.dtype == "int64"
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    i = 1
+    while f"{base}_{i}" in taken:
+        i += 1
+    return f"{base}_{i}"
+
+
+def _uses(e, last_use: dict, pos: int):
+    """Record `pos` as the last use of every Var in `e`."""
+    t = type(e)
+    if t is ir.Var:
+        last_use[id(e)] = pos
+    elif t is ir.Call:
+        if type(e.op) is ir.Var:
+            last_use[id(e.op)] = pos
+        for a in e.args:
+            _uses(a, last_use, pos)
+        for _, v in e.attrs:
+            _uses(v, last_use, pos)
+    elif t is ir.Tuple:
+        for a in e.fields:
+            _uses(a, last_use, pos)
+    elif t is ir.TupleGetItem:
+        _uses(e.tuple_value, last_use, pos)
+
+
+def _has_global(e) -> bool:
+    t = type(e)
+    if t is ir.GlobalVarRef:
+        return True
+    if t is ir.Call:
+        return isinstance(e.op, ir.GlobalVarRef) or any(_has_global(a) for a in e.args)
+    if t is ir.Tuple:
+        return any(_has_global(a) for a in e.fields)
+    if t is ir.TupleGetItem:
+        return _has_global(e.tuple_value)
+    return False
+
+
+def print_module(mod: ir.Module, dialect: str | None = None) -> str:
+    """The module as canonical TVMScript; `dialect` defaults to the input's."""
+    return Printer(dialect or mod.dialect).module(mod)

@@ -1,0 +1,150 @@
+"""Struct info deduction: what TVM infers for a binding that carries no annotation.
+
+Covers what post-memory-planning modules contain (memory ops, packed and builtin calls,
+tuples, calls to module functions). For operators cgraph does not model the answer is None:
+unknown, and struct-info comparisons involving it are skipped (see equality.py).
+"""
+
+from __future__ import annotations
+
+from . import ir
+
+VOID = ir.TupleSInfo(())
+
+
+def is_void(s) -> bool:
+    return isinstance(s, ir.TupleSInfo) and not s.fields
+
+
+def deduce(e, functions: dict | None = None):
+    """Struct info of expression `e`; `functions` maps global names to Function/PrimFunc."""
+    t = type(e)
+    if t is ir.Var:
+        return e.sinfo
+    if t is ir.Tuple:
+        fields = tuple(deduce(f, functions) for f in e.fields)
+        if any(f is None for f in fields):
+            return None
+        return ir.TupleSInfo(fields)
+    if t is ir.TupleGetItem:
+        s = deduce(e.tuple_value, functions)
+        if isinstance(s, ir.TupleSInfo) and 0 <= e.index < len(s.fields):
+            return s.fields[e.index]
+        return None
+    if t is ir.ShapeExpr:
+        return ir.ShapeSInfo(tuple(e.values), len(e.values))
+    if t is ir.PrimValue:
+        v = e.value
+        dtype = v.dtype if isinstance(v, (ir.IntImm, ir.FloatImm, ir.SymVar)) else "int64"
+        return ir.PrimSInfo(dtype, v)
+    if t is ir.Constant:
+        return ir.TensorSInfo((), e.dtype, 0)
+    if t in (ir.StringImm, ir.DataTypeImm, ir.ExternFunc):
+        return ir.ObjectSInfo()
+    if t is ir.Call:
+        return _deduce_call(e, functions or {})
+    return None
+
+
+def _deduce_call(call: ir.Call, functions: dict):
+    op = call.op
+    if isinstance(op, ir.Op):
+        name = op.name
+        if name in ("relax.memory.alloc_storage", "relax.null_value"):
+            return ir.ObjectSInfo()
+        if name in ("relax.memory.alloc_tensor", "relax.builtin.alloc_tensor"):
+            shape = call.args[2] if name == "relax.memory.alloc_tensor" else call.args[0]
+            dtype = call.args[3] if name == "relax.memory.alloc_tensor" else call.args[1]
+            dt = dtype.value if isinstance(dtype, ir.DataTypeImm) else ""
+            if isinstance(shape, ir.ShapeExpr):
+                return ir.TensorSInfo(tuple(shape.values), dt, len(shape.values))
+            return ir.TensorSInfo(None, dt, -1)
+        if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
+            return VOID
+        if name in ("relax.call_builtin_with_ctx", "relax.call_pure_packed",
+                    "relax.call_tir", "relax.call_dps_packed"):
+            return call.sinfo_args[0] if call.sinfo_args else ir.ObjectSInfo()
+        return call.sinfo_args[0] if call.sinfo_args else None
+    if isinstance(op, ir.ExternFunc):
+        return call.sinfo_args[0] if call.sinfo_args else ir.ObjectSInfo()
+    if isinstance(op, ir.GlobalVarRef):
+        f = functions.get(op.name)
+        if isinstance(f, ir.PrimFunc):
+            return VOID  # TVM: calling a PrimFunc directly yields the empty tuple
+        if isinstance(f, ir.Function) and f.ret_sinfo is not None:
+            return _instantiate(f, call, functions)
+        return None
+    if isinstance(op, ir.Var) and isinstance(op.sinfo, ir.FuncSInfo):
+        return op.sinfo.ret if not ir.sinfo_prim_vars(op.sinfo.ret) else None
+    return None
+
+
+def _instantiate(f: ir.Function, call: ir.Call, functions: dict):
+    """The callee's return struct info with its symbolic vars bound from the arguments."""
+    ret = f.ret_sinfo
+    free = ir.sinfo_prim_vars(ret)
+    if not free:
+        return ret
+    binding: dict = {}
+    for p, a in zip(f.params, call.args):
+        _match(p.sinfo, deduce(a, functions), binding)
+    if any(id(v) not in binding for v in free):
+        return None
+    return substitute(ret, binding)
+
+
+def _match(param, arg, binding: dict):
+    if isinstance(param, ir.TensorSInfo) and isinstance(arg, ir.TensorSInfo):
+        if param.shape is not None and arg.shape is not None and \
+                len(param.shape) == len(arg.shape):
+            for p, a in zip(param.shape, arg.shape):
+                if isinstance(p, ir.SymVar):
+                    binding.setdefault(id(p), a)
+    elif isinstance(param, ir.ShapeSInfo) and isinstance(arg, ir.ShapeSInfo):
+        if param.values is not None and arg.values is not None:
+            for p, a in zip(param.values, arg.values):
+                if isinstance(p, ir.SymVar):
+                    binding.setdefault(id(p), a)
+    elif isinstance(param, ir.TupleSInfo) and isinstance(arg, ir.TupleSInfo):
+        for p, a in zip(param.fields, arg.fields):
+            _match(p, a, binding)
+
+
+def substitute(s, binding: dict):
+    """Struct info with symbolic vars replaced (`binding`: id(SymVar) -> PrimExpr)."""
+    if isinstance(s, ir.TensorSInfo) and s.shape is not None:
+        return ir.TensorSInfo(tuple(subst_prim(d, binding) for d in s.shape), s.dtype, s.ndim)
+    if isinstance(s, ir.ShapeSInfo) and s.values is not None:
+        return ir.ShapeSInfo(tuple(subst_prim(d, binding) for d in s.values), s.ndim)
+    if isinstance(s, ir.TupleSInfo):
+        return ir.TupleSInfo(tuple(substitute(f, binding) for f in s.fields))
+    if isinstance(s, ir.PrimSInfo) and s.value is not None:
+        return ir.PrimSInfo(s.dtype, subst_prim(s.value, binding))
+    return s
+
+
+def subst_prim(e, binding: dict):
+    if isinstance(e, ir.SymVar):
+        return binding.get(id(e), e)
+    if isinstance(e, ir.PrimBinOp):
+        return ir.PrimBinOp(e.op, subst_prim(e.lhs, binding), subst_prim(e.rhs, binding))
+    if isinstance(e, ir.PrimCall):
+        return ir.PrimCall(e.func, tuple(subst_prim(a, binding) for a in e.args))
+    return e
+
+
+def erase_to_well_defined(s, defined: set[int]):
+    """Struct info with shapes that use symbolic vars outside `defined` (ids) made unknown,
+    as TVM does for a function's deduced return struct info."""
+    def ok(values) -> bool:
+        return all(id(v) in defined for d in values for v in ir.prim_vars(d))
+
+    if isinstance(s, ir.TensorSInfo) and s.shape is not None and not ok(s.shape):
+        return ir.TensorSInfo(None, s.dtype, s.ndim)
+    if isinstance(s, ir.ShapeSInfo) and s.values is not None and not ok(s.values):
+        return ir.ShapeSInfo(None, s.ndim)
+    if isinstance(s, ir.TupleSInfo):
+        return ir.TupleSInfo(tuple(erase_to_well_defined(f, defined) for f in s.fields))
+    if isinstance(s, ir.PrimSInfo) and s.value is not None and not ok((s.value,)):
+        return ir.PrimSInfo(s.dtype)
+    return s

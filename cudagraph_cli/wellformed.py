@@ -1,0 +1,135 @@
+"""Well-formedness: what every module cgraph reads or writes must satisfy.
+
+* every var is defined before it is used and used only where it is in scope (a dataflow var
+  only inside its dataflow block), and no var is bound twice;
+* every called or referenced global function exists in the module;
+* every symbolic variable is defined (by a parameter's struct info or an `R.match_cast`)
+  before it is used.
+
+The reader already rejects undefined names; this check is what guards the passes' output.
+"""
+
+from __future__ import annotations
+
+from . import ir
+from .diagnostics import SourceError
+
+
+def check_module(mod: ir.Module) -> None:
+    """Raise SourceError at the first violation."""
+    globals_ = {f.name for f in mod.functions}
+    for f in mod.relax_functions():
+        _Checker(f, globals_).run()
+
+
+class _Checker:
+    def __init__(self, f: ir.Function, globals_: set[str]):
+        self.f = f
+        self.globals = globals_
+        self.defined: set[int] = set()
+        self.dataflow_scope: set[int] | None = None
+        self.syms: set[int] = set()
+        self.loc = f.loc
+
+    def run(self):
+        f = self.f
+        for p in f.params:
+            self._define(p)
+            self._define_syms(p.sinfo)
+        for p in f.params:
+            self._use_sinfo(p.sinfo)
+        if f.ret_sinfo is not None:
+            self.loc = f.ret_loc
+            self._use_sinfo(f.ret_sinfo)
+        for block in f.blocks:
+            self.dataflow_scope = set() if block.is_dataflow else None
+            for b in block.bindings:
+                self.loc = b.loc
+                self._use(b.value)
+                if isinstance(b, ir.MatchCast):
+                    self._define_syms(b.sinfo)
+                if b.var.sinfo is not None:
+                    self._use_sinfo(b.var.sinfo)
+                if b.var.is_dataflow and not block.is_dataflow:
+                    raise SourceError(f"dataflow var '{b.var.name}' outside a dataflow block",
+                                      b.loc)
+                self._define(b.var)
+            if block.is_dataflow:
+                # Dataflow vars end with their block.
+                self.defined -= self.dataflow_scope
+            self.dataflow_scope = None
+        self.loc = f.loc
+        self._use(f.body)
+
+    def _define(self, v: ir.Var):
+        if id(v) in self.defined:
+            raise SourceError(f"var '{v.name}' is bound twice", v.loc)
+        self.defined.add(id(v))
+        if v.is_dataflow and self.dataflow_scope is not None:
+            self.dataflow_scope.add(id(v))
+
+    def _define_syms(self, s):
+        """Symbolic vars standing alone as a dimension are defined there."""
+        if isinstance(s, ir.TensorSInfo) and s.shape is not None:
+            dims = s.shape
+        elif isinstance(s, ir.ShapeSInfo) and s.values is not None:
+            dims = s.values
+        elif isinstance(s, ir.TupleSInfo):
+            for x in s.fields:
+                self._define_syms(x)
+            return
+        elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
+            dims = (s.value,)
+        else:
+            return
+        for d in dims:
+            if isinstance(d, ir.SymVar):
+                self.syms.add(id(d))
+
+    def _use_sinfo(self, s):
+        for v in ir.sinfo_prim_vars(s):
+            if id(v) not in self.syms:
+                raise SourceError(f"symbolic variable '{v.name}' is used but not defined by a "
+                                  "parameter's shape or an R.match_cast", self.loc)
+
+    def _use_prim(self, e):
+        for v in ir.prim_vars(e):
+            if id(v) not in self.syms:
+                raise SourceError(f"symbolic variable '{v.name}' is used but not defined by a "
+                                  "parameter's shape or an R.match_cast", self.loc)
+
+    def _use(self, e):
+        t = type(e)
+        if t is ir.Var:
+            if id(e) not in self.defined:
+                raise SourceError(f"var '{e.name}' is used before it is defined or out of "
+                                  "its scope", self.loc)
+        elif t is ir.Call:
+            op = e.op
+            if isinstance(op, ir.GlobalVarRef):
+                self._global(op)
+            elif isinstance(op, ir.Var):
+                self._use(op)
+            for a in e.args:
+                self._use(a)
+            for _, v in e.attrs:
+                self._use(v)
+            for s in e.sinfo_args:
+                self._use_sinfo(s)
+        elif t is ir.Tuple:
+            for a in e.fields:
+                self._use(a)
+        elif t is ir.TupleGetItem:
+            self._use(e.tuple_value)
+        elif t is ir.GlobalVarRef:
+            self._global(e)
+        elif t is ir.ShapeExpr:
+            for v in e.values:
+                self._use_prim(v)
+        elif t is ir.PrimValue:
+            self._use_prim(e.value)
+
+    def _global(self, g: ir.GlobalVarRef):
+        if g.name not in self.globals:
+            raise SourceError(f"call to missing function '{g.name}' (not in this module)",
+                              self.loc)

@@ -1,0 +1,41 @@
+"""Shared helpers: the samples, the CLI as a subprocess, and TVM as the reference."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+TVM_SAMPLES = sorted((SAMPLES / "tvm").glob("*.relax"))
+SEED_SAMPLES = sorted((SAMPLES / "seeds").glob("*.relax"))
+ALL_SAMPLES = sorted(SAMPLES.rglob("*.relax"))
+
+
+def run_cli(*args: str, input: bytes | None = None, env: dict | None = None,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `cgraph ARGS` as a real process (what users see: exit status, stdout, stderr)."""
+    full_env = dict(os.environ)
+    full_env["PYTHONPATH"] = str(ROOT) + os.pathsep + full_env.get("PYTHONPATH", "")
+    full_env.pop("CGRAPH_DEBUG", None)
+    if env:
+        full_env.update(env)
+    return subprocess.run([sys.executable, "-m", "cudagraph_cli", *args], input=input,
+                          capture_output=True, env=full_env, cwd=cwd or ROOT, timeout=120)
+
+
+@pytest.fixture(scope="session")
+def tvm():
+    """apache-tvm, the reference. `make test` installs it; on CI its absence is a failure."""
+    try:
+        import tvm as _tvm  # noqa: F401
+        from tvm.script import from_source  # noqa: F401
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        if os.environ.get("CI"):
+            pytest.fail(f"apache-tvm is required on CI (make test installs it): {e}")
+        pytest.skip("apache-tvm not installed (run `make test`)")
+    return _tvm
