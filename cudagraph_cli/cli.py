@@ -60,6 +60,10 @@ class _Group(click.Group):
             ctx.exit(EXIT_INPUT_ERROR)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
+        except RecursionError:
+            # Long operator chains (`1 + 1 + ... + 1`) nest without brackets.
+            click.echo("cgraph: error: input nested too deeply", err=True)
+            ctx.exit(EXIT_INPUT_ERROR)
         except BrokenPipeError:
             ctx.exit(EXIT_OK)
         except KeyboardInterrupt:

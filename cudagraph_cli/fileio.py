@@ -39,7 +39,9 @@ def read_text(path: str) -> tuple[str, str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        # Columns count characters, as everywhere else: decode the line up to the bad byte.
+        col = len(data[line_start:e.start].decode("utf-8", "replace")) + 1
         shown = data[: e.start].decode("utf-8", "replace") + "\ufffd"
         raise SourceError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", Loc(line, col),
                           name, shown) from None

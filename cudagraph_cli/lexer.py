@@ -53,6 +53,9 @@ class Token:
 KEYWORDS = frozenset({"def", "class", "return", "with", "as", "pass", "import", "from",
                       "True", "False", "None", "and", "or", "not", "in", "is", "if", "else",
                       "elif", "for", "while", "lambda", "yield", "del", "global", "assert"})
+# Python's own parser stops at 200 nested brackets; real modules never come close, and every
+# later stage (builder, printer, equality) recurses over the nesting.
+MAX_NESTING = 100
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 
@@ -146,12 +149,13 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
         if kind == "nl":
             value = m.group()
             newline_line = line
+            newline_col = start - line_start + 1
             line += value.count("\n")
             line_start = start + value.rfind("\n") + 1
             if brackets:
                 continue
             if not at_line_start:
-                yield Token("_NEWLINE", "\n", start, newline_line, start + 1)
+                yield Token("_NEWLINE", "\n", start, newline_line, newline_col)
             at_line_start = True
             if prim_def_indent >= 0:
                 # The header's newline: take the body whole, then lex on after it.
@@ -201,6 +205,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
         elif kind == "op":
             if value in _OPEN:
                 brackets.append((value, start))
+                if len(brackets) > MAX_NESTING:
+                    raise SourceError(f"brackets nested more than {MAX_NESTING} deep",
+                                      Loc(line, col))
             elif value in _CLOSE:
                 if not brackets or brackets[-1][0] != _CLOSE[value]:
                     raise SourceError(f"unmatched '{value}'", Loc(line, col))
