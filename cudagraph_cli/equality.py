@@ -306,3 +306,15 @@ def _norm_literal(v):
         return ("dict", tuple(sorted((repr(_norm_literal(k)), _norm_literal(x))
                                      for k, x in v[1])))
     return v
+
+
+def functions_equal(a, b) -> bool:
+    """Two functions structurally equal (as TVM's BlockBuilder deduplicates lifted ones)."""
+    if isinstance(a, ir.PrimFunc) or isinstance(b, ir.PrimFunc):
+        return False
+    dummy = ir.Module("Module", [])
+    try:
+        _Matcher(dummy, dummy).function(a, b)
+    except _Diff:
+        return False
+    return True

@@ -1,0 +1,61 @@
+"""The pipeline: rewrite(module, options) -> (module, report).
+
+storage collector (inside the planner) -> region planner -> allocation merger -> rewriter.
+The report keeps the plans and the reasons, for `--explain` and `cgraph diff`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..wellformed import check_module
+from .alloc_merger import MergedAlloc, merge
+from .region_planner import ModulePlan, PlanOptions, Reason, plan_module
+from .rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE, Rewriter
+
+
+@dataclass
+class RewriteReport:
+    plan: ModulePlan | None
+    merged: MergedAlloc | None
+    already_rewritten: bool = False
+    notes: list = field(default_factory=list)
+
+    @property
+    def reasons(self) -> list[Reason]:
+        return self.plan.reasons if self.plan else []
+
+
+def is_rewritten(module: ir.Module) -> bool:
+    """Does the module already launch CUDA graphs (a previous rewrite's output)?"""
+    for f in module.relax_functions():
+        for block in f.blocks:
+            for b in block.bindings:
+                v = b.value
+                if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
+                        v.op.name == "relax.call_builtin_with_ctx" and v.args and \
+                        isinstance(v.args[0], ir.ExternFunc) and \
+                        v.args[0].name in (GET_CACHED_ALLOC, RUN_OR_CAPTURE):
+                    return True
+    return False
+
+
+def rewrite(module: ir.Module, options: PlanOptions | None = None,
+            separate_live_functions: bool = True, idempotent: bool = True
+            ) -> tuple[ir.Module, RewriteReport]:
+    """The RewriteCUDAGraph pipeline. The defaults are cgraph's; `PlanOptions(follow_getitem=
+    False, keep_returned_defined=False)`, `separate_live_functions=False` and
+    `idempotent=False` reproduce TVM 0.27 exactly."""
+    options = options or PlanOptions()
+    if idempotent and is_rewritten(module):
+        report = RewriteReport(None, None, already_rewritten=True)
+        report.notes.append("the module already launches CUDA graphs "
+                            "(vm.builtin.cuda_graph.*); left as it is")
+        return module, report
+    plan = plan_module(module, options)
+    merged = merge(plan.alloc_regions, module, separate_live_functions) \
+        if plan.alloc_regions else None
+    out = Rewriter(module, plan, merged).run()
+    check_module(out)
+    return out, RewriteReport(plan, merged)

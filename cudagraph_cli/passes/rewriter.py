@@ -1,0 +1,385 @@
+"""Stage 4: apply the plans. The only stage that builds IR.
+
+A port of TVM's CUDAGraphRewriter and FuncBuilder:
+
+* each capture region becomes a private function `<func>_cuda_graph_capture` (its inputs as
+  parameters, then a `shape_expr: R.Shape([...])` for captured symbolic vars; its outputs
+  returned as a tuple), launched in place of the region's first binding by
+  `R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (f, (args), index[, shape]))`;
+* the merged storages become one private `cuda_graph_alloc`, fetched at the first static
+  storage of each function by `vm.builtin.cuda_graph.get_cached_alloc`;
+* region outputs are redefined (`x = gv[i]`) where they were bound, or earlier where a later
+  launch needs them as input; lifted bindings disappear;
+* as TVM's BlockBuilder.AddFunction does, a lifted function structurally equal to one already
+  in the module is not added again, and names are made unique (`cuda_graph_alloc1`).
+"""
+
+from __future__ import annotations
+
+from .. import ir
+from ..equality import functions_equal
+from ..sinfo import deduce, is_void, substitute, subst_prim
+from .alloc_merger import MergedAlloc
+from .region_planner import ModulePlan, RegionPlan
+
+GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
+RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
+FORCE_PURE = ("relax.force_pure", ir.Literal(True))
+
+
+class _Module:
+    """The module being built: functions, unique names, dedup of added functions."""
+
+    def __init__(self, module: ir.Module):
+        self.functions: dict[str, object] = {f.name: f for f in module.functions}
+        self.added: list = []  # names of functions added, in order
+        self.name_counts: dict[str, int] = {}
+        self._buckets: dict[tuple, list[str]] = {}
+        for f in module.functions:
+            self._buckets.setdefault(_signature(f), []).append(f.name)
+
+    def unique_name(self, hint: str) -> str:
+        while True:
+            n = self.name_counts.get(hint, 0)
+            self.name_counts[hint] = n + 1
+            name = hint if n == 0 else f"{hint}{n}"
+            if name not in self.functions:
+                return name
+
+    def add_function(self, f: ir.Function, hint: str) -> str:
+        sig = _signature(f)
+        for name in self._buckets.get(sig, ()):
+            if functions_equal(self.functions[name], f):
+                return name
+        name = self.unique_name(hint)
+        f.name = name
+        self.functions[name] = f
+        self.added.append(name)
+        self._buckets.setdefault(sig, []).append(name)
+        return name
+
+
+def _signature(f) -> tuple:
+    """A cheap key: only functions with equal keys can be structurally equal."""
+    if isinstance(f, ir.PrimFunc):
+        return ("prim", f.name)
+    calls = []
+    for block in f.blocks:
+        for b in block.bindings:
+            v = b.value
+            calls.append(v.op.name if isinstance(v, ir.Call) and hasattr(v.op, "name")
+                         else type(v).__name__)
+    return (len(f.params), f.is_private, tuple(calls))
+
+
+def _new_var(name: str, sinfo, dataflow: bool = False) -> ir.Var:
+    return ir.Var(name, sinfo, dataflow, ir.NO_LOC, sinfo is not None)
+
+
+# ---- lifted functions ---------------------------------------------------------------------
+
+class _Copier:
+    """Copies bindings into a new function: vars and symbolic vars renewed and remapped
+    (TVM's FuncBuilder re-emits them through an ExprMutator)."""
+
+    def __init__(self):
+        self.vars: dict[int, ir.Var] = {}
+        self.syms: dict[int, ir.SymVar] = {}
+
+    def sinfo(self, s):
+        return substitute(s, self.syms) if s is not None else None
+
+    def expr(self, e):
+        t = type(e)
+        if t is ir.Var:
+            v = self.vars.get(id(e), e)
+            return ir.Tuple(()) if is_void(v.sinfo) else v
+        if t is ir.Call:
+            op = self.expr(e.op) if type(e.op) is ir.Var else e.op
+            return ir.Call(op, tuple(self.expr(a) for a in e.args),
+                           tuple((k, self.expr(v)) for k, v in e.attrs),
+                           tuple(self.sinfo(s) for s in e.sinfo_args))
+        if t is ir.Tuple:
+            return ir.Tuple(tuple(self.expr(f) for f in e.fields))
+        if t is ir.TupleGetItem:
+            return ir.TupleGetItem(self.expr(e.tuple_value), e.index)
+        if t is ir.ShapeExpr:
+            return ir.ShapeExpr(tuple(subst_prim(v, self.syms) for v in e.values))
+        if t is ir.PrimValue:
+            return ir.PrimValue(subst_prim(e.value, self.syms))
+        return e
+
+    def binding(self, b, functions: dict) -> ir.VarBinding:
+        value = self.expr(b.value)
+        sinfo = deduce(value, functions)
+        if sinfo is None:
+            sinfo = self.sinfo(b.var.sinfo)
+        var = _new_var(b.var.name, sinfo)
+        self.vars[id(b.var)] = var
+        return ir.VarBinding(var, value)
+
+
+def _function_syms(f: ir.Function) -> list:
+    out: list = []
+    for p in f.params:
+        ir.sinfo_prim_vars(p.sinfo, out)
+    for block in f.blocks:
+        for b in block.bindings:
+            if b.var.sinfo is not None:
+                ir.sinfo_prim_vars(b.var.sinfo, out)
+    if f.ret_sinfo is not None:
+        ir.sinfo_prim_vars(f.ret_sinfo, out)
+    return out
+
+
+def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Function:
+    """TVM's FuncBuilder::Build for a region (inputs, then shape_expr; outputs as a tuple)."""
+    c = _Copier()
+    params = []
+    shape_param = None
+    if region.tir_vars:
+        new_syms = []
+        for old in region.tir_vars.values():
+            new = ir.SymVar(old.name, old.dtype)
+            c.syms[id(old)] = new
+            new_syms.append(new)
+        shape_param = _new_var("shape_expr", ir.ShapeSInfo(tuple(new_syms), len(new_syms)))
+    for v in region.inputs.values():
+        p = _new_var(v.name, c.sinfo(v.sinfo))
+        c.vars[id(v)] = p
+        params.append(p)
+    if shape_param is not None:
+        params.append(shape_param)
+    bindings = [c.binding(b, functions) for b in region.bindings]
+    out_tuple = ir.Tuple(tuple(c.expr(v) for v in outputs))
+    gv = _new_var("gv", deduce(out_tuple, functions))
+    bindings.append(ir.VarBinding(gv, out_tuple))
+    body = ir.Tuple(()) if is_void(gv.sinfo) else gv
+    f = ir.Function("", params, gv.sinfo, [ir.BindingBlock(bindings)], body, [FORCE_PURE],
+                    is_private=True, is_pure=True)
+    f.sym_vars = _function_syms(f)
+    return f
+
+
+# ---- rewriting each function ----------------------------------------------------------------
+
+class _FunctionRewriter:
+    """TVM's CUDAGraphRewriter over one function (an ExprMutator)."""
+
+    def __init__(self, owner: "Rewriter", f: ir.Function):
+        self.owner = owner
+        self.f = f
+        self.remap: dict[int, ir.Var] = {}
+        self.redef: dict[int, tuple] = {}  # id(var) -> (launch var, index)
+        self.lifted: set[int] = set()
+        self.out: list | None = None  # bindings of the block being built
+        self.dataflow = False
+
+    def run(self) -> ir.Function:
+        f = self.f
+        blocks = []
+        for block in f.blocks:
+            self.out = []
+            self.dataflow = block.is_dataflow
+            for b in block.bindings:
+                self.binding(b)
+            if self.out:
+                blocks.append(ir.BindingBlock(self.out, block.is_dataflow, block.loc))
+        # As TVM's ExprMutator: what visiting the return value emits goes to a new plain block.
+        self.out = []
+        self.dataflow = False
+        body = self.expr(f.body)
+        if self.out:
+            blocks.append(ir.BindingBlock(self.out))
+        new = ir.Function(f.name, f.params, f.ret_sinfo, blocks, body, list(f.attrs),
+                          f.is_private, f.is_pure, list(f.sym_vars), f.loc, f.ret_loc,
+                          f.ret_deduced)
+        return new
+
+    def emit(self, var: ir.Var, value) -> ir.Var:
+        self.out.append(ir.VarBinding(var, value))
+        return var
+
+    def binding(self, b):
+        o = self.owner
+        plan = o.launch_points.get(id(b.var))
+        if plan is not None:
+            self.launch(plan)
+        if id(b.var) in self.redef and id(b.var) not in self.remap:
+            self.emit_redef(b.var)
+            return
+        if id(b.var) in self.lifted:
+            return
+        value = self.expr(b.value)
+        if isinstance(b, ir.MatchCast):
+            self.out.append(ir.MatchCast(b.var, value, b.sinfo, b.loc))
+            return
+        if value is b.value:
+            self.out.append(b)
+            return
+        var = b.var
+        sinfo = deduce(value, o.functions)
+        if sinfo is not None and not _same_sinfo(sinfo, var.sinfo):
+            var = ir.Var(var.name, sinfo, var.is_dataflow, var.loc, var.annotated)
+            self.remap[id(b.var)] = var
+        self.out.append(ir.VarBinding(var, value, b.loc, b.bare))
+
+    def expr(self, e):
+        t = type(e)
+        if t is ir.Var:
+            v = self.remap.get(id(e))
+            if v is not None:
+                return v
+            if id(e) in self.redef:
+                return self.emit_redef(e)
+            return e
+        if t is ir.Call:
+            op = self.expr(e.op) if type(e.op) is ir.Var else e.op
+            args = tuple(self.expr(a) for a in e.args)
+            attrs = tuple((k, self.expr(v)) for k, v in e.attrs)
+            if op is e.op and all(x is y for x, y in zip(args, e.args)) and \
+                    all(x[1] is y[1] for x, y in zip(attrs, e.attrs)):
+                return e
+            return ir.Call(op, args, attrs, e.sinfo_args, e.loc)
+        if t is ir.Tuple:
+            fields = tuple(self.expr(x) for x in e.fields)
+            if all(x is y for x, y in zip(fields, e.fields)):
+                return e
+            return ir.Tuple(fields, e.loc)
+        if t is ir.TupleGetItem:
+            inner = self.expr(e.tuple_value)
+            return e if inner is e.tuple_value else ir.TupleGetItem(inner, e.index, e.loc)
+        return e
+
+    def emit_redef(self, var: ir.Var) -> ir.Var:
+        launch_var, index = self.redef[id(var)]
+        value = ir.TupleGetItem(launch_var, index)
+        new = ir.Var(var.name, deduce(value, self.owner.functions), self.dataflow, ir.NO_LOC,
+                     True)
+        self.remap[id(var)] = new
+        return self.emit(new, value)
+
+    def launch(self, plan: RegionPlan):
+        o = self.owner
+        if plan.kind == "alloc":
+            ret = o.alloc_ret
+            call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
+                           (ir.ExternFunc(GET_CACHED_ALLOC),
+                            ir.Tuple((ir.GlobalVarRef(o.alloc_name),
+                                      ir.PrimValue(ir.IntImm(0))))), (), (ret,))
+            gv = self.emit(_new_var("gv", ret, self.dataflow), call)
+            pid = o.alloc_plan_index[id(plan)]
+            for v in plan.outputs.values():
+                self.redef[id(v)] = (gv, o.merged.slot[(pid, id(v))])
+        else:
+            outputs = list(plan.outputs.values())
+            lifted = build_lifted(plan, o.functions, outputs)
+            name = o.module.add_function(lifted, f"{self.f.name}_cuda_graph_capture")
+            o.capture_names[id(plan)] = name
+            callee = o.module.functions[name]
+            args = [self.expr(v) for v in plan.inputs.values()]
+            call_ty = callee.ret_sinfo
+            shape = None
+            if plan.tir_vars:
+                shape = ir.ShapeExpr(tuple(plan.tir_vars.values()))
+                args.append(shape)
+                sym_params = callee.params[-1].sinfo.values
+                binding = {id(p): a for p, a in zip(sym_params, plan.tir_vars.values())}
+                call_ty = substitute(call_ty, binding)
+            index = o.next_capture_index
+            o.next_capture_index += 1
+            fields = (ir.GlobalVarRef(name), ir.Tuple(tuple(args)),
+                      ir.PrimValue(ir.IntImm(index)))
+            if shape is not None:
+                fields += (ir.ShapeExpr(shape.values),)
+            call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
+                           (ir.ExternFunc(RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
+            gv = _new_var("gv", call_ty, self.dataflow)
+            self.emit(gv, call)
+            if is_void(call_ty):
+                gv.annotated = True
+            for i, v in enumerate(outputs):
+                self.redef[id(v)] = (gv, i)
+        for b in plan.bindings:
+            self.lifted.add(id(b.var))
+
+
+def _same_sinfo(a, b) -> bool:
+    if b is None:
+        return False
+    from ..equality import _Matcher
+
+    dummy = ir.Module("Module", [])
+    return _Matcher(dummy, dummy).sinfo(a, b)
+
+
+class Rewriter:
+    def __init__(self, module: ir.Module, plan: ModulePlan, merged: MergedAlloc | None):
+        self.source = module
+        self.plan = plan
+        self.merged = merged
+        self.module = _Module(module)
+        self.functions = self.module.functions
+        self.launch_points: dict[int, RegionPlan] = {}
+        self.alloc_plan_index: dict[int, int] = {}
+        self.capture_names: dict[int, str] = {}
+        self.next_capture_index = 0
+        self.alloc_name = ""
+        self.alloc_ret = None
+
+    def run(self) -> ir.Module:
+        plan = self.plan
+        if plan.alloc_regions:
+            alloc = self._alloc_function()
+            self.alloc_name = self.module.add_function(alloc, "cuda_graph_alloc")
+            self.alloc_ret = self.functions[self.alloc_name].ret_sinfo
+        for i, r in enumerate(plan.alloc_regions):
+            self.alloc_plan_index[id(r)] = i
+            self.launch_points[id(r.launch_point)] = r
+        for r in plan.kept_captures():
+            self.launch_points[id(r.launch_point)] = r
+        rewritten: dict[str, ir.Function] = {}
+        for f in self.source.relax_functions():
+            if f.name in plan.planned:
+                rewritten[f.name] = _FunctionRewriter(self, f).run()
+                self.functions[f.name] = rewritten[f.name]
+        return self._assemble(rewritten)
+
+    def _alloc_function(self) -> ir.Function:
+        c = _Copier()
+        bindings = [c.binding(b, self.functions) for b in self.merged.bindings]
+        out = ir.Tuple(tuple(b.var for b in bindings))
+        gv = _new_var("gv", deduce(out, self.functions))
+        bindings.append(ir.VarBinding(gv, out))
+        return ir.Function("", [], gv.sinfo, [ir.BindingBlock(bindings)], gv, [FORCE_PURE],
+                           is_private=True, is_pure=True)
+
+    def _assemble(self, rewritten: dict) -> ir.Module:
+        """Original order; `cuda_graph_alloc` before the first Relax function, each capture
+        function just before the function it was lifted from (as TVM's tests list them)."""
+        src = self.source
+        added = list(self.module.added)
+        captures_of: dict[str, list[str]] = {}
+        for r in self.plan.kept_captures():
+            name = self.capture_names.get(id(r))
+            if name in added and name not in captures_of.get(r.function, []):
+                captures_of.setdefault(r.function, []).append(name)
+        placed = set()
+        functions = []
+        first_relax = True
+        for f in src.functions:
+            if isinstance(f, ir.Function):
+                if first_relax and self.alloc_name in added:
+                    functions.append(self.functions[self.alloc_name])
+                    placed.add(self.alloc_name)
+                first_relax = False
+                for name in captures_of.get(f.name, []):
+                    if name not in placed:
+                        functions.append(self.functions[name])
+                        placed.add(name)
+                functions.append(rewritten.get(f.name, f))
+            else:
+                functions.append(f)
+        functions += [self.functions[n] for n in added if n not in placed]
+        return ir.Module(src.name, functions, src.decorator_args, list(src.globals_text),
+                         list(src.leading_comments), src.dialect, src.loc)

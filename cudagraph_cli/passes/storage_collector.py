@@ -1,0 +1,61 @@
+"""Stage 1: storages whose tensors flow to a function's return value are never lifted.
+
+A storage lifted into the shared `cuda_graph_alloc` is reused by every call (and, merged,
+by other functions): a tensor returned to the caller must not live there. TVM's
+OutputStorageCollector walks the bindings backwards from the returned vars through aliases
+(`a = b`) and tuples (`t = (a, b)`), and takes the storage of every returned
+`R.memory.alloc_tensor`. It does not follow tuple get-items (`a = t[0]`), so a storage can
+reach the return value through one and still be lifted; cgraph follows them
+(`follow_getitem=True`, always on in the pipeline; False reproduces TVM).
+
+Quirk kept from TVM: bindings of a dataflow block are visited forwards, not backwards (TVM's
+visitor overrides only plain blocks), so a chain written in order inside a dataflow block is
+not followed.
+"""
+
+from __future__ import annotations
+
+from .. import ir
+
+
+def free_vars(e, out: list) -> list:
+    t = type(e)
+    if t is ir.Var:
+        out.append(e)
+    elif t is ir.Call:
+        if type(e.op) is ir.Var:
+            out.append(e.op)
+        for a in e.args:
+            free_vars(a, out)
+    elif t is ir.Tuple:
+        for f in e.fields:
+            free_vars(f, out)
+    elif t is ir.TupleGetItem:
+        free_vars(e.tuple_value, out)
+    return out
+
+
+def output_storages(f: ir.Function, follow_getitem: bool = True) -> set[int]:
+    """ids of the storage vars whose tensors may be returned by `f`."""
+    outputs: set[int] = {id(v) for v in free_vars(f.body, [])}
+    storages: set[int] = set()
+    for block in reversed(f.blocks):
+        bindings = block.bindings if block.is_dataflow else reversed(block.bindings)
+        for b in bindings:
+            if not isinstance(b, ir.VarBinding) or id(b.var) not in outputs:
+                continue
+            v = b.value
+            t = type(v)
+            if t is ir.Var:
+                outputs.add(id(v))
+            elif t is ir.Tuple:
+                for field in v.fields:
+                    if type(field) is ir.Var:
+                        outputs.add(id(field))
+            elif t is ir.Call:
+                if isinstance(v.op, ir.Op) and v.op.name == "relax.memory.alloc_tensor" and \
+                        type(v.args[0]) is ir.Var:
+                    storages.add(id(v.args[0]))
+            elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
+                outputs.add(id(v.tuple_value))
+    return storages
