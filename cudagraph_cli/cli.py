@@ -89,6 +89,7 @@ Examples:
   cgraph fmt model.relax -o model.fmt.relax  # write atomically to a file
   cat model.relax | cgraph fmt - --dialect legacy
   cgraph check got.relax expected.relax      # exit 1 (and show where) if they differ
+  cgraph rewrite model.relax -o model.graph.relax --explain
 
 Exit status: 0 ok, 1 check failed, 2 usage or input error, 3 internal error.
 """
@@ -182,6 +183,85 @@ def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
         click.echo(_excerpt(name_a, text_a, diff.loc_a, "got"))
         click.echo(_excerpt(name_b, text_b, diff.loc_b, "expected"))
     sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+
+
+REWRITE_HELP = """Rewrite IN so that its static kernel launches run as CUDA graphs.
+
+The output is what TVM's relax.transform.RewriteCUDAGraph makes of IN (same module up
+to local names), except where TVM's is wrong: the rewrite is idempotent, functions that
+run at the same time (one calls the other) never share graph storage, and values a
+function returns never live in graph-owned storage. See docs/REWRITE.md.
+
+\b
+Examples:
+  cgraph rewrite model.relax -o model.graph.relax
+  cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
+  cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
+  cgraph rewrite model.relax --functions decode,prefill
+"""
+
+
+def _csv(ctx, param, value):
+    if value is None:
+        return None
+    names = tuple(v.strip() for v in value.split(",") if v.strip())
+    if not names:
+        raise click.BadParameter("expected a comma-separated list of function names")
+    return names
+
+
+@main.command("rewrite", help=REWRITE_HELP)
+@click.argument("input_path", metavar="IN")
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+@click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
+              help="TVMScript dialect to print. Default: the dialect of the input.")
+@click.option("--min-kernels", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Do not lift a region with fewer kernel launches than this.")
+@click.option("--exclude", multiple=True, metavar="GLOB",
+              help="Never capture calls to PrimFuncs / packed functions matching GLOB "
+                   "(repeatable).")
+@click.option("--functions", callback=_csv, default=None, metavar="NAME,...",
+              help="Rewrite only these functions.")
+@click.option("--explain", is_flag=True,
+              help="Print, on stderr, why each kernel launch left outside a graph is there.")
+def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions, explain):
+    from .fileio import write_text
+    from .passes.pipeline import rewrite
+    from .passes.region_planner import PlanOptions
+    from .printer import print_module
+
+    mod, text, name = _read_module(input_path)
+    if functions is not None:
+        known = {f.name for f in mod.relax_functions()}
+        missing = [f for f in functions if f not in known]
+        if missing:
+            raise click.BadParameter(f"no Relax function named {', '.join(missing)} in {name}",
+                                     param_hint="--functions")
+    options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude), functions=functions)
+    try:
+        out, report = rewrite(mod, options)
+    except SourceError as e:
+        raise e.located(name, text)
+    if explain:
+        click.echo(_explanation(report, name), err=True)
+    write_text(output, print_module(out, dialect), inputs=(input_path,))
+
+
+def _explanation(report, name: str) -> str:
+    lines = []
+    for note in report.notes:
+        lines.append(f"{name}: note: {note}")
+    for r in report.reasons:
+        loc = r.binding.loc
+        where = f"{name}:{loc.line}:{loc.col}" if loc.line else name
+        lines.append(f"{where}: {r.function}: not captured [{r.code}]: {r.message}")
+    if report.plan is not None:
+        kept = report.plan.kept_captures()
+        lines.append(f"{name}: {len(kept)} region(s) captured, "
+                     f"{sum(r.kernels for r in kept)} of "
+                     f"{sum(report.plan.launches.values())} kernel launches")
+    return "\n".join(lines)
 
 
 def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:

@@ -27,6 +27,12 @@ class RewriteReport:
         return self.plan.reasons if self.plan else []
 
 
+# Keyword arguments of `rewrite` that turn cgraph's corrections off: TVM 0.27's output exactly.
+TVM_COMPAT = dict(options=PlanOptions(follow_getitem=False, keep_returned_defined=False),
+                  separate_live_functions=False, idempotent=False, check=False,
+                  fetch_storages_early=False)
+
+
 def is_rewritten(module: ir.Module) -> bool:
     """Does the module already launch CUDA graphs (a previous rewrite's output)?"""
     for f in module.relax_functions():
@@ -42,11 +48,11 @@ def is_rewritten(module: ir.Module) -> bool:
 
 
 def rewrite(module: ir.Module, options: PlanOptions | None = None,
-            separate_live_functions: bool = True, idempotent: bool = True
+            separate_live_functions: bool = True, idempotent: bool = True,
+            check: bool = True, fetch_storages_early: bool = True
             ) -> tuple[ir.Module, RewriteReport]:
-    """The RewriteCUDAGraph pipeline. The defaults are cgraph's; `PlanOptions(follow_getitem=
-    False, keep_returned_defined=False)`, `separate_live_functions=False` and
-    `idempotent=False` reproduce TVM 0.27 exactly."""
+    """The RewriteCUDAGraph pipeline. The defaults are cgraph's; `TVM_COMPAT` (the
+    corrections off) reproduces TVM 0.27 exactly, its bugs included."""
     options = options or PlanOptions()
     if idempotent and is_rewritten(module):
         report = RewriteReport(None, None, already_rewritten=True)
@@ -56,6 +62,7 @@ def rewrite(module: ir.Module, options: PlanOptions | None = None,
     plan = plan_module(module, options)
     merged = merge(plan.alloc_regions, module, separate_live_functions) \
         if plan.alloc_regions else None
-    out = Rewriter(module, plan, merged).run()
-    check_module(out)
+    out = Rewriter(module, plan, merged, fetch_storages_early).run()
+    if check:
+        check_module(out)
     return out, RewriteReport(plan, merged)

@@ -476,9 +476,12 @@ class RegionPlanner:
             return ("symbolic-shape", f"the shape of '{name}' uses a symbolic variable that is "
                     "not captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)")
         if id(e) in self.params:
+            if self.fn.attr("num_input") is None:
+                why = "no num_input attribute, so every parameter is an input"
+            else:
+                why = f"before num_input={self.num_input}"
             return ("param-input", f"'{name}' is an input of the function (parameter "
-                    f"{self.params[id(e)]}, before num_input={self.num_input}); its buffer "
-                    "changes between calls")
+                    f"{self.params[id(e)]}, {why}); its buffer changes between calls")
         b = self.defs.get(id(e))
         if b is None or not isinstance(b, ir.VarBinding):
             return ("non-static-input", f"'{name}' is computed outside any graph each call")

@@ -174,6 +174,18 @@ class _FunctionRewriter:
         self.lifted: set[int] = set()
         self.out: list | None = None  # bindings of the block being built
         self.dataflow = False
+        self.launched: set[int] = set()  # plans already launched in this function
+        self.names = {p.name for p in f.params}
+        self.names.update(b.var.name for block in f.blocks for b in block.bindings)
+
+    def fresh(self, base: str) -> str:
+        """An unused name for a var the rewrite adds: gv, gv1, gv2, ... (as TVM names them)."""
+        name, n = base, 0
+        while name in self.names:
+            n += 1
+            name = f"{base}{n}"
+        self.names.add(name)
+        return name
 
     def run(self) -> ir.Function:
         f = self.f
@@ -261,13 +273,24 @@ class _FunctionRewriter:
 
     def launch(self, plan: RegionPlan):
         o = self.owner
+        if id(plan) in self.launched:
+            return
+        self.launched.add(id(plan))
+        if plan.kind == "capture" and o.fetch_storages_early:
+            # Not TVM: a region launched before the function's first static storage may still
+            # use one of its storages; fetch them first (TVM passes the storage before it is
+            # defined).
+            alloc = o.alloc_plan_of.get(plan.function)
+            if alloc is not None and id(alloc) not in self.launched and \
+                    any(k in alloc.outputs for k in plan.inputs):
+                self.launch(alloc)
         if plan.kind == "alloc":
             ret = o.alloc_ret
             call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
                            (ir.ExternFunc(GET_CACHED_ALLOC),
                             ir.Tuple((ir.GlobalVarRef(o.alloc_name),
                                       ir.PrimValue(ir.IntImm(0))))), (), (ret,))
-            gv = self.emit(_new_var("gv", ret, self.dataflow), call)
+            gv = self.emit(_new_var(self.fresh("gv"), ret, self.dataflow), call)
             pid = o.alloc_plan_index[id(plan)]
             for v in plan.outputs.values():
                 self.redef[id(v)] = (gv, o.merged.slot[(pid, id(v))])
@@ -294,7 +317,7 @@ class _FunctionRewriter:
                 fields += (ir.ShapeExpr(shape.values),)
             call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
                            (ir.ExternFunc(RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
-            gv = _new_var("gv", call_ty, self.dataflow)
+            gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
             self.emit(gv, call)
             if is_void(call_ty):
                 gv.annotated = True
@@ -314,8 +337,11 @@ def _same_sinfo(a, b) -> bool:
 
 
 class Rewriter:
-    def __init__(self, module: ir.Module, plan: ModulePlan, merged: MergedAlloc | None):
+    def __init__(self, module: ir.Module, plan: ModulePlan, merged: MergedAlloc | None,
+                 fetch_storages_early: bool = True):
         self.source = module
+        self.fetch_storages_early = fetch_storages_early
+        self.alloc_plan_of = {r.function: r for r in plan.alloc_regions}
         self.plan = plan
         self.merged = merged
         self.module = _Module(module)
