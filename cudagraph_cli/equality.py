@@ -318,3 +318,93 @@ def functions_equal(a, b) -> bool:
     except _Diff:
         return False
     return True
+
+
+def structural_key(f: ir.Function) -> tuple:
+    """A hashable key with: structurally equal functions have equal keys (vars and symbolic
+    vars are numbered by definition, names ignored). Used to find duplicates in linear time;
+    `functions_equal` confirms."""
+    var_ids: dict[int, int] = {}
+    sym_ids: dict[int, int] = {}
+
+    def prim(e):
+        t = type(e)
+        if t is ir.SymVar:
+            return ("s", sym_ids.setdefault(id(e), len(sym_ids)), e.dtype)
+        if t is ir.PrimBinOp:
+            return (e.op, prim(e.lhs), prim(e.rhs))
+        if t is ir.PrimCall:
+            return (e.func,) + tuple(prim(a) for a in e.args)
+        return (t.__name__, e.value, e.dtype)
+
+    memo: dict[int, tuple] = {}
+
+    def sinfo(s):
+        key = memo.get(id(s))
+        if key is None:
+            key = memo[id(s)] = sinfo_key(s)
+        return key
+
+    def sinfo_key(s):
+        t = type(s)
+        if s is None:
+            return None
+        if t is ir.TensorSInfo:
+            return ("T", s.dtype, s.ndim, None if s.shape is None else tuple(map(prim, s.shape)))
+        if t is ir.ShapeSInfo:
+            return ("S", s.ndim, None if s.values is None else tuple(map(prim, s.values)))
+        if t is ir.TupleSInfo:
+            return ("U",) + tuple(map(sinfo, s.fields))
+        if t is ir.PrimSInfo:
+            return ("P", s.dtype, None if s.value is None else prim(s.value))
+        if t is ir.FuncSInfo:
+            return ("F", s.purity, None if s.params is None else tuple(map(sinfo, s.params)),
+                    sinfo(s.ret))
+        return (t.__name__,)
+
+    def expr(e):
+        t = type(e)
+        if t is ir.Var:
+            return var_ids.get(id(e), -1)  # an int stands for a var: by definition order
+        if t is ir.Call:
+            op = e.op
+            op = expr(op) if type(op) is ir.Var else op.name
+            args = tuple([expr(a) for a in e.args])
+            if e.attrs or e.sinfo_args:
+                return ("c", op, args,
+                        tuple(sorted((k, repr(expr(v))) for k, v in e.attrs)),
+                        tuple([sinfo(x) for x in e.sinfo_args]))
+            return ("c", op, args)
+        if t is ir.Tuple:
+            return ("t",) + tuple([expr(x) for x in e.fields])
+        if t is ir.TupleGetItem:
+            return ("g", e.index, expr(e.tuple_value))
+        if t is ir.ShapeExpr:
+            return ("sh",) + tuple([prim(x) for x in e.values])
+        if t is ir.PrimValue:
+            return ("pv", prim(e.value))
+        if t is ir.Literal:
+            return ("l", repr(_norm_literal(e.value)))
+        if t in (ir.StringImm, ir.DataTypeImm):
+            return (t.__name__, e.value)
+        if t is ir.Constant:
+            return ("k", repr(e.value), e.dtype)
+        return (t.__name__, getattr(e, "name", None))
+
+    params = []
+    for p in f.params:
+        params.append(sinfo(p.sinfo))
+        var_ids[id(p)] = len(var_ids)
+    blocks = []
+    for block in f.blocks:
+        items = []
+        for b in block.bindings:
+            value = expr(b.value)
+            extra = sinfo(b.sinfo) if isinstance(b, ir.MatchCast) else None
+            items.append((value, extra, sinfo(b.var.sinfo), b.var.is_dataflow))
+            var_ids[id(b.var)] = len(var_ids)
+        blocks.append((block.is_dataflow, tuple(items)))
+    attrs = tuple(sorted((k, repr(_norm_literal(v.value if isinstance(v, ir.Literal) else v)))
+                         for k, v in f.attrs))
+    return (f.is_private, f.is_pure, attrs, tuple(params), sinfo(f.ret_sinfo), tuple(blocks),
+            expr(f.body))

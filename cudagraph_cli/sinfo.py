@@ -112,6 +112,8 @@ def _match(param, arg, binding: dict):
 
 def substitute(s, binding: dict):
     """Struct info with symbolic vars replaced (`binding`: id(SymVar) -> PrimExpr)."""
+    if not binding:
+        return s
     if isinstance(s, ir.TensorSInfo) and s.shape is not None:
         return ir.TensorSInfo(tuple(subst_prim(d, binding) for d in s.shape), s.dtype, s.ndim)
     if isinstance(s, ir.ShapeSInfo) and s.values is not None:

@@ -85,7 +85,7 @@ def run_case(tvm, text: str):
     src = parse_module(text)
     expected = tvm_rewrite(tvm, text)
     compat, _ = rewrite(src, **TVM_COMPAT)
-    ours, _ = rewrite(src)
+    ours, _ = rewrite(src, check="all")
     # cgraph's own output: well formed, read by TVM with its checks on, corrections hold.
     from_source(print_module(ours, "current"))
     check_corrections(src, ours)
@@ -124,7 +124,7 @@ def test_random_module_legacy_dialect(tvm, seed, outcomes):
     src = parse_module(legacy)
     if "sinfo_args=" in legacy or "R.Object" in legacy:
         assert src.dialect == "legacy"
-    ours, _ = rewrite(src)
+    ours, _ = rewrite(src, check="all")
     if src.dialect == "legacy":
         assert "R.Any" not in print_module(ours) and "ty_args" not in print_module(ours)
     current_twin, _ = rewrite(parse_module(random_module(seed)))

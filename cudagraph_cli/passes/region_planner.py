@@ -106,12 +106,14 @@ class ModulePlan:
         return [r for r in self.capture_regions if r.dropped is None]
 
 
-def launch_kind(call: ir.Call, module: ir.Module) -> str | None:
-    """"kernel" (what TVM captures), "vm-builtin", "relax-call", or None (not a launch)."""
+def launch_kind(call: ir.Call, module: ir.Module, prims: set | None = None) -> str | None:
+    """"kernel" (what TVM captures), "vm-builtin", "relax-call", or None (not a launch).
+    `prims`: the names of the module's PrimFuncs, when the caller has them at hand."""
     op = call.op
     if isinstance(op, ir.GlobalVarRef):
-        f = module.function(op.name)
-        return "kernel" if isinstance(f, ir.PrimFunc) else "relax-call"
+        if prims is None:
+            prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
+        return "kernel" if op.name in prims else "relax-call"
     if isinstance(op, ir.ExternFunc):
         return "vm-builtin" if op.name.startswith("vm.builtin") else "kernel"
     if isinstance(op, ir.Op):
@@ -130,6 +132,7 @@ def callee_name(call: ir.Call) -> str:
 class RegionPlanner:
     def __init__(self, module: ir.Module, options: PlanOptions | None = None):
         self.module = module
+        self.prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
         self.options = options or PlanOptions()
         self.static_vars: set[int] = set()
         self.capture_syms: set[int] = set()
@@ -262,7 +265,8 @@ class RegionPlanner:
         elif self.builder is not None:
             self.builder.bindings.append(b)
             self.binding_to_region[id(b.var)] = self.builder
-            if isinstance(b.value, ir.Call) and launch_kind(b.value, self.module) == "kernel":
+            if isinstance(b.value, ir.Call) and \
+                    launch_kind(b.value, self.module, self.prims) == "kernel":
                 self.builder.kernels += 1
         self.static_vars.add(id(b.var))
 
@@ -332,11 +336,10 @@ class RegionPlanner:
                 return
             if op.name == "relax.builtin.alloc_tensor":
                 return
-        kind = launch_kind(call, self.module)
+        kind = launch_kind(call, self.module, self.prims)
         if kind == "kernel":
             self.launches[self.fn.name] = self.launches.get(self.fn.name, 0) + 1
-        call_prim = isinstance(op, ir.GlobalVarRef) and \
-            isinstance(self.module.function(op.name), ir.PrimFunc)
+        call_prim = isinstance(op, ir.GlobalVarRef) and op.name in self.prims
         args: list = []
         tirs: list = []
         static = self._static_list(call.args, args, tirs)

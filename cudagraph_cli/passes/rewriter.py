@@ -17,7 +17,7 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 from __future__ import annotations
 
 from .. import ir
-from ..equality import functions_equal
+from ..equality import functions_equal, structural_key
 from ..sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
 from .region_planner import ModulePlan, RegionPlan
@@ -34,9 +34,13 @@ class _Module:
         self.functions: dict[str, object] = {f.name: f for f in module.functions}
         self.added: list = []  # names of functions added, in order
         self.name_counts: dict[str, int] = {}
-        self._buckets: dict[tuple, list[str]] = {}
+        # Dedup in two steps: a cheap shape for every function; the full structural key
+        # only for functions whose shape matches a lifted one (the big originals never do).
+        self._unkeyed: dict[tuple, list[str]] = {}
+        self._by_key: dict[tuple, list[str]] = {}
         for f in module.functions:
-            self._buckets.setdefault(_signature(f), []).append(f.name)
+            if isinstance(f, ir.Function):
+                self._unkeyed.setdefault(_shape(f), []).append(f.name)
 
     def unique_name(self, hint: str) -> str:
         while True:
@@ -47,29 +51,24 @@ class _Module:
                 return name
 
     def add_function(self, f: ir.Function, hint: str) -> str:
-        sig = _signature(f)
-        for name in self._buckets.get(sig, ()):
+        for name in self._unkeyed.pop(_shape(f), ()):
+            self._by_key.setdefault(structural_key(self.functions[name]), []).append(name)
+        key = structural_key(f)
+        for name in self._by_key.get(key, ()):
             if functions_equal(self.functions[name], f):
                 return name
         name = self.unique_name(hint)
         f.name = name
         self.functions[name] = f
         self.added.append(name)
-        self._buckets.setdefault(sig, []).append(name)
+        self._by_key.setdefault(key, []).append(name)
         return name
 
 
-def _signature(f) -> tuple:
-    """A cheap key: only functions with equal keys can be structurally equal."""
+def _shape(f) -> tuple:
     if isinstance(f, ir.PrimFunc):
-        return ("prim", f.name)
-    calls = []
-    for block in f.blocks:
-        for b in block.bindings:
-            v = b.value
-            calls.append(v.op.name if isinstance(v, ir.Call) and hasattr(v.op, "name")
-                         else type(v).__name__)
-    return (len(f.params), f.is_private, tuple(calls))
+        return ("prim",)
+    return (len(f.params), sum(len(b.bindings) for b in f.blocks), f.is_private)
 
 
 def _new_var(name: str, sinfo, dataflow: bool = False) -> ir.Var:
@@ -96,13 +95,16 @@ class _Copier:
             return ir.Tuple(()) if is_void(v.sinfo) else v
         if t is ir.Call:
             op = self.expr(e.op) if type(e.op) is ir.Var else e.op
+            sinfo_args = tuple(self.sinfo(s) for s in e.sinfo_args) if self.syms else \
+                e.sinfo_args
             return ir.Call(op, tuple(self.expr(a) for a in e.args),
-                           tuple((k, self.expr(v)) for k, v in e.attrs),
-                           tuple(self.sinfo(s) for s in e.sinfo_args))
+                           tuple((k, self.expr(v)) for k, v in e.attrs), sinfo_args)
         if t is ir.Tuple:
             return ir.Tuple(tuple(self.expr(f) for f in e.fields))
         if t is ir.TupleGetItem:
             return ir.TupleGetItem(self.expr(e.tuple_value), e.index)
+        if not self.syms:
+            return e  # shapes and prim values only change when symbolic vars are renewed
         if t is ir.ShapeExpr:
             return ir.ShapeExpr(tuple(subst_prim(v, self.syms) for v in e.values))
         if t is ir.PrimValue:
@@ -111,7 +113,9 @@ class _Copier:
 
     def binding(self, b, functions: dict) -> ir.VarBinding:
         value = self.expr(b.value)
-        sinfo = deduce(value, functions)
+        # TVM re-derives the struct info of a re-emitted binding from its new value. For an
+        # unannotated var that is the old deduction with symbolic vars renewed.
+        sinfo = deduce(value, functions) if b.var.annotated else None
         if sinfo is None:
             sinfo = self.sinfo(b.var.sinfo)
         var = _new_var(b.var.name, sinfo)
@@ -175,15 +179,18 @@ class _FunctionRewriter:
         self.out: list | None = None  # bindings of the block being built
         self.dataflow = False
         self.launched: set[int] = set()  # plans already launched in this function
+        self.name_counts: dict[str, int] = {}
         self.names = {p.name for p in f.params}
         self.names.update(b.var.name for block in f.blocks for b in block.bindings)
 
     def fresh(self, base: str) -> str:
         """An unused name for a var the rewrite adds: gv, gv1, gv2, ... (as TVM names them)."""
-        name, n = base, 0
+        n = self.name_counts.get(base, 0)
+        name = base if n == 0 else f"{base}{n}"
         while name in self.names:
             n += 1
             name = f"{base}{n}"
+        self.name_counts[base] = n + 1
         self.names.add(name)
         return name
 

@@ -1,0 +1,66 @@
+"""The pass alone, cgraph's and TVM's, interleaved in one process on the same module.
+
+    python bench/pass_alone.py FILE [--runs 9]
+
+Prints a JSON line: medians and minimums (seconds) of cgraph's pipeline on the parsed module
+(planner, merger, rewriter, and its well-formedness check of the rewritten functions, GC paused
+as the CLI does) and of TVM's C++ RewriteCUDAGraph on TVM's parse of the same text (null when
+apache-tvm is not installed). Run as its own process by bench_rewrite.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from cudagraph_cli.parser import parse_module  # noqa: E402
+from cudagraph_cli.passes.pipeline import rewrite  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("file")
+    ap.add_argument("--runs", type=int, default=9)
+    args = ap.parse_args()
+    text = Path(args.file).read_text()
+    module = parse_module(text)
+    tvm_job = None
+    try:
+        if os.environ.get("CGRAPH_BENCH_NO_TVM"):
+            raise ImportError("TVM left out on request")
+        import tvm
+        from tvm import relax
+        from tvm.script import from_source
+
+        tvm_mod = from_source(text)
+
+        def tvm_job():
+            with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+                relax.transform.RewriteCUDAGraph()(tvm_mod)
+    except ImportError:
+        pass
+    ours, theirs = [], []
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        rewrite(module)
+        ours.append(time.perf_counter() - start)
+        if tvm_job is not None:
+            start = time.perf_counter()
+            tvm_job()
+            theirs.append(time.perf_counter() - start)
+    result = {"cgraph_median": statistics.median(ours), "cgraph_min": min(ours),
+              "tvm_median": statistics.median(theirs) if theirs else None,
+              "tvm_min": min(theirs) if theirs else None}
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
