@@ -499,24 +499,27 @@ class RegionPlanner:
                     return ("output-storage", f"'{name}' lives in storage '{storage.name}', "
                             "which flows to the return value")
                 sb = self.defs.get(id(storage))
-                if sb is not None and isinstance(sb.value, ir.Call) and \
-                        isinstance(sb.value.op, ir.Op) and \
+                if id(storage) not in self.static_vars and sb is not None and \
+                        isinstance(sb.value, ir.Call) and isinstance(sb.value.op, ir.Op) and \
                         sb.value.op.name == "relax.memory.alloc_storage":
                     return ("dynamic-storage", f"'{name}' lives in storage '{storage.name}', "
                             "whose size is not constant")
+                for a in v.args[1:]:  # a static storage: the shape or offset is the reason
+                    r = self._why_not_static(a, depth + 1)
+                    if r:
+                        return r
         if isinstance(v, ir.Var):
             return self._why_not_static(v, depth + 1)
         if isinstance(v, ir.TupleGetItem):
             return self._why_not_static(v.tuple_value, depth + 1)
-        if isinstance(v, (ir.Tuple, ir.Call)):
-            inner = v.fields if isinstance(v, ir.Tuple) else v.args
-            for a in inner:
+        if isinstance(v, ir.Tuple):
+            for a in v.fields:
                 r = self._why_not_static(a, depth + 1)
                 if r:
                     return r
-            if isinstance(v, ir.Call):
-                return ("non-static-input", f"'{name}' is computed by '{callee_name(v)}' "
-                        "outside any graph each call")
+        if isinstance(v, ir.Call):
+            return ("non-static-input", f"'{name}' is computed by '{callee_name(v)}' "
+                    "outside any graph each call")
         return ("non-static-input", f"'{name}' is computed outside any graph each call")
 
 

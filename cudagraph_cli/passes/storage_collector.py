@@ -5,8 +5,8 @@ by other functions): a tensor returned to the caller must not live there. TVM's
 OutputStorageCollector walks the bindings backwards from the returned vars through aliases
 (`a = b`) and tuples (`t = (a, b)`), and takes the storage of every returned
 `R.memory.alloc_tensor`. It does not follow tuple get-items (`a = t[0]`), so a storage can
-reach the return value through one and still be lifted; cgraph follows them
-(`follow_getitem=True`, always on in the pipeline; False reproduces TVM).
+reach the return value through one and still be lifted; cgraph follows them, to the field
+taken (`follow_getitem=True`, always on in the pipeline; False reproduces TVM).
 
 Quirk kept from TVM: bindings of a dataflow block are visited forwards, not backwards (TVM's
 visitor overrides only plain blocks), so a chain written in order inside a dataflow block is
@@ -38,24 +38,35 @@ def free_vars(e, out: list) -> list:
 def output_storages(f: ir.Function, follow_getitem: bool = True) -> set[int]:
     """ids of the storage vars whose tensors may be returned by `f`."""
     outputs: set[int] = {id(v) for v in free_vars(f.body, [])}
+    # With follow_getitem: tuples of which only some fields are returned (`r = t[0]`).
+    partial: dict[int, set[int]] = {}
     storages: set[int] = set()
     for block in reversed(f.blocks):
         bindings = block.bindings if block.is_dataflow else reversed(block.bindings)
         for b in bindings:
-            if not isinstance(b, ir.VarBinding) or id(b.var) not in outputs:
+            if not isinstance(b, ir.VarBinding):
+                continue
+            whole = id(b.var) in outputs
+            fields = partial.get(id(b.var))
+            if not whole and not fields:
                 continue
             v = b.value
             t = type(v)
             if t is ir.Var:
-                outputs.add(id(v))
+                if whole:
+                    outputs.add(id(v))
+                else:
+                    partial.setdefault(id(v), set()).update(fields)
             elif t is ir.Tuple:
-                for field in v.fields:
-                    if type(field) is ir.Var:
+                for i, field in enumerate(v.fields):
+                    if type(field) is ir.Var and (whole or i in fields):
                         outputs.add(id(field))
             elif t is ir.Call:
-                if isinstance(v.op, ir.Op) and v.op.name == "relax.memory.alloc_tensor" and \
-                        type(v.args[0]) is ir.Var:
+                if whole and isinstance(v.op, ir.Op) and \
+                        v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
                     storages.add(id(v.args[0]))
             elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
-                outputs.add(id(v.tuple_value))
+                # The returned value is field `index` of the tuple (all of it if this var is
+                # itself only partly returned: one level of precision is enough).
+                partial.setdefault(id(v.tuple_value), set()).add(v.index)
     return storages
