@@ -490,3 +490,15 @@ def test_missing_prim_func_is_reported_before_rewriting(tmp_path):
     r = run_cli("rewrite", str(src))
     assert r.returncode == 2 and b"missing function 'exq'" in r.stderr
     assert b"Traceback" not in r.stderr
+
+
+def test_a_storage_used_in_two_functions_is_a_located_error(tmp_path):
+    """Vars are local to their function: using another function's storage does not parse."""
+    text = CALLER_CALLEE.replace('R.call_packed("k2", a, r, ty_args=(R.Tuple,))',
+                                 'R.call_packed("k2", a, r, ty_args=(R.Tuple,))\n'
+                                 '        a2 = R.memory.alloc_tensor(s_helper, 0, R.shape([16]), '
+                                 '"float32")')
+    src = tmp_path / "two.relax"
+    src.write_text(text)
+    r = run_cli("rewrite", str(src))
+    assert r.returncode == 2 and b"undefined variable 's_helper'" in r.stderr
