@@ -102,6 +102,16 @@ def main():
     pass
 
 
+def _output_options(command):
+    """-o/--output and --dialect, shared by the commands that write a module."""
+    command = click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
+                           help="TVMScript dialect to print. Default: the dialect of the "
+                                "input.")(command)
+    return click.option("-o", "--output", "output", default="-", metavar="OUT",
+                        help="Output file (default: - for standard output). Written "
+                             "atomically.")(command)
+
+
 FMT_HELP = """Parse IN, check that it is well formed, and print it as canonical TVMScript.
 
 IN is a file or - for standard input. The output is a fixed point: formatting it
@@ -118,10 +128,7 @@ Examples:
 
 @main.command("fmt", help=FMT_HELP)
 @click.argument("input_path", metavar="IN")
-@click.option("-o", "--output", "output", default="-", metavar="OUT",
-              help="Output file (default: - for standard output). Written atomically.")
-@click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
-              help="TVMScript dialect to print. Default: the dialect of the input.")
+@_output_options
 @click.option("--check", "check_only", is_flag=True,
               help="Write nothing; exit 1 if the input is not canonical.")
 def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
@@ -212,10 +219,7 @@ def _csv(ctx, param, value):
 
 @main.command("rewrite", help=REWRITE_HELP)
 @click.argument("input_path", metavar="IN")
-@click.option("-o", "--output", "output", default="-", metavar="OUT",
-              help="Output file (default: - for standard output). Written atomically.")
-@click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
-              help="TVMScript dialect to print. Default: the dialect of the input.")
+@_output_options
 @click.option("--min-kernels", type=click.IntRange(min=1), default=1, show_default=True,
               help="Do not lift a region with fewer kernel launches than this.")
 @click.option("--exclude", multiple=True, metavar="GLOB",

@@ -348,6 +348,31 @@ def sinfo_prim_vars(s, out: list | None = None) -> list:
     return out
 
 
+def definable_sym_vars(s) -> list:
+    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType)."""
+    out: list = []
+
+    def visit(x):
+        if isinstance(x, TensorSInfo) and x.shape is not None:
+            dims = x.shape
+        elif isinstance(x, ShapeSInfo) and x.values is not None:
+            dims = x.values
+        elif isinstance(x, TupleSInfo):
+            for f in x.fields:
+                visit(f)
+            return
+        elif isinstance(x, PrimSInfo) and isinstance(x.value, SymVar):
+            dims = (x.value,)
+        else:
+            return
+        for d in dims:
+            if isinstance(d, SymVar) and not any(d is o for o in out):
+                out.append(d)
+
+    visit(s)
+    return out
+
+
 def call_name(call: Call) -> str:
     """A readable name for a call's callee."""
     op = call.op

@@ -71,21 +71,8 @@ class _Checker:
 
     def _define_syms(self, s):
         """Symbolic vars standing alone as a dimension are defined there."""
-        if isinstance(s, ir.TensorSInfo) and s.shape is not None:
-            dims = s.shape
-        elif isinstance(s, ir.ShapeSInfo) and s.values is not None:
-            dims = s.values
-        elif isinstance(s, ir.TupleSInfo):
-            for x in s.fields:
-                self._define_syms(x)
-            return
-        elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
-            dims = (s.value,)
-        else:
-            return
-        for d in dims:
-            if isinstance(d, ir.SymVar):
-                self.syms.add(id(d))
+        for v in ir.definable_sym_vars(s):
+            self.syms.add(id(v))
 
     def _use_sinfo(self, s):
         for v in ir.sinfo_prim_vars(s):

@@ -2,10 +2,11 @@
 
 `random_module(seed)` writes the text of a module with several functions over shared
 PrimFunc and packed kernels: static storages of several sizes and scopes, tensors carved from
-them (storages reused), R.builtin allocations, aliases, nested tuples and get-items, kills,
-vm.builtin calls, calls to other Relax functions, null values, string and dtype arguments,
-weights past num_input, symbolic shapes with and without capture hints, dataflow blocks, and
-return values reached through tuples and get-items. Deterministic for a seed.
+them (storages reused), R.builtin allocations, aliases, nested tuples and get-items, kills of
+tensors and storages, vm.builtin calls, calls to other Relax functions, null values, string
+and dtype arguments, weights past num_input, symbolic shapes with and without capture hints,
+dataflow blocks, and return values reached through tuples and get-items. Deterministic for a
+seed.
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ class _Fn:
             else:
                 self.step()
         ret = self._ret()
+        if self.storages and rng.random() < 0.4:
+            self.lines.append(f"R.memory.kill_storage({rng.choice(self.storages)})")
         self.lines.append(f"return {ret}")
         return self.lines
 

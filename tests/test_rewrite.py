@@ -18,6 +18,7 @@ from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
 from cudagraph_cli.passes.region_planner import REASON_CODES, PlanOptions
 from cudagraph_cli.printer import print_module
 from cudagraph_cli.wellformed import check_module
+from rewrite_helpers import calls_to, slots, storages_allocated
 from tvm_oracle import tvm_equal, tvm_parse
 
 TVM_DIR = ROOT / "samples" / "tvm"
@@ -30,30 +31,6 @@ GOLDEN = ["rewrite_cuda_graph", "tuple", "vm_builtin", "static_args", "dynamic_c
 def rw(text: str, **options):
     out, report = rewrite(parse_module(text), PlanOptions(**options))
     return out, report
-
-
-def calls_to(f: ir.Function, name: str) -> list:
-    found = []
-    for block in f.blocks:
-        for b in block.bindings:
-            v = b.value
-            if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
-                    v.op.name == "relax.call_builtin_with_ctx" and \
-                    isinstance(v.args[0], ir.ExternFunc) and v.args[0].name == name:
-                found.append(b)
-    return found
-
-
-def slots(f: ir.Function) -> set[int]:
-    launches = {id(b.var) for b in calls_to(f, "vm.builtin.cuda_graph.get_cached_alloc")}
-    return {b.value.index for blk in f.blocks for b in blk.bindings
-            if isinstance(b.value, ir.TupleGetItem) and id(b.value.tuple_value) in launches}
-
-
-def storages_allocated(f: ir.Function) -> set[str]:
-    return {b.var.name for blk in f.blocks for b in blk.bindings
-            if isinstance(b.value, ir.Call) and isinstance(b.value.op, ir.Op)
-            and b.value.op.name == "relax.memory.alloc_storage"}
 
 
 # ---- TVM's upstream cases ------------------------------------------------------------------
@@ -104,7 +81,7 @@ def test_dialect_of_output_follows_input():
 
 # ---- cgraph's corrections -------------------------------------------------------------------
 
-def test_idempotent_where_tvm_recurses(tvm=None):
+def test_idempotent_where_tvm_recurses():
     """TVM 0.27 rewrites its own output again into a cuda_graph_alloc that calls
     get_cached_alloc on itself. cgraph leaves a rewritten module as it is."""
     text = (TVM_DIR / "static_args_expected.relax").read_text()
@@ -265,11 +242,11 @@ def test_storage_is_fetched_before_the_graph_that_uses_it():
     out, _ = rw(STORAGE_AFTER_REGION_START)
     check_module(out)
     main = out.function("main")
-    names = [b.var.name for b in main.blocks[0].bindings]
-    assert names.index("s") < [i for i, b in enumerate(main.blocks[0].bindings)
-                               if calls_to(main, "vm.builtin.cuda_graph.run_or_capture")
-                               and b is calls_to(main, "vm.builtin.cuda_graph.run_or_capture")[0]
-                               ][0]
+    bindings = main.blocks[0].bindings
+    (launch,) = calls_to(main, "vm.builtin.cuda_graph.run_or_capture")
+    fetch = next(i for i, b in enumerate(bindings) if b.var.name == "s")
+    assert fetch < bindings.index(launch)
+    assert isinstance(bindings[fetch].value, ir.TupleGetItem)  # `s = gv[0]`
     compat, _ = rewrite(parse_module(STORAGE_AFTER_REGION_START), **TVM_COMPAT)
     with pytest.raises(SourceError, match="var 's' is used before"):
         check_module(compat)

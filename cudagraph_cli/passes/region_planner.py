@@ -180,7 +180,7 @@ class RegionPlanner:
         hint_names = set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
         self.params = {id(p): i for i, p in enumerate(f.params)}
         for i, p in enumerate(f.params):
-            syms = definable_sym_vars(p.sinfo)
+            syms = ir.definable_sym_vars(p.sinfo)
             if i < num_inputs:
                 for s in syms:
                     if s.name in hint_names:
@@ -521,31 +521,6 @@ class RegionPlanner:
             return ("non-static-input", f"'{name}' is computed by '{callee_name(v)}' "
                     "outside any graph each call")
         return ("non-static-input", f"'{name}' is computed outside any graph each call")
-
-
-def definable_sym_vars(s) -> list:
-    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType)."""
-    out: list = []
-
-    def visit(x):
-        if isinstance(x, ir.TensorSInfo) and x.shape is not None:
-            dims = x.shape
-        elif isinstance(x, ir.ShapeSInfo) and x.values is not None:
-            dims = x.values
-        elif isinstance(x, ir.TupleSInfo):
-            for f in x.fields:
-                visit(f)
-            return
-        elif isinstance(x, ir.PrimSInfo) and isinstance(x.value, ir.SymVar):
-            dims = (x.value,)
-        else:
-            return
-        for d in dims:
-            if isinstance(d, ir.SymVar) and not any(d is o for o in out):
-                out.append(d)
-
-    visit(s)
-    return out
 
 
 def plan_module(module: ir.Module, options: PlanOptions | None = None) -> ModulePlan:
