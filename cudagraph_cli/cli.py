@@ -90,6 +90,8 @@ Examples:
   cat model.relax | cgraph fmt - --dialect legacy
   cgraph check got.relax expected.relax      # exit 1 (and show where) if they differ
   cgraph rewrite model.relax -o model.graph.relax --explain
+  cgraph verify model.relax model.graph.relax   # same numbers? (CUDA-graph semantics, no GPU)
+  cgraph run model.relax --device cpu
 
 Exit status: 0 ok, 1 check failed, 2 usage or input error, 3 internal error.
 """
@@ -229,7 +231,11 @@ def _csv(ctx, param, value):
               help="Rewrite only these functions.")
 @click.option("--explain", is_flag=True,
               help="Print, on stderr, why each kernel launch left outside a graph is there.")
-def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions, explain):
+@click.option("--verify", "verify_calls", is_flag=True,
+              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
+                   "if it computes something else.")
+def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions, explain,
+                    verify_calls):
     from .fileio import write_text
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
@@ -249,7 +255,198 @@ def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions
         raise e.located(name, text)
     if explain:
         click.echo(_explanation(report, name), err=True)
+    if verify_calls:
+        from .exec.verify import verify
+
+        result = verify(mod, out, calls=4)
+        if not result.equal:
+            click.echo(_verify_text(result, name, "<rewrite>"), err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        click.echo(f"{name}: verified: the rewrite computes what the original computes "
+                   f"({len(result.functions)} function(s) x {result.calls} calls, "
+                   f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
     write_text(output, print_module(out, dialect), inputs=(input_path,))
+
+
+VERIFY_HELP = """Check that REWRITTEN computes what ORIGINAL computes, without a GPU.
+
+Runs every public function of both modules on the reference executor (NumPy), --calls
+times each in turn, with fresh random inputs each call (weights, the parameters past
+num_input, stay fixed), and with CUDA-graph semantics for the rewritten module: a graph
+replays the kernels it captured on the buffers it captured. After every call, every output
+returned so far is compared bit for bit, so results overwritten by a later call show.
+
+Exit 0 when equal; 1 at the first difference (function, call, output, element); 2 when the
+modules do not correspond (different public functions or signatures) or cannot run.
+
+\b
+Examples:
+  cgraph verify model.relax model.graph.relax
+  cgraph verify model.relax model.graph.relax --calls 8 --seed 3 --shape n=1,7,16
+  cgraph rewrite model.relax --verify -o model.graph.relax
+"""
+
+
+def _shapes(ctx, param, values):
+    out = {}
+    for v in values:
+        name, eq, rest = v.partition("=")
+        try:
+            nums = [int(x) for x in rest.split(",") if x.strip()]
+        except ValueError:
+            nums = []
+        if not eq or not name.strip() or not nums or any(n < 0 for n in nums):
+            raise click.BadParameter(f"expected NAME=V1,V2,... (non-negative integers), got "
+                                     f"{v!r}")
+        out[name.strip()] = nums
+    return out
+
+
+@main.command("verify", help=VERIFY_HELP)
+@click.argument("original", metavar="ORIGINAL")
+@click.argument("rewritten", metavar="REWRITTEN")
+@click.option("--calls", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Calls of each public function.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
+@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+              help="Values of a symbolic variable, used in turn across calls (default 1,2).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Report format.")
+def verify_command(original, rewritten, calls, seed, shapes, fmt):
+    from .exec.verify import verify
+
+    if original == "-" and rewritten == "-":
+        raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
+    mod_a, text_a, name_a = _read_module(original)
+    mod_b, text_b, name_b = _read_module(rewritten)
+    try:
+        result = verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes)
+    except SourceError as e:
+        e.located(name_a, text_a)
+        raise
+    if fmt == "json":
+        d = result.difference
+        report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
+                  "functions": result.functions, "calls": result.calls,
+                  "captures": result.captures, "replays": result.replays,
+                  "kernel_launches": {"original": result.launches_original,
+                                      "rewritten": result.launches_rewritten}}
+        if d is not None:
+            report["difference"] = {
+                "function": d.function, "call": d.call + 1, "output": d.output,
+                "seen_after": d.checked_after,
+                "element": list(d.element) if d.element is not None else None,
+                "original": _jsonable(d.original), "rewritten": _jsonable(d.rewritten),
+                "message": d.message}
+        click.echo(json.dumps(report, indent=2))
+    else:
+        click.echo(_verify_text(result, name_a, name_b))
+    sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
+
+
+def _jsonable(v):
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    try:
+        return v.item()
+    except AttributeError:
+        return str(v)
+
+
+def _verify_text(result, name_a: str, name_b: str) -> str:
+    d = result.difference
+    if d is None:
+        return (f"equal: {name_b} computes what {name_a} computes "
+                f"({len(result.functions)} function(s) x {result.calls} calls; "
+                f"{result.captures} graph capture(s), {result.replays} replay(s); "
+                f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
+    where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
+    if d.message and d.element is None and d.original is None:
+        return f"differ: {where}: {d.message}"
+    text = f"differ: {where}"
+    if d.element is not None:
+        text += f", element {list(d.element)}: {d.original!r} (original) vs {d.rewritten!r} " \
+                f"(rewritten)"
+    else:
+        text += f": {d.message}: {d.original!r} vs {d.rewritten!r}"
+    if d.checked_after != f"{d.function}, call {d.call + 1}":
+        text += f" -- seen after {d.checked_after}: a later call overwrote it"
+    return text
+
+
+RUN_HELP = """Run every public function of IN and print its outputs' shapes and checksums.
+
+--device cpu runs the reference executor (NumPy). GPU devices come with the CUDA backend;
+without a driver and a device, --device N says so and exits 2.
+
+\b
+Examples:
+  cgraph run model.relax --device cpu
+  cgraph run model.relax --device cpu --calls 3 --shape n=4
+"""
+
+
+@main.command("run", help=RUN_HELP)
+@click.argument("input_path", metavar="IN")
+@click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
+              help="cpu for the reference executor, or a GPU ordinal.")
+@click.option("--calls", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def run_command(input_path, device, calls, seed, shapes, fmt):
+    import zlib
+
+    from .exec.backend import CpuBackend, Tensor
+    from .exec.interpreter import Executor
+    from .exec.verify import Weights, _Inputs, _to_backend, public_functions
+
+    if device != "cpu":
+        if not device.isdigit():
+            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
+        click.echo(f"cgraph: error: --device {device}: no CUDA driver and device here (the CUDA "
+                   "backend needs cuda-python and a GPU); --device cpu runs the reference "
+                   "executor", err=True)
+        sys.exit(EXIT_INPUT_ERROR)
+    mod, text, name = _read_module(input_path)
+    inputs = _Inputs(seed, shapes)
+    executor = Executor(mod, CpuBackend())
+    rows = []
+    weights = Weights(inputs, [executor.backend])
+    try:
+        for call in range(calls):
+            for f in public_functions(mod):
+                (fixed,) = weights.of(f)
+                out = executor.call(f.name, [_to_backend(executor.backend, v)
+                                             for v in inputs.fresh(f, call)] + fixed)
+                for path, t in _flatten(out):
+                    if isinstance(t, Tensor):
+                        data = executor.backend.to_numpy(t)
+                        rows.append({"function": f.name, "call": call + 1, "output": path,
+                                     "shape": list(data.shape), "dtype": str(data.dtype),
+                                     "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
+    except SourceError as e:
+        e.located(name, text)
+        raise
+    if fmt == "json":
+        click.echo(json.dumps({"module": name, "device": device, "outputs": rows,
+                               "kernel_launches": executor.backend.launch_count,
+                               "graph_captures": executor.captures,
+                               "graph_replays": executor.replays}, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['function']} call {r['call']} output{r['output']}: "
+                   f"{tuple(r['shape'])} {r['dtype']} crc32 {r['crc32']}")
+    click.echo(f"{executor.backend.launch_count} kernel launches, {executor.captures} graph "
+               f"capture(s), {executor.replays} replay(s)")
+
+
+def _flatten(value, path: str = ""):
+    if isinstance(value, tuple):
+        for i, v in enumerate(value):
+            yield from _flatten(v, f"{path}[{i}]")
+    else:
+        yield path, value
 
 
 def _explanation(report, name: str) -> str:

@@ -36,6 +36,11 @@ class _Fn:
         self.ret_kind = ret_kind
         self.lines: list[str] = []
         self.tensors: list[str] = ["x"]  # X-shaped tensors usable as arguments
+        # Which buffer each tensor is (views of one storage, aliases and get-items share it),
+        # and which buffers hold data: kernels read only written tensors, as real programs
+        # do (reading fresh memory is undefined: the executor rejects it).
+        self.buffer: dict[str, str] = {"x": "x", "w": "w"}
+        self.written: set[str] = {"x", "w"}
         self.storages: list[str] = []
         self.weights: list[str] = ["w"]
         self.counter = 0
@@ -55,7 +60,19 @@ class _Fn:
             self.block_defs.append(defines)
 
     def operand(self) -> str:
-        return self.rng.choice(self.tensors)
+        """A tensor to read: one that holds data."""
+        readable = [t for t in self.tensors if self.buffer.get(t, t) in self.written]
+        return self.rng.choice(readable)
+
+    def destination(self) -> str:
+        """A tensor to write (any); it holds data afterwards."""
+        t = self.rng.choice(self.tensors)
+        self.written.add(self.buffer.get(t, t))
+        return t
+
+    def tensor(self, name: str, buffer: str):
+        self.tensors.append(name)
+        self.buffer[name] = buffer
 
     def step(self):
         rng = self.rng
@@ -65,7 +82,8 @@ class _Fn:
             [2, 4, 6, 3, 1, 1, 1, 1, 0.5, 0.7, 1, 0.5])[0]
         if kind == "storage" or (kind == "tensor" and not self.storages):
             s = self.name("storage")
-            size = rng.choice([64, 128, 256, 512, 1024])
+            # Bytes: a tensor is 16 float32 (64 bytes), or n x 16 with n up to 2 (128 bytes).
+            size = rng.choice([128, 256, 512, 1024] if self.sym else [64, 128, 256, 512, 1024])
             scope = rng.choices(['"global"', '"ipc_memory"'], [5, 1])[0]
             self.emit(f'{s} = R.memory.alloc_storage(R.shape([{size}]), 0, {scope}, "float32")',
                       s)
@@ -74,55 +92,58 @@ class _Fn:
             if rng.random() < 0.97:
                 a = self.name("alloc")
                 self.emit(f'{a} = R.memory.alloc_tensor({s}, 0, {self.shape()}, "float32")', a)
-                self.tensors.append(a)
+                self.tensor(a, s)
         elif kind == "tensor":
             a = self.name("alloc")
             s = rng.choice(self.storages)
             self.emit(f'{a} = R.memory.alloc_tensor({s}, 0, {self.shape()}, "float32")', a)
-            self.tensors.append(a)
+            self.tensor(a, s)
         elif kind == "builtin":
             a = self.name("alloc")
             self.emit(f'{a} = R.builtin.alloc_tensor({self.shape()}, "float32", 0)', a)
-            self.tensors.append(a)
+            self.tensor(a, a)
         elif kind == "prim":
             k = rng.choice(list(PRIMS))
-            ins = [rng.choice(self.tensors + self.weights) for _ in range(PRIMS[k] - 1)]
-            out = self.operand()
+            ins = [rng.choice([self.operand()] + self.weights) for _ in range(PRIMS[k] - 1)]
+            out = self.destination()
             if rng.random() < 0.5:
                 self.emit(f"cls.{k}({', '.join(ins + [out])})")
             else:
                 self.emit(f"{self.name('_')} = cls.{k}({', '.join(ins + [out])})")
         elif kind == "packed":
-            ins = [rng.choice(self.tensors + self.weights) for _ in range(rng.randint(1, 3))]
+            ins = [rng.choice([self.operand()] + self.weights) for _ in range(rng.randint(1, 2))]
+            ins.append(self.destination())
             self.emit(f'R.call_packed("packed_kernel{rng.randint(0, 2)}", {", ".join(ins)}, '
                       f'ty_args=(R.Tuple,))')
         elif kind == "strings":
-            a = self.operand()
+            a = self.destination()
             self.emit(f'R.call_packed("packed_attr", {a}, R.str("mode"), R.dtype("float16"), 3, '
                       f'ty_args=(R.Tuple,))')
         elif kind == "vm":
-            a = self.operand()
+            a = self.destination()
             self.emit(f'R.call_packed("vm.builtin.kv_cache_append", {a}, ty_args=(R.Tuple,))')
         elif kind == "alias":
-            v = self.name("lv")
-            self.emit(f"{v} = {self.operand()}", v)
-            self.tensors.append(v)
+            v, a = self.name("lv"), rng.choice(self.tensors)
+            self.emit(f"{v} = {a}", v)
+            self.tensor(v, self.buffer.get(a, a))
         elif kind == "tuple":
             t, g, h = self.name("tup"), self.name("gi"), self.name("gi")
-            a, b = self.operand(), self.operand()
+            a, b = rng.choice(self.tensors), rng.choice(self.tensors)
             self.emit(f"{t} = ({a}, ({b},))", t)
             self.emit(f"{g} = {t}[1]", g)
             self.emit(f"{h} = {g}[0]", h)
-            self.tensors.append(h)
+            self.tensor(h, self.buffer.get(b, b))
         elif kind == "null":
             v = self.name("null")
             self.emit(f"{v} = R.null_value()", v)
-            self.emit(f'R.call_packed("packed_null", {self.operand()}, {v}, ty_args=(R.Tuple,))')
+            self.emit(f'R.call_packed("packed_null", {v}, {self.destination()}, '
+                      f'ty_args=(R.Tuple,))')
         elif kind == "call" and self.callees:
             f = rng.choice(self.callees)
             v = self.name("res")
             self.emit(f"{v} = cls.{f}({self.operand()}, w)", v)
-            self.tensors.append(v)
+            self.tensor(v, v)
+            self.written.add(v)
         elif kind == "kill" and len(self.tensors) > 2:
             self.emit(f"R.memory.kill_tensor({self.tensors[-1]})")
 
@@ -155,16 +176,17 @@ class _Fn:
             a = self.name("alloc")
             s = rng.choice(self.storages)
             self.emit(f'{a} = R.memory.alloc_tensor({s}, 0, {self.shape()}, "float32")', a)
-            self.tensors.append(a)
+            self.tensor(a, s)
         elif kind == "tuple":
             t, g = self.name("tup"), self.name("gi")
-            self.emit(f"{t} = ({self.operand()}, {self.operand()})", t)
+            a, b = rng.choice(self.tensors), rng.choice(self.tensors)
+            self.emit(f"{t} = ({a}, {b})", t)
             self.emit(f"{g} = {t}[0]", g)
-            self.tensors.append(g)
+            self.tensor(g, self.buffer.get(a, a))
         else:
-            v = self.name("lv")
-            self.emit(f"{v} = {self.operand()}", v)
-            self.tensors.append(v)
+            v, a = self.name("lv"), rng.choice(self.tensors)
+            self.emit(f"{v} = {a}", v)
+            self.tensor(v, self.buffer.get(a, a))
 
     def _close_dataflow(self, start: int):
         defs = self.block_defs
@@ -175,16 +197,16 @@ class _Fn:
         # Every binding of the block is an output: later code may use any of them.
         outs = defs or ["dummy_df"]
         if "dummy_df" in outs:
-            self.tensors.append("dummy_df")
+            self.tensor("dummy_df", "x")
         self.lines.append(f"    R.output({', '.join(outs)})")
 
     def _ret(self) -> str:
         rng = self.rng
-        a = rng.choice(self.tensors)
+        a = self.operand()
         if self.ret_kind == "tensor":
             return a
         t, g = self.name("ret_t"), self.name("ret_g")
-        self.lines.append(f"{t} = ({a}, {rng.choice(self.tensors)})")
+        self.lines.append(f"{t} = ({a}, {self.operand()})")
         if self.ret_kind == "getitem":
             self.lines.append(f"{g} = {t}[0]")
             return g
@@ -199,6 +221,9 @@ def random_module(seed: int, dialect: str = "current") -> str:
     x_sig = '("n", 16)' if sym else "(16,)"
     w_sig = '("m",)' if sym_weight else "(16,)"
     x_ty = f'R.Tensor({x_sig}, "float32")'
+    # One num_input for all functions: a caller passes its `w` to a callee's `w`, and a
+    # callee that captures its weight must get a weight (num_input's contract).
+    weights = rng.random() < 0.6
     parts = _prim_funcs()
     names = [f"f{i}" for i in range(n_funcs)]
     for i, fname in enumerate(names):
@@ -208,7 +233,7 @@ def random_module(seed: int, dialect: str = "current") -> str:
         fn = _Fn(rng, i, sym, sym_weight, callees, ret_kind)
         lines = fn.body(rng.randint(3, 18))
         attrs = ['"relax.force_pure": True']
-        if rng.random() < 0.6:
+        if weights:
             attrs.append('"num_input": 1')
         if sym and rng.random() < 0.6:
             attrs.append('"relax.rewrite_cuda_graph.capture_symbolic_vars": ["n"]')

@@ -42,7 +42,7 @@ class PlanOptions:
     exclude: tuple = ()  # globs of PrimFunc / packed function names never captured
     functions: tuple | None = None  # only these functions (None: all)
     # The three corrections of TVM (see docs/REWRITE.md); False reproduces TVM 0.27 exactly.
-    follow_getitem: bool = True  # storage collector follows tuple get-items
+    follow_getitem: bool = True  # storage collector follows get-items (and dataflow blocks)
     keep_returned_defined: bool = True  # a returned binding is always defined in its function
 
 
@@ -133,6 +133,7 @@ class RegionPlanner:
     def __init__(self, module: ir.Module, options: PlanOptions | None = None):
         self.module = module
         self.prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
+        self.relax_names = frozenset(f.name for f in module.relax_functions())
         self.options = options or PlanOptions()
         self.static_vars: set[int] = set()
         self.capture_syms: set[int] = set()
@@ -189,7 +190,8 @@ class RegionPlanner:
                 self.static_vars.add(id(p))
                 for s in syms:
                     self.capture_syms.add(id(s))
-        self.disabled_storages = output_storages(f, self.options.follow_getitem)
+        self.disabled_storages = output_storages(f, self.options.follow_getitem,
+                                                 self.relax_names)
         self.alloc_builder = RegionPlan("alloc", f.name)
         # Not TVM: a region left open by a dataflow block does not run on into the next
         # function (TVM's block scope outlives functions; its output then mixes functions).

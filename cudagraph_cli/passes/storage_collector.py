@@ -6,11 +6,13 @@ OutputStorageCollector walks the bindings backwards from the returned vars throu
 (`a = b`) and tuples (`t = (a, b)`), and takes the storage of every returned
 `R.memory.alloc_tensor`. It does not follow tuple get-items (`a = t[0]`), so a storage can
 reach the return value through one and still be lifted; cgraph follows them, to the field
-taken (`follow_getitem=True`, always on in the pipeline; False reproduces TVM).
+taken (`follow_getitem=True`, always on in the pipeline; False reproduces TVM). It also takes
+the arguments of a call to a Relax function as possibly returned: the callee may return one
+of them (found by `cgraph verify` on generated modules).
 
-Quirk kept from TVM: bindings of a dataflow block are visited forwards, not backwards (TVM's
-visitor overrides only plain blocks), so a chain written in order inside a dataflow block is
-not followed.
+A second gap, also closed by `follow_getitem=True`: TVM visits the bindings of a dataflow block
+forwards, not backwards (its visitor overrides only plain blocks), so a chain written in
+order inside a dataflow block is not followed.
 """
 
 from __future__ import annotations
@@ -35,15 +37,17 @@ def free_vars(e, out: list) -> list:
     return out
 
 
-def output_storages(f: ir.Function, follow_getitem: bool = True) -> set[int]:
-    """ids of the storage vars whose tensors may be returned by `f`."""
+def output_storages(f: ir.Function, follow_getitem: bool = True,
+                    relax_functions: frozenset = frozenset()) -> set[int]:
+    """ids of the storage vars whose tensors may be returned by `f` (`relax_functions`: the
+    names of the module's Relax functions, whose calls may return their arguments)."""
     outputs: set[int] = {id(v) for v in free_vars(f.body, [])}
     # With follow_getitem: tuples of which only some fields are returned (`r = t[0]`).
     partial: dict[int, set[int]] = {}
     storages: set[int] = set()
     for block in reversed(f.blocks):
-        bindings = block.bindings if block.is_dataflow else reversed(block.bindings)
-        for b in bindings:
+        forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
+        for b in (block.bindings if forwards else reversed(block.bindings)):
             if not isinstance(b, ir.VarBinding):
                 continue
             whole = id(b.var) in outputs
@@ -61,10 +65,18 @@ def output_storages(f: ir.Function, follow_getitem: bool = True) -> set[int]:
                 for i, field in enumerate(v.fields):
                     if type(field) is ir.Var and (whole or i in fields):
                         outputs.add(id(field))
+                    elif follow_getitem and (whole or i in fields):
+                        # A nested tuple literal: all the vars in it (TVM skips these).
+                        outputs.update(id(x) for x in free_vars(field, []))
             elif t is ir.Call:
                 if whole and isinstance(v.op, ir.Op) and \
                         v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
                     storages.add(id(v.args[0]))
+                elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
+                        v.op.name in relax_functions:
+                    # A Relax function may return (part of) an argument: what is passed in
+                    # may come back as the result (TVM does not look through calls).
+                    outputs.update(id(x) for a in v.args for x in free_vars(a, []))
             elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
                 # The returned value is field `index` of the tuple (all of it if this var is
                 # itself only partly returned: one level of precision is enough).

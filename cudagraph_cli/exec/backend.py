@@ -1,0 +1,186 @@
+"""The backend interface the executor runs on, and the reference CPU backend (NumPy).
+
+A backend owns memory and runs kernels:
+
+* `alloc_storage(nbytes)` -> a storage; `view(storage, offset, shape, dtype)` -> a tensor
+  sharing the storage's bytes (two views of one storage alias); `alloc_tensor(shape, dtype)`
+  -> a tensor in fresh memory; `free(obj)` releases (the CPU backend lets Python do it);
+* `launch(spec, tensors, scalars)` runs one kernel (exec/kernels.py says what it computes);
+* `begin_capture()` / `end_capture()` -> a graph, and `replay(graph)`: CUDA-graph semantics.
+  Between begin and end, launches are recorded with the very tensors they were given; a
+  replay runs the recorded launches on those tensors again, whatever the caller passes now.
+  (The CPU backend also runs each launch while recording: a captured graph runs once when it
+  is captured, as TVM's runtime launches it right after capture.)
+* `to_numpy(tensor)` / `from_numpy(array)` move data in and out.
+
+The CUDA backend (a later issue) implements the same interface with cuda-python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..diagnostics import SourceError
+from .kernels import KernelSpec, run_numpy
+
+
+class ExecError(SourceError):
+    """A module that cannot run: located at the binding that failed, when known."""
+
+
+@dataclass(eq=False)
+class Storage:
+    data: np.ndarray  # uint8
+    nbytes: int
+    written: np.ndarray | None = None  # bool per byte, when the backend tracks initialization
+
+
+@dataclass(eq=False)
+class Tensor:
+    array: np.ndarray
+    storage: Storage | None = None
+    offset: int = 0
+    written: np.ndarray | None = None  # bool per byte (views: a slice of the storage's mask)
+
+    @property
+    def shape(self) -> tuple:
+        return self.array.shape
+
+    @property
+    def dtype(self) -> str:
+        return str(self.array.dtype)
+
+
+@dataclass
+class Graph:
+    launches: list = field(default_factory=list)  # (spec, tensors, scalars)
+
+
+_DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
+           "int32": np.int32, "int64": np.int64, "int16": np.int16, "int8": np.int8,
+           "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
+           "bool": np.bool_}
+
+
+def numpy_dtype(dtype: str):
+    if dtype == "bfloat16":
+        return np.dtype(np.uint16)  # same width; the executor only moves and mixes bytes
+    try:
+        return np.dtype(_DTYPES[dtype])
+    except KeyError:
+        raise ExecError(f"the executor does not support dtype '{dtype}'") from None
+
+
+class Backend:
+    """What the executor needs from a device."""
+
+    name = "abstract"
+
+    def alloc_storage(self, nbytes: int) -> Storage:
+        raise NotImplementedError
+
+    def view(self, storage: Storage, offset: int, shape: tuple, dtype: str) -> Tensor:
+        raise NotImplementedError
+
+    def alloc_tensor(self, shape: tuple, dtype: str) -> Tensor:
+        raise NotImplementedError
+
+    def free(self, obj) -> None:
+        pass
+
+    def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        raise NotImplementedError
+
+    def begin_capture(self) -> None:
+        raise NotImplementedError
+
+    def end_capture(self) -> Graph:
+        raise NotImplementedError
+
+    def replay(self, graph: Graph) -> None:
+        raise NotImplementedError
+
+    def to_numpy(self, t: Tensor) -> np.ndarray:
+        raise NotImplementedError
+
+    def from_numpy(self, a: np.ndarray) -> Tensor:
+        raise NotImplementedError
+
+
+class UninitializedRead(ExecError):
+    """A kernel read memory that nothing had written: the module's results are undefined."""
+
+
+class CpuBackend(Backend):
+    """The reference: host memory and NumPy kernels.
+
+    With `track_init`, it also knows which bytes of allocated memory have been written, and a
+    kernel that reads a byte nothing wrote raises UninitializedRead: such a module computes
+    garbage on a GPU (allocations are not cleared), so comparing it with anything is moot.
+    """
+
+    name = "cpu"
+
+    def __init__(self, track_init: bool = False):
+        self.capturing: Graph | None = None
+        self.launch_count = 0
+        self.track_init = track_init
+
+    def alloc_storage(self, nbytes: int) -> Storage:
+        written = np.zeros(nbytes, dtype=bool) if self.track_init else None
+        return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, written)
+
+    def view(self, storage: Storage, offset: int, shape: tuple, dtype: str) -> Tensor:
+        dt = numpy_dtype(dtype)
+        n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
+        if offset < 0 or offset + n > storage.nbytes:
+            raise ExecError(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
+                            f"of {storage.nbytes} bytes")
+        arr = storage.data[offset:offset + n].view(dt).reshape(shape)
+        written = storage.written[offset:offset + n] if storage.written is not None else None
+        return Tensor(arr, storage, offset, written)
+
+    def alloc_tensor(self, shape: tuple, dtype: str) -> Tensor:
+        arr = np.zeros(shape, dtype=numpy_dtype(dtype))
+        written = np.zeros(arr.nbytes, dtype=bool) if self.track_init else None
+        return Tensor(arr, None, 0, written)
+
+    def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        self.launch_count += 1
+        if self.capturing is not None:
+            self.capturing.launches.append((spec, list(tensors), list(scalars)))
+        if self.track_init:
+            self._check_init(spec, tensors)
+        run_numpy(spec, [t.array for t in tensors], scalars)
+
+    def _check_init(self, spec: KernelSpec, tensors: list) -> None:
+        for i, t in enumerate(tensors):
+            if i not in spec.outputs and t.written is not None and not t.written.all():
+                raise UninitializedRead(
+                    f"kernel '{spec.name}' reads argument {i} before anything wrote it "
+                    "(uninitialized memory: the module's results are undefined)")
+        for i in spec.outputs:
+            if tensors[i].written is not None:
+                tensors[i].written[...] = True
+
+    def begin_capture(self) -> None:
+        if self.capturing is not None:
+            raise ExecError("a CUDA graph capture inside another capture")
+        self.capturing = Graph()
+
+    def end_capture(self) -> Graph:
+        graph, self.capturing = self.capturing, None
+        return graph
+
+    def replay(self, graph: Graph) -> None:
+        for spec, tensors, scalars in graph.launches:
+            self.launch_count += 1
+            run_numpy(spec, [t.array for t in tensors], scalars)
+
+    def to_numpy(self, t: Tensor) -> np.ndarray:
+        return t.array
+
+    def from_numpy(self, a: np.ndarray) -> Tensor:
+        return Tensor(np.ascontiguousarray(a))

@@ -1,0 +1,357 @@
+"""The executor: runs a module's functions on a backend, with CUDA-graph semantics.
+
+Memory ops become storages and views (`alloc_tensor` on a storage aliases it), PrimFunc and
+packed calls become kernel launches (exec/kernels.py), and the VM builtins of a rewritten
+module behave as TVM's runtime does:
+
+* `vm.builtin.cuda_graph.get_cached_alloc(f, index)` runs the allocation function once and
+  returns the same storages for that index on every later call;
+* `vm.builtin.cuda_graph.run_or_capture(f, args, index[, shape])`: the first call for an
+  (index, shape) runs `f` once while the backend records its launches, and returns its outputs;
+  every later call replays the recorded launches on the recorded buffers and returns the same
+  outputs, ignoring the arguments passed now -- exactly what a CUDA graph does.
+
+Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import ir
+from .backend import Backend, ExecError, Tensor, numpy_dtype
+from .kernels import KernelSpec, packed_spec, prim_func_spec
+
+GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
+RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
+
+
+@dataclass(frozen=True)
+class HostObject:
+    """An opaque runtime object (a KV cache, a null value, a packed call's object result)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FuncRef:
+    name: str
+
+
+@dataclass(frozen=True)
+class DType:
+    name: str
+
+
+class Executor:
+    def __init__(self, module: ir.Module, backend: Backend):
+        self.module = module
+        self.backend = backend
+        self.functions = {f.name: f for f in module.functions}
+        self._specs: dict[tuple, KernelSpec] = {}
+        self.alloc_cache: dict[int, object] = {}
+        self.graphs: dict[tuple, tuple] = {}  # (index, shape) -> (graph, outputs)
+        self.captures = 0
+        self.replays = 0
+
+    # ---- calling functions ---------------------------------------------------------------
+
+    def call(self, name: str, args: list):
+        f = self.functions.get(name)
+        if not isinstance(f, ir.Function):
+            raise ExecError(f"no Relax function '{name}' in the module")
+        return self._run(f, list(args))
+
+    def _run(self, f: ir.Function, args: list):
+        if len(args) != len(f.params):
+            raise ExecError(f"'{f.name}' takes {len(f.params)} arguments, {len(args)} given",
+                            f.loc)
+        env: dict[int, object] = {}
+        syms: dict[int, int] = {}
+        for p, a in zip(f.params, args):
+            env[id(p)] = a
+            self._match(p.sinfo, a, syms, p.loc, p.name)
+        for block in f.blocks:
+            for b in block.bindings:
+                try:
+                    value = self._eval(b.value, env, syms)
+                    if isinstance(b, ir.MatchCast):
+                        self._match(b.sinfo, value, syms, b.loc, b.var.name)
+                except ExecError as e:
+                    if e.loc.line == 0:
+                        e.loc = b.loc
+                    raise
+                env[id(b.var)] = value
+        return self._eval(f.body, env, syms)
+
+    def _match(self, s, value, syms: dict, loc, name: str):
+        """Bind symbolic vars from an argument's actual shape; check what is known."""
+        if isinstance(s, ir.TensorSInfo):
+            if not isinstance(value, Tensor):
+                raise ExecError(f"'{name}' should be a tensor", loc)
+            if s.shape is not None:
+                self._match_dims(s.shape, value.shape, syms, loc, name)
+            elif s.ndim >= 0 and s.ndim != len(value.shape):
+                raise ExecError(f"'{name}' should have {s.ndim} dimensions", loc)
+        elif isinstance(s, ir.ShapeSInfo) and s.values is not None:
+            if not isinstance(value, tuple):
+                raise ExecError(f"'{name}' should be a shape", loc)
+            self._match_dims(s.values, value, syms, loc, name)
+        elif isinstance(s, ir.TupleSInfo) and isinstance(value, tuple):
+            for i, (fs, fv) in enumerate(zip(s.fields, value)):
+                self._match(fs, fv, syms, loc, f"{name}[{i}]")
+        elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
+            syms.setdefault(id(s.value), int(value))
+
+    def _match_dims(self, dims, actual, syms, loc, name):
+        if len(dims) != len(actual):
+            raise ExecError(f"'{name}' should have {len(dims)} dimensions, not {len(actual)}",
+                            loc)
+        for d, a in zip(dims, actual):
+            if isinstance(d, ir.SymVar) and id(d) not in syms:
+                syms[id(d)] = int(a)
+            elif self._prim(d, syms) != a:
+                raise ExecError(f"'{name}' has shape {tuple(actual)}, which does not match its "
+                                "struct info", loc)
+
+    # ---- expressions ---------------------------------------------------------------------
+
+    def _eval(self, e, env: dict, syms: dict):
+        t = type(e)
+        if t is ir.Var:
+            try:
+                return env[id(e)]
+            except KeyError:
+                raise ExecError(f"'{e.name}' is used before it is defined") from None
+        if t is ir.Call:
+            return self._call(e, env, syms)
+        if t is ir.Tuple:
+            return tuple([self._eval(x, env, syms) for x in e.fields])
+        if t is ir.TupleGetItem:
+            return self._eval(e.tuple_value, env, syms)[e.index]
+        if t is ir.ShapeExpr:
+            return tuple([self._prim(v, syms) for v in e.values])
+        if t is ir.PrimValue:
+            return self._prim(e.value, syms)
+        if t is ir.StringImm:
+            return e.value
+        if t is ir.DataTypeImm:
+            return DType(e.value)
+        if t is ir.GlobalVarRef:
+            return FuncRef(e.name)
+        if t is ir.ExternFunc:
+            return HostObject(e.name)
+        if t is ir.Constant:
+            return self.backend.from_numpy(np.asarray(e.value, dtype=numpy_dtype(e.dtype)))
+        if t is ir.Literal:
+            return e.value
+        raise ExecError(f"cannot evaluate {t.__name__}")
+
+    def _prim(self, e, syms: dict):
+        t = type(e)
+        if t is ir.IntImm or t is ir.FloatImm:
+            return e.value
+        if t is ir.SymVar:
+            try:
+                return syms[id(e)]
+            except KeyError:
+                raise ExecError(f"symbolic variable '{e.name}' has no value") from None
+        if t is ir.PrimBinOp:
+            a, b = self._prim(e.lhs, syms), self._prim(e.rhs, syms)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            if e.op == "//":
+                return a // b
+            if e.op == "%":
+                return a % b
+            return a / b
+        if t is ir.PrimCall:
+            args = [self._prim(a, syms) for a in e.args]
+            fn = {"T.max": max, "T.min": min, "T.floordiv": lambda a, b: a // b,
+                  "T.floormod": lambda a, b: a % b, "T.ceildiv": lambda a, b: -(-a // b),
+                  "T.truncdiv": lambda a, b: int(a / b),
+                  "T.truncmod": lambda a, b: a - int(a / b) * b}.get(e.func)
+            if fn is None:
+                raise ExecError(f"cannot evaluate {e.func}")
+            return fn(*args)
+        raise ExecError("cannot evaluate a symbolic expression")
+
+    def _call(self, c: ir.Call, env: dict, syms: dict):
+        op = c.op
+        args = c.args
+        if isinstance(op, ir.Op):
+            name = op.name
+            if name == "relax.memory.alloc_storage":
+                size = self._eval(args[0], env, syms)
+                return self.backend.alloc_storage(int(np.prod(size, dtype=np.int64)))
+            if name == "relax.memory.alloc_tensor":
+                storage = self._eval(args[0], env, syms)
+                offset = self._eval(args[1], env, syms)
+                shape = self._eval(args[2], env, syms)
+                dtype = self._eval(args[3], env, syms)
+                return self.backend.view(storage, int(offset), shape, dtype.name)
+            if name == "relax.builtin.alloc_tensor":
+                shape = self._eval(args[0], env, syms)
+                return self.backend.alloc_tensor(shape, self._eval(args[1], env, syms).name)
+            if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
+                self.backend.free(self._eval(args[0], env, syms))
+                return ()
+            if name == "relax.null_value":
+                return HostObject("null")
+            if name == "relax.call_builtin_with_ctx":
+                fn = args[0]
+                inner = self._eval(args[1], env, syms)
+                fname = fn.name if isinstance(fn, ir.ExternFunc) else "?"
+                if fname == GET_CACHED_ALLOC:
+                    return self._get_cached_alloc(*inner)
+                if fname == RUN_OR_CAPTURE:
+                    return self._run_or_capture(*inner)
+                return self._packed(fname, list(inner), c.sinfo_args, syms)
+            if name == "relax.call_pure_packed":
+                return self._packed(args[0].name, [self._eval(a, env, syms) for a in args[1:]],
+                                    c.sinfo_args, syms)
+            if name in ("relax.call_tir", "relax.call_dps_packed"):
+                return self._call_dps(c, env, syms)
+            raise ExecError(f"operator '{name}' is not supported by the executor (modules after "
+                            "memory planning call kernels, not operators)")
+        values = [self._eval(a, env, syms) for a in args]
+        if isinstance(op, ir.ExternFunc):
+            return self._packed(op.name, values, c.sinfo_args, syms)
+        if isinstance(op, ir.GlobalVarRef):
+            return self._call_global(op.name, values)
+        target = self._eval(op, env, syms)
+        if isinstance(target, FuncRef):
+            return self._call_global(target.name, values)
+        raise ExecError("calling a value that is not a function")
+
+    def _call_global(self, name: str, values: list):
+        f = self.functions.get(name)
+        if isinstance(f, ir.PrimFunc):
+            self._launch_prim(f, values)
+            return ()
+        if isinstance(f, ir.Function):
+            return self._run(f, values)
+        raise ExecError(f"call to missing function '{name}'")
+
+    # ---- kernels -------------------------------------------------------------------------
+
+    def _launch_prim(self, f: ir.PrimFunc, values: list, outputs: list = ()):
+        tensors, scalars, positions = _split(values + list(outputs))
+        key = (f.name, tuple(positions), len(values) + len(outputs))
+        spec = self._specs.get(key)
+        if spec is None:
+            base = prim_func_spec(f)
+            written = tuple(positions.index(i) for i in base.outputs if i in positions)
+            spec = self._specs[key] = KernelSpec(base.name, written, base.builtin)
+        self.backend.launch(spec, tensors, scalars)
+
+    def _packed(self, name: str, values: list, sinfo_args: tuple, syms: dict):
+        ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
+        tensors, scalars, _ = _split(values)
+        if _has_tensors(ret):
+            outs = self._alloc_like(ret, syms)
+            flat, _, _ = _split([outs])
+            n_in = len(tensors)
+            spec = KernelSpec(name, tuple(range(n_in, n_in + len(flat))), None)
+            self.backend.launch(spec, tensors + flat, scalars)
+            return outs
+        if tensors:
+            key = ("packed", name, len(tensors))
+            spec = self._specs.get(key)
+            if spec is None:
+                spec = self._specs[key] = packed_spec(name, len(tensors))
+            self.backend.launch(spec, tensors, scalars)
+        if isinstance(ret, ir.TupleSInfo) and not ret.fields:
+            return ()
+        return HostObject(f"{name}()")
+
+    def _call_dps(self, c: ir.Call, env: dict, syms: dict):
+        callee = c.args[0]
+        ins = list(self._eval(c.args[1], env, syms))
+        if len(c.args) > 2:
+            ins.append(self._eval(c.args[2], env, syms))
+        outs = self._alloc_like(c.sinfo_args[0], syms)
+        flat, _, _ = _split([outs])
+        if isinstance(callee, ir.GlobalVarRef) and \
+                isinstance(self.functions.get(callee.name), ir.PrimFunc):
+            self._launch_prim(self.functions[callee.name], ins, flat)
+        else:
+            name = callee.name if hasattr(callee, "name") else "?"
+            tensors, scalars, _ = _split(ins)
+            spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None)
+            self.backend.launch(spec, tensors + flat, scalars)
+        return outs
+
+    def _alloc_like(self, s, syms: dict):
+        if isinstance(s, ir.TensorSInfo):
+            if s.shape is None or not s.dtype:
+                raise ExecError("cannot allocate a result whose shape or dtype is unknown")
+            return self.backend.alloc_tensor(tuple(self._prim(d, syms) for d in s.shape),
+                                             s.dtype)
+        if isinstance(s, ir.TupleSInfo):
+            return tuple(self._alloc_like(f, syms) for f in s.fields)
+        return HostObject("result")
+
+    # ---- the CUDA-graph builtins ---------------------------------------------------------
+
+    def _get_cached_alloc(self, func, index):
+        cached = self.alloc_cache.get(index)
+        if cached is None:
+            cached = self.alloc_cache[index] = self._call_global(func.name, [])
+        return cached
+
+    def _run_or_capture(self, func, args, index, shape=None):
+        key = (index, shape)
+        entry = self.graphs.get(key)
+        if entry is not None:
+            graph, outputs = entry
+            self.backend.replay(graph)
+            self.replays += 1
+            return outputs
+        self.backend.begin_capture()
+        try:
+            outputs = self._call_global(func.name, list(args))
+        finally:
+            graph = self.backend.end_capture()
+        self.graphs[key] = (graph, outputs)
+        self.captures += 1
+        return outputs
+
+
+def _split(values: list) -> tuple[list, list, list]:
+    """Tensors (flattened through tuples, in order), scalars, and, for each top-level value
+    that is a tensor, its position among the values."""
+    tensors: list = []
+    scalars: list = []
+    positions: list = []
+
+    def walk(v, top: int | None):
+        if isinstance(v, Tensor):
+            if top is not None:
+                positions.append(top)
+            tensors.append(v)
+        elif isinstance(v, tuple):
+            for x in v:
+                walk(x, None)
+        elif isinstance(v, (int, float, str, DType)):
+            scalars.append(v.name if isinstance(v, DType) else v)
+
+    for i, v in enumerate(values):
+        walk(v, i)
+    return tensors, scalars, positions
+
+
+def _has_tensors(s) -> bool:
+    if isinstance(s, ir.TensorSInfo):
+        return True
+    if isinstance(s, ir.TupleSInfo):
+        return any(_has_tensors(f) for f in s.fields)
+    return False
+
+

@@ -1,0 +1,286 @@
+"""`cgraph verify`: does a rewrite compute what the original computes?
+
+Both modules run on the reference executor with the same inputs: every public function, called
+`calls` times in turn, with fresh random inputs each call (weights, the parameters past
+`num_input`, stay the same across calls and are shared by the functions position by
+position, as a model's parameters are). After every call, every output returned so far by
+either module is compared bit for bit, so a result that lives in graph-owned memory and is
+overwritten by a later call (of any function) shows up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ir
+from ..diagnostics import SourceError
+from ..equality import _Matcher
+from ..printer import Printer
+from .backend import Backend, CpuBackend, ExecError, Tensor, numpy_dtype
+from .interpreter import DType, Executor, HostObject
+
+
+class ModuleMismatch(SourceError):
+    """The two modules do not correspond (different public functions or signatures)."""
+
+
+@dataclass
+class Difference:
+    function: str
+    call: int  # 0-based call number of the function whose output differs
+    output: str  # path in the returned value: "", "[0]", "[1][2]"
+    checked_after: str  # "f, call 3": the call after which the difference was seen
+    element: tuple | None = None
+    original: object = None
+    rewritten: object = None
+    message: str = ""
+
+
+@dataclass
+class VerifyReport:
+    functions: list
+    calls: int
+    difference: Difference | None = None
+    captures: int = 0
+    replays: int = 0
+    launches_original: int = 0
+    launches_rewritten: int = 0
+    outputs_compared: int = 0
+    notes: list = field(default_factory=list)
+
+    @property
+    def equal(self) -> bool:
+        return self.difference is None
+
+
+def public_functions(mod: ir.Module) -> list[ir.Function]:
+    return [f for f in mod.relax_functions() if not f.is_private]
+
+
+def check_correspondence(a: ir.Module, b: ir.Module) -> list[str]:
+    """The public functions both modules have, with the same signatures; else ModuleMismatch."""
+    fa = {f.name: f for f in public_functions(a)}
+    fb = {f.name: f for f in public_functions(b)}
+    if set(fa) != set(fb):
+        only_a = sorted(set(fa) - set(fb))
+        only_b = sorted(set(fb) - set(fa))
+        what = []
+        if only_a:
+            what.append(f"only the original has {', '.join(only_a)}")
+        if only_b:
+            what.append(f"only the rewritten module has {', '.join(only_b)}")
+        raise ModuleMismatch("the modules have different public functions: " + "; ".join(what))
+    for name, f in fa.items():
+        g = fb[name]
+        m = _Matcher(a, b)
+        if len(f.params) != len(g.params) or \
+                not all(m.sinfo(p.sinfo, q.sinfo) for p, q in zip(f.params, g.params)):
+            sig_a = ", ".join(Printer().sinfo(p.sinfo, True) for p in f.params)
+            sig_b = ", ".join(Printer().sinfo(p.sinfo, True) for p in g.params)
+            raise ModuleMismatch(f"'{name}' has different parameters in the rewritten module: "
+                                 f"({sig_a}) vs ({sig_b})", f.loc)
+    return [f.name for f in public_functions(a)]
+
+
+class _Inputs:
+    """Random arguments from parameters' struct info; weights made once per function."""
+
+    def __init__(self, seed: int, shapes: dict[str, list[int]]):
+        self.rng = np.random.default_rng(seed)
+        self.shapes = shapes
+
+    def sym_values(self, call: int, names: list[str]) -> dict[str, int]:
+        values = {}
+        for n in names:
+            choices = self.shapes.get(n, [1, 2])
+            values[n] = choices[call % len(choices)]
+        return values
+
+    def _num_input(self, f: ir.Function) -> int:
+        n = f.attr("num_input", len(f.params))
+        return n if isinstance(n, int) else len(f.params)
+
+    def _syms(self, f: ir.Function, call: int) -> dict:
+        return self.sym_values(call, sorted({v.name for p in f.params
+                                             for v in ir.sinfo_prim_vars(p.sinfo)}))
+
+    def fresh(self, f: ir.Function, call: int) -> list:
+        """Host values for the inputs of a call (parameters before num_input)."""
+        syms = self._syms(f, call)
+        return [self.value(p.sinfo, syms, p.name) for p in f.params[:self._num_input(f)]]
+
+    def weights(self, f: ir.Function):
+        """Host values for the weights (parameters from num_input on), one at a time."""
+        syms = self._syms(f, 0)
+        for p in f.params[self._num_input(f):]:
+            yield self.value(p.sinfo, syms, p.name)
+
+    def value(self, s, syms: dict, name: str):
+        if isinstance(s, ir.TensorSInfo):
+            if s.shape is None:
+                raise ModuleMismatch(f"cannot make an input for '{name}': its shape is not "
+                                     "known")
+            shape = tuple(self.dim(d, syms, name) for d in s.shape)
+            dt = numpy_dtype(s.dtype or "float32")  # no dtype given: float32
+            size = int(np.prod(shape, dtype=np.int64))
+            # Big tensors (weights of real models) repeat a random block of 2^20 values:
+            # generating hundreds of MB of random numbers would dominate a verify run.
+            n = min(size, 1 << 20)
+            if dt.kind == "f":
+                block = self.rng.standard_normal(n, dtype=np.float32).astype(dt)
+            elif dt.kind == "b":
+                block = self.rng.integers(0, 2, n).astype(dt)
+            else:
+                block = self.rng.integers(-8 if dt.kind == "i" else 0, 8, n).astype(dt)
+            return (block if n == size else np.resize(block, size)).reshape(shape)
+        if isinstance(s, ir.ShapeSInfo) and s.values is not None:
+            return tuple(self.dim(d, syms, name) for d in s.values)
+        if isinstance(s, ir.TupleSInfo):
+            return tuple(self.value(x, syms, f"{name}[{i}]") for i, x in enumerate(s.fields))
+        if isinstance(s, ir.PrimSInfo):
+            return self.dim(s.value, syms, name) if s.value is not None else \
+                int(self.rng.integers(1, 8))
+        return HostObject(name)
+
+    def dim(self, d, syms: dict, name: str) -> int:
+        if isinstance(d, ir.IntImm):
+            return d.value
+        if isinstance(d, ir.SymVar):
+            return syms[d.name]
+        raise ModuleMismatch(f"cannot make an input for '{name}': a dimension is an expression "
+                             "of symbolic variables")
+
+
+def _to_backend(backend: Backend, value):
+    """A host value on a backend (arrays copied: each module gets its own buffers)."""
+    if isinstance(value, np.ndarray):
+        return backend.from_numpy(value.copy())
+    if isinstance(value, tuple):
+        return tuple(_to_backend(backend, v) for v in value)
+    return value
+
+
+class Weights:
+    """Weights on the device: made once, the same buffers on every call, and shared by all
+    functions, position by position (a model's functions get the same parameters). A graph
+    that captured a weight replays it: that is the contract of num_input, so the inputs must
+    keep it too."""
+
+    def __init__(self, inputs: _Inputs, backends: list):
+        self.inputs = inputs
+        self.backends = backends
+        self.slots: dict[tuple, list] = {}
+
+    def of(self, f: ir.Function) -> list[list]:
+        """For each backend, the weight arguments of `f`."""
+        num_input = self.inputs._num_input(f)
+        out: list[list] = [[] for _ in self.backends]
+        hosts = None
+        for i, p in enumerate(f.params[num_input:]):
+            key = (i, repr(Printer().sinfo(p.sinfo, True)))
+            if key not in self.slots:
+                if hosts is None:
+                    hosts = self.inputs.weights(f)
+                    for _ in range(i):
+                        next(hosts)
+                host = next(hosts)
+                self.slots[key] = [_to_backend(b, host) for b in self.backends]
+                del host
+            elif hosts is not None:
+                next(hosts)
+            for j in range(len(self.backends)):
+                out[j].append(self.slots[key][j])
+        return out
+
+
+def _snapshot(backend: Backend, value):
+    """What a returned value holds now (tensors as bytes; others as they are)."""
+    if isinstance(value, Tensor):
+        arr = backend.to_numpy(value)
+        return ("tensor", arr.shape, str(arr.dtype), arr.tobytes(), arr)
+    if isinstance(value, tuple):
+        return ("tuple", tuple(_snapshot(backend, v) for v in value))
+    return ("value", value)
+
+
+def _compare(a, b, path: str = ""):
+    """None, or (path, element, original, rewritten, words) for the first difference."""
+    if a[0] != b[0]:
+        return (path, None, a[0], b[0], f"a {a[0]} vs a {b[0]}")
+    if a[0] == "tensor":
+        if a[1] != b[1] or a[2] != b[2]:
+            return (path, None, f"{a[1]} {a[2]}", f"{b[1]} {b[2]}", "shape or dtype differs")
+        if a[3] == b[3]:
+            return None
+        xa = np.frombuffer(a[3], dtype=np.uint8)
+        xb = np.frombuffer(b[3], dtype=np.uint8)
+        first_byte = int(np.flatnonzero(xa != xb)[0])
+        item = np.dtype(a[2]).itemsize if a[2] != "bool" else 1
+        flat = first_byte // max(item, 1)
+        index = tuple(int(i) for i in np.unravel_index(flat, a[1])) if a[1] else ()
+        va = a[4].reshape(-1)[flat] if a[4].size else None
+        vb = b[4].reshape(-1)[flat] if b[4].size else None
+        return (path, index, va, vb, "values differ")
+    if a[0] == "tuple":
+        if len(a[1]) != len(b[1]):
+            return (path, None, len(a[1]), len(b[1]), "tuple sizes differ")
+        for i, (x, y) in enumerate(zip(a[1], b[1])):
+            r = _compare(x, y, f"{path}[{i}]")
+            if r:
+                return r
+        return None
+    va, vb = a[1], b[1]
+    if isinstance(va, HostObject) and isinstance(vb, HostObject):
+        return None
+    if isinstance(va, DType) or isinstance(vb, DType) or va != vb:
+        return None if va == vb else (path, None, va, vb, "values differ")
+    return None
+
+
+def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
+           shapes: dict | None = None, backend_factory=CpuBackend) -> VerifyReport:
+    names = check_correspondence(original, rewritten)
+    inputs = _Inputs(seed, shapes or {})
+    # The original runs with initialization tracking: a module that reads memory nothing
+    # wrote has undefined results, and is reported as such rather than compared.
+    ex_a = Executor(original, CpuBackend(track_init=True) if backend_factory is CpuBackend
+                    else backend_factory())
+    ex_b = Executor(rewritten, backend_factory())
+    report = VerifyReport(names, calls)
+    results: list = []  # (function, call, output of original, output of rewritten)
+    weights = Weights(inputs, [ex_a.backend, ex_b.backend])
+    for call in range(calls):
+        for name in names:
+            f = original.function(name)
+            w_a, w_b = weights.of(f)
+            fresh = inputs.fresh(f, call)
+            args_a = [_to_backend(ex_a.backend, v) for v in fresh] + w_a
+            args_b = [_to_backend(ex_b.backend, v) for v in fresh] + w_b
+            out_a = ex_a.call(name, args_a)
+            try:
+                out_b = ex_b.call(name, args_b)
+            except ExecError as e:
+                report.difference = Difference(name, call, "", f"{name}, call {call + 1}",
+                                               message=f"the rewritten module fails: "
+                                                       f"{e.message}")
+                return _finish(report, ex_a, ex_b)
+            results.append((name, call, out_a, out_b))
+            for fname, c, a, b in results:
+                found = _compare(_snapshot(ex_a.backend, a), _snapshot(ex_b.backend, b))
+                report.outputs_compared += 1
+                if found:
+                    path, element, va, vb, words = found
+                    report.difference = Difference(fname, c, path, f"{name}, call {call + 1}",
+                                                   element, va, vb, words)
+                    return _finish(report, ex_a, ex_b)
+    return _finish(report, ex_a, ex_b)
+
+
+def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyReport:
+    report.captures = ex_b.captures
+    report.replays = ex_b.replays
+    report.launches_original = getattr(ex_a.backend, "launch_count", 0)
+    report.launches_rewritten = getattr(ex_b.backend, "launch_count", 0)
+    return report
