@@ -28,6 +28,8 @@ demo: $(VENV)/.base
 	@sed -n '/def cuda_graph_alloc/,$$p' $(VENV)/demo_rewritten.relax
 	@echo "== cgraph check: the rewrite equals TVM's own expected output (PrimFunc text aside)"
 	$(BIN)/cgraph check $(VENV)/demo_rewritten.relax samples/tvm/vm_builtin_expected.relax --prim-bodies ignore
+	@echo "== cgraph verify: the rewrite computes what the original computes (CUDA-graph semantics, no GPU)"
+	$(BIN)/cgraph verify samples/tvm/vm_builtin_before.relax $(VENV)/demo_rewritten.relax
 	@echo "== the same rewrite in the legacy dialect (R.Object, sinfo_args=, T.block)"
 	$(BIN)/cgraph rewrite samples/tvm/vm_builtin_before.relax --dialect legacy | sed -n '/def main(/,$$p'
 	@echo "== cgraph check finds the first difference: the pass's input vs. its output (exit 1 expected)"
@@ -40,6 +42,7 @@ test: $(VENV)/.test
 bench: $(VENV)/.test
 	$(BIN)/python bench/bench_fmt.py --tvm
 	$(BIN)/python bench/bench_rewrite.py
+	$(BIN)/python bench/bench_verify.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist

@@ -1,0 +1,118 @@
+"""The executor: memory aliasing, the kernel library, and CUDA-graph semantics."""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pytest
+
+from conftest import ROOT
+from cudagraph_cli.exec.backend import CpuBackend, ExecError
+from cudagraph_cli.exec.interpreter import Executor
+from cudagraph_cli.exec.kernels import KernelSpec, prim_func_outputs, run_numpy, synthetic
+from cudagraph_cli.parser import parse_module
+
+TVM_DIR = ROOT / "samples" / "tvm"
+
+
+def test_views_of_one_storage_alias():
+    b = CpuBackend()
+    s = b.alloc_storage(32)
+    x = b.view(s, 0, (4,), "float32")
+    y = b.view(s, 16, (4,), "float32")
+    z = b.view(s, 0, (8,), "float32")
+    x.array[...] = 1.0
+    y.array[...] = 2.0
+    assert z.array.tolist() == [1.0] * 4 + [2.0] * 4
+    with pytest.raises(ExecError, match="does not fit its storage of 32 bytes"):
+        b.view(s, 20, (4,), "float32")
+
+
+def test_synthetic_kernel_formula_by_hand():
+    """docs/EXECUTOR.md: out[j] = (salt + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256,
+    over bytes. Input bytes [1, 2] and [10]; 4 output bytes; salt from the name "k"."""
+    salt = zlib.crc32(b"k") & 0xFFFF
+    out = np.zeros(4, dtype=np.uint8)
+    synthetic(salt, [np.array([1, 2], dtype=np.uint8), np.array([10], dtype=np.uint8)], [out])
+    expected = [(salt + 17 * j + 3 * [1, 2][j % 2] + 5 * 10) % 256 for j in range(4)]
+    assert out.tolist() == expected
+
+
+def test_elementwise_kernels_compute_what_they_say():
+    a = np.array([0.5, -1.0], dtype=np.float32)
+    b = np.array([2.0, 3.0], dtype=np.float32)
+    out = np.zeros(2, dtype=np.float32)
+    run_numpy(KernelSpec("add", (2,), "add"), [a, b, out], [])
+    assert out.tolist() == [2.5, 2.0]
+    run_numpy(KernelSpec("exp", (1,), "exp"), [a, out], [])
+    assert out.tolist() == np.exp(a).tolist()
+    run_numpy(KernelSpec("relu", (1,), "relu"), [a, out], [])
+    assert out.tolist() == [0.5, 0.0]
+
+
+@pytest.mark.parametrize("sample,func,written", [
+    ("rewrite_cuda_graph_before", "exp", (1,)),  # compute[i0, i1] = ...
+    ("dynamic_capture_before", "add_one", (1,)),  # y = T.match_buffer(y_handle, ...)
+    ("capture_fixed_inputs_before", "layer_norm", (3,)),  # not its T.sblock_alloc_buffers
+    ("capture_fixed_inputs_before", "fused_conv2d_relu", (2,)),
+])
+def test_written_parameters_found_in_tir(sample, func, written):
+    mod = parse_module((TVM_DIR / f"{sample}.relax").read_text())
+    assert prim_func_outputs(mod.function(func)) == written
+
+
+CACHED = '''@I.ir_module
+class Module:
+    @R.function(private=True)
+    def alloc() -> R.Tuple(R.Any):
+        R.func_attr({"relax.force_pure": True})
+        s = R.memory.alloc_storage(R.shape([16]), 0, "global", "float32")
+        gv = (s,)
+        return gv
+
+    @R.function(private=True)
+    def capture(a: R.Tensor((4,), "float32"), x: R.Tensor((4,), "float32")) -> R.Tuple(R.Tensor((4,), "float32")):
+        R.func_attr({"relax.force_pure": True})
+        R.call_packed("k", x, a, ty_args=(R.Tuple,))
+        gv = (a,)
+        return gv
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        gv = R.call_builtin_with_ctx("vm.builtin.cuda_graph.get_cached_alloc", (cls.alloc, 0), ty_args=(R.Tuple(R.Any),))
+        s = gv[0]
+        a = R.memory.alloc_tensor(s, 0, R.shape([4]), "float32")
+        gv1 = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.capture, (a, x), 0), ty_args=(R.Tuple(R.Tensor((4,), "float32")),))
+        r = gv1[0]
+        return r
+'''
+
+
+def test_graph_replays_recorded_buffers_ignoring_arguments():
+    ex = Executor(parse_module(CACHED), CpuBackend())
+    x1 = ex.backend.from_numpy(np.arange(4, dtype=np.float32))
+    x2 = ex.backend.from_numpy(np.arange(4, 8, dtype=np.float32))
+    r1 = ex.call("main", [x1])
+    first = r1.array.copy()
+    r2 = ex.call("main", [x2])
+    # Same storage (get_cached_alloc ran once), same output object, and the replay read x1,
+    # the buffer it captured, not x2: exactly what a CUDA graph does.
+    assert r2 is r1 and ex.captures == 1 and ex.replays == 1
+    assert r2.array.tolist() == first.tolist()
+    x1.array[...] = 100.0
+    ex.call("main", [x2])
+    assert r1.array.tolist() != first.tolist()  # replays see the captured buffer's new data
+    assert list(ex.alloc_cache) == [0]
+
+
+def test_unsupported_operator_is_a_located_error():
+    text = CACHED.replace('R.call_packed("k", x, a, ty_args=(R.Tuple,))',
+                          'R.call_packed("k", x, a, ty_args=(R.Tuple,))\n'
+                          '        z = R.add(x, x)')
+    ex = Executor(parse_module(text), CpuBackend())
+    with pytest.raises(ExecError, match="'relax.add' is not supported") as e:
+        ex.call("main", [ex.backend.from_numpy(np.zeros(4, dtype=np.float32))])
+    assert e.value.loc.line == 14  # the `z = R.add(x, x)` binding
