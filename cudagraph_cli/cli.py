@@ -90,6 +90,7 @@ Examples:
   cat model.relax | cgraph fmt - --dialect legacy
   cgraph check got.relax expected.relax      # exit 1 (and show where) if they differ
   cgraph rewrite model.relax -o model.graph.relax --explain
+  cgraph diff model.relax                    # what was lifted, what was not, and why
   cgraph verify model.relax model.graph.relax   # same numbers? (CUDA-graph semantics, no GPU)
   cgraph run model.relax --device cpu
 
@@ -447,6 +448,99 @@ def _flatten(value, path: str = ""):
             yield from _flatten(v, f"{path}[{i}]")
     else:
         yield path, value
+
+
+DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what was not, and why.
+
+With one file, IN is rewritten first (same options as `cgraph rewrite`); with two, IN and
+OUT are a given pair (OUT made by cgraph or by TVM). The terminal view lists each function's
+bindings with the graph (R0, R1, ...) each went into, the shared-allocation slot of each
+lifted storage, and, for each kernel launch left outside, the reason; then a summary table.
+
+\b
+Examples:
+  cgraph diff model.relax
+  cgraph diff model.relax --function decode --fold 0
+  cgraph diff model.relax model.graph.relax --format json
+  cgraph diff model.relax --format html -o report.html
+  cgraph diff model.relax --summary --fail-under 0.9     # CI gate: exit 1 below 90%
+"""
+
+
+@main.command("diff", help=DIFF_HELP)
+@click.argument("input_path", metavar="IN")
+@click.argument("output_path", metavar="[OUT]", required=False)
+@click.option("--format", "fmt", type=click.Choice(["terminal", "json", "html", "unified"]),
+              default="terminal", help="View (json: schema in docs/DIFF.md).")
+@click.option("-o", "--output", "output", default="-", metavar="FILE",
+              help="Write the view to FILE (default: standard output). Written atomically.")
+@click.option("--function", "function", default=None, metavar="NAME",
+              help="Show only this function's bindings.")
+@click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
+              help="Fold runs of more than N bindings in one graph (0: never).")
+@click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
+@click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
+              help="Exit 1 when the fraction of kernel launches captured is below RATIO.")
+@click.option("--min-kernels", type=click.IntRange(min=1), default=1, show_default=True,
+              help="As for rewrite (one-file form).")
+@click.option("--exclude", multiple=True, metavar="GLOB", help="As for rewrite (one-file form).")
+@click.option("--functions", callback=_csv, default=None, metavar="NAME,...",
+              help="As for rewrite (one-file form).")
+def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
+                 fail_under, min_kernels, exclude, functions):
+    import io
+
+    from rich.console import Console
+
+    from .fileio import write_text
+    from .passes.pipeline import rewrite
+    from .passes.region_planner import PlanOptions
+    from .printer import print_module
+    from .report.analysis import analyze
+    from .report.views import render_html, render_terminal, render_unified, to_json
+
+    mod, text, name = _read_module(input_path)
+    if output_path is not None:
+        if min_kernels != 1 or exclude or functions:
+            raise click.UsageError("--min-kernels, --exclude and --functions apply to the "
+                                   "one-file form (which rewrites IN)")
+        out, out_text, out_name = _read_module(output_path)
+        report = None
+    else:
+        options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude),
+                              functions=functions)
+        try:
+            out, report = rewrite(mod, options)
+        except SourceError as e:
+            raise e.located(name, text)
+        out_name = f"{name} (rewritten)"
+    if function is not None and mod.function(function) is None:
+        raise click.BadParameter(f"no Relax function named {function} in {name}",
+                                 param_hint="--function")
+    facts = analyze(mod, out, report)
+    if fmt == "json":
+        rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
+    elif fmt == "html":
+        rendered = render_html(facts, name, fold)
+    elif fmt == "unified":
+        rendered = render_unified(print_module(mod), print_module(out), name, out_name)
+    else:
+        to_file = output != "-"
+        stream = io.StringIO() if to_file else sys.stdout
+        color = not to_file and _color(sys.stdout)
+        console = Console(file=stream, color_system="auto" if color else None,
+                          force_terminal=color, no_color=not color, soft_wrap=True,
+                          highlight=False, width=None if color else 120)
+        render_terminal(facts, console, function, fold, summary_only)
+        rendered = stream.getvalue() if to_file else None
+    if rendered is not None:
+        write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
+                                                            else ()))
+    if fail_under is not None and facts.ratio < fail_under:
+        click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
+                   f"captured ({facts.ratio:.1%}), below --fail-under {fail_under:.1%}",
+                   err=True)
+        sys.exit(EXIT_CHECK_FAILED)
 
 
 def _explanation(report, name: str) -> str:

@@ -410,8 +410,7 @@ def test_explain_output_is_located(tmp_path):
     assert lines[-1].endswith("kernel launches")
 
 
-def test_function_not_selected_and_open_dataflow_region_codes():
-    text = '''@I.ir_module
+DATAFLOW_THEN_OTHER = '''@I.ir_module
 class Module:
     @R.function
     def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")):
@@ -427,6 +426,10 @@ class Module:
         R.call_packed("k", x, ty_args=(R.Tuple,))
         return x
 '''
+
+
+def test_function_not_selected_and_open_dataflow_region_codes():
+    text = DATAFLOW_THEN_OTHER
     _, report = rw(text, functions=("main",))
     codes = {r.code for r in report.reasons}
     assert {"open-dataflow-region", "function-not-selected"} <= codes

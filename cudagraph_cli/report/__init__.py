@@ -1,0 +1,1 @@
+"""`cgraph diff`: analysis.py gathers the facts of a rewrite; views.py shows them."""

@@ -1,0 +1,240 @@
+"""What a rewrite did, as facts: the basis of every `cgraph diff` view.
+
+The numbers come from the rewritten module itself (kernel launches inside the functions that
+`run_or_capture` launches, storages allocated by the function that `get_cached_alloc` calls),
+so they agree with it whatever produced it. Which original binding went into which graph comes
+from cgraph's plan when cgraph made the rewrite, and otherwise from matching the original's
+bindings with the capture functions' (by variable and callee names, which both TVM and cgraph
+keep). Why a kernel launch stayed outside comes from cgraph's planner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..passes.pipeline import RewriteReport, rewrite
+from ..passes.region_planner import PlanOptions, launch_kind
+from ..passes.rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE
+from ..printer import FunctionPrinter, Printer
+
+
+@dataclass
+class BindingFact:
+    index: int
+    line: int
+    text: str
+    region: int | None = None  # capture region id (module-wide, in launch order)
+    slot: int | None = None  # cuda_graph_alloc slot of a lifted storage
+    kernel: bool = False  # a kernel launch (what TVM can capture)
+    launch: str | None = None  # "kernel" | "vm-builtin" | "relax-call" | None
+    reason: tuple | None = None  # (code, message) for a launch left outside a graph
+
+
+@dataclass
+class FunctionFacts:
+    name: str
+    bindings: list = field(default_factory=list)
+    kernel_launches: int = 0  # in the original
+    captured: int = 0  # kernel launches inside this function's graphs (rewritten module)
+    regions: int = 0  # run_or_capture calls in the rewritten function
+    host_launches_before: int = 0
+    host_launches_after: int = 0
+
+    @property
+    def ratio(self) -> float:
+        return self.captured / self.kernel_launches if self.kernel_launches else 1.0
+
+
+@dataclass
+class ModuleFacts:
+    name: str
+    functions: list
+    static_bytes: dict  # scope -> bytes allocated by cuda_graph_alloc
+    unshared_bytes: dict  # scope -> bytes the lifted storages would take unshared
+    notes: list = field(default_factory=list)
+
+    @property
+    def kernel_launches(self) -> int:
+        return sum(f.kernel_launches for f in self.functions)
+
+    @property
+    def captured(self) -> int:
+        return sum(f.captured for f in self.functions)
+
+    @property
+    def ratio(self) -> float:
+        return self.captured / self.kernel_launches if self.kernel_launches else 1.0
+
+
+def _builtin_call(value, name: str) -> bool:
+    return isinstance(value, ir.Call) and isinstance(value.op, ir.Op) and \
+        value.op.name == "relax.call_builtin_with_ctx" and \
+        isinstance(value.args[0], ir.ExternFunc) and value.args[0].name == name
+
+
+def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
+    n = 0
+    for block in f.blocks:
+        for b in block.bindings:
+            if isinstance(b.value, ir.Call) and launch_kind(b.value, module, prims) == "kernel":
+                n += 1
+    return n
+
+
+def _storage_size(b) -> tuple[int, str] | None:
+    v = b.value
+    if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
+            v.op.name == "relax.memory.alloc_storage":
+        shape, scope = v.args[0], v.args[2]
+        if isinstance(shape, ir.ShapeExpr) and len(shape.values) == 1 and \
+                isinstance(shape.values[0], ir.IntImm) and isinstance(scope, ir.StringImm):
+            return shape.values[0].value, scope.value
+    return None
+
+
+def _sig(e, strict: bool):
+    """A value's signature for matching original and lifted bindings."""
+    t = type(e)
+    if t is ir.Var:
+        return ("v", e.name) if strict else ("v",)
+    if t is ir.Call:
+        op = e.op.name if hasattr(e.op, "name") else "?"
+        return ("c", op) + tuple(_sig(a, strict) for a in e.args)
+    if t is ir.Tuple:
+        return ("t",) + tuple(_sig(a, strict) for a in e.fields)
+    if t is ir.TupleGetItem:
+        return ("g", e.index, _sig(e.tuple_value, strict))
+    return (t.__name__,)
+
+
+def analyze(original: ir.Module, rewritten: ir.Module,
+            report: RewriteReport | None = None) -> ModuleFacts:
+    prims = {f.name for f in original.functions if isinstance(f, ir.PrimFunc)}
+    out_prims = {f.name for f in rewritten.functions if isinstance(f, ir.PrimFunc)}
+    reasons = {}
+    plan = report.plan if report is not None else None
+    if report is None or report.plan is None:
+        # Explanations always come from cgraph's planner on the original.
+        _, own = rewrite(original, PlanOptions())
+        reasons_src = own.reasons
+    else:
+        reasons_src = report.reasons
+    for r in reasons_src:
+        reasons[id(r.binding)] = (r.code, r.message)
+
+    # The shared allocation: sizes per scope, and which original storage took which slot.
+    alloc_names = set()
+    for f in rewritten.relax_functions():
+        for block in f.blocks:
+            for b in block.bindings:
+                if _builtin_call(b.value, GET_CACHED_ALLOC):
+                    alloc_names.add(b.value.args[1].fields[0].name)
+    static: dict[str, int] = {}
+    for name in alloc_names:
+        g = rewritten.function(name)
+        for block in g.blocks if isinstance(g, ir.Function) else ():
+            for b in block.bindings:
+                rec = _storage_size(b)
+                if rec:
+                    static[rec[1]] = static.get(rec[1], 0) + rec[0]
+    unshared: dict[str, int] = {}
+
+    functions = []
+    region_counter = 0
+    for f in original.relax_functions():
+        g = rewritten.function(f.name)
+        facts = FunctionFacts(f.name)
+        facts.kernel_launches = _count_kernels(f, original, prims)
+        facts.host_launches_before = facts.kernel_launches
+        printer = FunctionPrinter(Printer(original.dialect), original.name)
+        printer._assign_names(f)
+        bindings = [b for block in f.blocks for b in block.bindings]
+        for i, b in enumerate(bindings):
+            kind = launch_kind(b.value, original, prims) if isinstance(b.value, ir.Call) else None
+            facts.bindings.append(BindingFact(i, b.loc.line, printer.binding(b, "").strip(),
+                                              kernel=kind == "kernel", launch=kind))
+        if not isinstance(g, ir.Function):
+            functions.append(facts)
+            continue
+        # Slots of lifted storages: `name = gv[i]` of a get_cached_alloc in the rewrite.
+        fetched: list[tuple[str, int]] = []
+        kept_storages = set()
+        alloc_vars = set()
+        launches = []  # capture functions, in launch order
+        for block in g.blocks:
+            for b in block.bindings:
+                v = b.value
+                if _builtin_call(v, GET_CACHED_ALLOC):
+                    alloc_vars.add(id(b.var))
+                elif isinstance(v, ir.TupleGetItem) and id(v.tuple_value) in alloc_vars:
+                    fetched.append((b.var.name, v.index))
+                elif _builtin_call(v, RUN_OR_CAPTURE):
+                    launches.append(rewritten.function(v.args[1].fields[0].name))
+                elif _storage_size(b):
+                    kept_storages.add(b.var.name)
+        facts.regions = len(launches)
+        for c in launches:
+            facts.captured += _count_kernels(c, rewritten, out_prims) if c else 0
+        facts.host_launches_after = _count_kernels(g, rewritten, out_prims) + len(launches)
+        # Lifted storages are the original's that the rewrite no longer allocates; each gets
+        # the slot of the fetch with its name, else (a printer renamed it) the next fetch.
+        lifted = [(fact, b) for fact, b in zip(facts.bindings, bindings)
+                  if _storage_size(b) and b.var.name not in kept_storages]
+        by_name = dict(fetched)
+        unnamed = [slot for name, slot in fetched
+                   if name not in {b.var.name for _, b in lifted}]
+        for fact, b in lifted:
+            if b.var.name in by_name:
+                fact.slot = by_name.pop(b.var.name)
+            elif unnamed:
+                fact.slot = unnamed.pop(0)
+            if fact.slot is not None:
+                size, scope = _storage_size(b)
+                unshared[scope] = unshared.get(scope, 0) + size
+        # Which original bindings went into which graph.
+        if plan is not None:
+            ids = {id(b): r for r in plan.kept_captures() if r.function == f.name
+                   for b in r.bindings}
+            for fact, b in zip(facts.bindings, bindings):
+                region = ids.get(id(b))
+                if region is not None:
+                    fact.region = region.region_id
+        else:
+            _match_regions(facts, bindings, launches, region_counter)
+        region_counter += len(launches)
+        for fact, b in zip(facts.bindings, bindings):
+            if fact.launch is not None and fact.region is None and id(b) in reasons:
+                fact.reason = reasons[id(b)]
+        functions.append(facts)
+    notes = list(report.notes) if report is not None else []
+    return ModuleFacts(original.name, functions, static, unshared, notes)
+
+
+def _match_regions(facts: FunctionFacts, bindings: list, launches: list, first_id: int):
+    """Assign original bindings to the capture functions they were lifted into: in order,
+    by variable and callee names (strict), else by callee names alone (a capture function
+    shared by two launches carries the first one's names)."""
+    for strict in (True, False):
+        queue = []
+        for k, c in enumerate(launches):
+            if c is None:
+                continue
+            body = [b for block in c.blocks for b in block.bindings][:-1]  # not the outputs
+            queue += [(first_id + k, b.var.name if strict else None, _sig(b.value, strict))
+                      for b in body]
+        taken = [False] * len(queue)
+        pos = 0
+        for fact, b in zip(facts.bindings, bindings):
+            if fact.region is not None or pos >= len(queue):
+                continue
+            region, name, sig = queue[pos]
+            if (name is None or name == b.var.name or b.var.name == "_") and \
+                    _sig(b.value, strict) == sig:
+                fact.region = region
+                taken[pos] = True
+                pos += 1
+        if all(taken):
+            return
+        for fact in facts.bindings:
+            fact.region = None

@@ -1,0 +1,243 @@
+"""The views of `cgraph diff`: terminal (rich), JSON, self-contained HTML, unified text diff.
+
+All four show the same facts (report/analysis.py). The JSON schema is documented in
+docs/DIFF.md; its "schema" field is bumped on any incompatible change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+
+from .analysis import FunctionFacts, ModuleFacts
+
+SCHEMA = 1
+# One colour per region, cycling (rich colour names; the HTML uses the same hues).
+REGION_COLORS = ["cyan", "magenta", "green", "yellow", "blue", "bright_red", "bright_cyan",
+                 "bright_magenta"]
+HTML_COLORS = ["#0e7490", "#a21caf", "#15803d", "#a16207", "#1d4ed8", "#dc2626", "#0891b2",
+               "#c026d3"]
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100.0 * part / whole:.0f}%" if whole else "-"
+
+
+# ---- JSON --------------------------------------------------------------------------------
+
+def to_json(facts: ModuleFacts, source: str) -> dict:
+    scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
+    return {
+        "schema": SCHEMA,
+        "module": source,
+        "functions": [_function_json(f) for f in facts.functions],
+        "totals": {
+            "kernel_launches": facts.kernel_launches,
+            "captured": facts.captured,
+            "captured_ratio": round(facts.ratio, 6),
+            "regions": sum(f.regions for f in facts.functions),
+            "host_launches_before": sum(f.host_launches_before for f in facts.functions),
+            "host_launches_after": sum(f.host_launches_after for f in facts.functions),
+        },
+        "memory": {s: {"static_bytes": facts.static_bytes.get(s, 0),
+                       "unshared_bytes": facts.unshared_bytes.get(s, 0),
+                       "saved_bytes": facts.unshared_bytes.get(s, 0)
+                       - facts.static_bytes.get(s, 0)} for s in scopes},
+        "notes": facts.notes,
+    }
+
+
+def _function_json(f: FunctionFacts) -> dict:
+    return {
+        "name": f.name,
+        "kernel_launches": f.kernel_launches,
+        "captured": f.captured,
+        "captured_ratio": round(f.ratio, 6),
+        "regions": f.regions,
+        "graph_launches_per_call": f.regions,
+        "host_launches_before": f.host_launches_before,
+        "host_launches_after": f.host_launches_after,
+        "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
+                      "launch": b.launch,
+                      "reason": None if b.reason is None else
+                      {"code": b.reason[0], "message": b.reason[1]}} for b in f.bindings],
+    }
+
+
+# ---- terminal -----------------------------------------------------------------------------
+
+def _folded(f: FunctionFacts, fold: int):
+    """Bindings to show: long runs inside one region keep their first and last lines."""
+    i = 0
+    items = f.bindings
+    while i < len(items):
+        b = items[i]
+        j = i
+        while j + 1 < len(items) and b.region is not None and items[j + 1].region == b.region:
+            j += 1
+        run = items[i:j + 1]
+        if fold and len(run) > fold:
+            yield from run[:3]
+            yield ("fold", len(run) - 5, b.region)
+            yield from run[-2:]
+        else:
+            yield from run
+        i = j + 1
+
+
+def render_terminal(facts: ModuleFacts, console, function: str | None = None,
+                    fold: int = 12, summary_only: bool = False) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    if not summary_only:
+        for f in facts.functions:
+            if function is not None and f.name != function:
+                continue
+            console.print(Text(f"function {f.name}: {f.captured} of {f.kernel_launches} kernel "
+                               f"launches captured in {f.regions} graph(s)", style="bold"))
+            prev_region = None
+            for item in _folded(f, fold):
+                if isinstance(item, tuple):
+                    _, n, region = item
+                    color = REGION_COLORS[region % len(REGION_COLORS)]
+                    console.print(Text(f" R{region:<3}│   ... {n} more bindings in graph "
+                                       f"R{region} ...", style=color))
+                    continue
+                b = item
+                line = Text()
+                if b.region is not None:
+                    color = REGION_COLORS[b.region % len(REGION_COLORS)]
+                    edge = "┌" if b.region != prev_region else "│"
+                    line.append(f" R{b.region:<3}{edge} ", style=color)
+                elif b.slot is not None:
+                    line.append(f" S{b.slot:<3}│ ", style="dim")
+                else:
+                    line.append("     │ ", style="dim")
+                line.append(b.text, style="dim" if b.region is None and not b.launch else "")
+                if b.slot is not None:
+                    line.append(f"   -> cuda_graph_alloc slot {b.slot}", style="dim")
+                if b.reason is not None:
+                    line.append(f"   <- {b.reason[0]}: {b.reason[1]}", style="red")
+                console.print(line)
+                prev_region = b.region
+            console.print()
+    table = Table(title="cgraph diff: kernel launches captured into CUDA graphs")
+    for col, just in (("function", "left"), ("kernel launches", "right"),
+                      ("captured", "right"), ("%", "right"), ("graphs", "right"),
+                      ("host launches / call", "right")):
+        table.add_column(col, justify=just)
+    for f in facts.functions:
+        table.add_row(f.name, str(f.kernel_launches), str(f.captured),
+                      _pct(f.captured, f.kernel_launches), str(f.regions),
+                      f"{f.host_launches_before} -> {f.host_launches_after}")
+    before = sum(f.host_launches_before for f in facts.functions)
+    after = sum(f.host_launches_after for f in facts.functions)
+    table.add_row("total", str(facts.kernel_launches), str(facts.captured),
+                  _pct(facts.captured, facts.kernel_launches),
+                  str(sum(f.regions for f in facts.functions)), f"{before} -> {after}",
+                  style="bold")
+    console.print(table)
+    scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
+    if scopes:
+        mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
+        for col in ("scope", "allocated", "unshared", "saved by sharing"):
+            mem.add_column(col, justify="left" if col == "scope" else "right")
+        for s in scopes:
+            st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
+            mem.add_row(s, f"{st:,}", f"{un:,}", f"{un - st:,}")
+        console.print(mem)
+    for note in facts.notes:
+        console.print(f"note: {note}")
+
+
+# ---- HTML ---------------------------------------------------------------------------------
+
+_CSS = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #111; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 1em 0; }
+td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+td:first-child, th:first-child { text-align: left; }
+tr.total { font-weight: bold; }
+.code { border-left: 3px solid #ddd; font-family: ui-monospace, monospace;
+        font-size: 0.85em; overflow-x: auto; }
+.line { white-space: pre; }
+.tag { display: inline-block; width: 4.5em; color: #666; }
+.reason { color: #b91c1c; }
+.slot { color: #666; }
+.fold { font-style: italic; }
+"""
+
+
+def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
+    esc = html.escape
+    out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
+           f"<title>cgraph diff: {esc(source)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>cgraph diff: {esc(source)}</h1>",
+           f"<p id=\"summary\">{facts.captured} of {facts.kernel_launches} kernel launches "
+           f"captured ({_pct(facts.captured, facts.kernel_launches)}) in "
+           f"{sum(f.regions for f in facts.functions)} graph(s)</p>",
+           "<table id=\"functions\"><tr><th>function</th><th>kernel launches</th>"
+           "<th>captured</th><th>%</th><th>graphs</th><th>host launches / call</th></tr>"]
+    for f in facts.functions:
+        out.append(f"<tr><td>{esc(f.name)}</td><td>{f.kernel_launches}</td><td>{f.captured}"
+                   f"</td><td>{_pct(f.captured, f.kernel_launches)}</td><td>{f.regions}</td>"
+                   f"<td>{f.host_launches_before} &rarr; {f.host_launches_after}</td></tr>")
+    before = sum(f.host_launches_before for f in facts.functions)
+    after = sum(f.host_launches_after for f in facts.functions)
+    out.append(f"<tr class=\"total\"><td>total</td><td>{facts.kernel_launches}</td>"
+               f"<td>{facts.captured}</td><td>{_pct(facts.captured, facts.kernel_launches)}"
+               f"</td><td>{sum(f.regions for f in facts.functions)}</td>"
+               f"<td>{before} &rarr; {after}</td></tr></table>")
+    scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
+    if scopes:
+        out.append("<table id=\"memory\"><tr><th>scope</th><th>allocated (bytes)</th>"
+                   "<th>unshared</th><th>saved by sharing</th></tr>")
+        for s in scopes:
+            st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
+            out.append(f"<tr><td>{esc(s)}</td><td>{st:,}</td><td>{un:,}</td>"
+                       f"<td>{un - st:,}</td></tr>")
+        out.append("</table>")
+    for f in facts.functions:
+        out.append(f"<h2 id=\"fn-{esc(f.name)}\">function {esc(f.name)}: {f.captured} of "
+                   f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)</h2>")
+        out.append("<div class=\"code\">")
+        for item in _folded(f, fold):
+            if isinstance(item, tuple):
+                _, n, region = item
+                color = HTML_COLORS[region % len(HTML_COLORS)]
+                out.append(f"<div class=\"line fold\" style=\"color:{color}\">"
+                           f"<span class=\"tag\">R{region}</span>... {n} more bindings in graph "
+                           f"R{region} ...</div>")
+                continue
+            b = item
+            if b.region is not None:
+                color = HTML_COLORS[b.region % len(HTML_COLORS)]
+                tag = f"<span class=\"tag\" style=\"color:{color}\">R{b.region}</span>"
+                style = f" style=\"color:{color}\""
+                cls = " captured"
+            else:
+                tag = f"<span class=\"tag\">{'S%d' % b.slot if b.slot is not None else ''}</span>"
+                style = ""
+                cls = ""
+            extra = ""
+            if b.slot is not None:
+                extra += f" <span class=\"slot\">&rarr; cuda_graph_alloc slot {b.slot}</span>"
+            if b.reason is not None:
+                extra += (f" <span class=\"reason\" title=\"{esc(b.reason[1])}\">&#10007; "
+                          f"{esc(b.reason[0])}: {esc(b.reason[1])}</span>")
+            out.append(f"<div class=\"line{cls}\"{style}>{tag}{esc(b.text)}{extra}</div>")
+        out.append("</div>")
+    for note in facts.notes:
+        out.append(f"<p class=\"note\">note: {esc(note)}</p>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+# ---- unified diff -------------------------------------------------------------------------
+
+def render_unified(before: str, after: str, name_before: str, name_after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(keepends=True),
+                                        after.splitlines(keepends=True),
+                                        fromfile=name_before, tofile=name_after))
