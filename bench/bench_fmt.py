@@ -28,8 +28,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 from cudagraph_cli.gen import decode_module  # noqa: E402
+from report import write_section  # noqa: E402
 
 
 def run(cmd: list[str]) -> tuple[float, int]:
@@ -56,7 +58,7 @@ def main() -> None:
     ap.add_argument("--layers", default="8,32,128,512")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--tvm", action="store_true", help="also time apache-tvm's reader")
-    ap.add_argument("--write", metavar="FILE", help="append the table to this Markdown file")
+    ap.add_argument("--write", metavar="FILE", help="write the table into this Markdown file (its own section)")
     args = ap.parse_args()
 
     rows = []
@@ -95,8 +97,7 @@ def main() -> None:
               f"\n\n{head}\n{body}\n{ratio}")
     print(report)
     if args.write:
-        with open(args.write, "a", encoding="utf-8") as fh:
-            fh.write(report)
+        write_section(args.write, "bench_fmt", report)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_fmt import run  # noqa: E402
 from cudagraph_cli.gen import decode_module  # noqa: E402
+from report import write_section  # noqa: E402
 
 TVM_JOB = """
 import sys, tvm
@@ -103,8 +104,7 @@ def main() -> None:
               f"{growth}")
     print(report)
     if args.write:
-        with open(args.write, "a", encoding="utf-8") as fh:
-            fh.write(report)
+        write_section(args.write, "bench_rewrite", report)
 
 
 if __name__ == "__main__":

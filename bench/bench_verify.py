@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_fmt import run  # noqa: E402
 from cudagraph_cli.gen import decode_module  # noqa: E402
+from report import write_section  # noqa: E402
 
 
 def main() -> None:
@@ -48,8 +49,7 @@ def main() -> None:
               f"peak RSS {rss:.0f} MiB\n")
     print(report)
     if args.write:
-        with open(args.write, "a", encoding="utf-8") as fh:
-            fh.write(report)
+        write_section(args.write, "bench_verify", report)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ Examples:
   cgraph check got.relax expected.relax      # exit 1 (and show where) if they differ
   cgraph rewrite model.relax -o model.graph.relax --explain
   cgraph diff model.relax                    # what was lifted, what was not, and why
+  cgraph gen decode --layers 32 -o decode32.relax   # a realistic module to try things on
   cgraph verify model.relax model.graph.relax   # same numbers? (CUDA-graph semantics, no GPU)
   cgraph run model.relax --device cpu
 
@@ -541,6 +542,47 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
                    f"captured ({facts.ratio:.1%}), below --fail-under {fail_under:.1%}",
                    err=True)
         sys.exit(EXIT_CHECK_FAILED)
+
+
+GEN_HELP = """Write a realistic post-memory-planning module of any size (deterministic for a seed).
+
+KIND is `decode`: an LLM-style module of --layers transformer layers, each a run of
+--kernels-per-layer PrimFunc launches broken by a vm.builtin KV-cache call; storages reused
+as StaticPlanBlockMemory plans them; weights past num_input. With --functions
+prefill,decode the module also has a prefill function with a symbolic sequence length n,
+marked for capture (relax.rewrite_cuda_graph.capture_symbolic_vars).
+
+\b
+Examples:
+  cgraph gen decode --layers 32 -o decode32.relax
+  cgraph gen decode --layers 4 --functions prefill,decode --hidden 256
+  cgraph gen decode --layers 512 | cgraph rewrite - -o decode512.graph.relax
+"""
+
+
+@main.command("gen", help=GEN_HELP)
+@click.argument("kind", type=click.Choice(["decode"]))
+@click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
+@click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
+@click.option("--functions", callback=_csv, default="decode", show_default=True,
+              metavar="NAME,...", help="prefill and/or decode.")
+@click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
+              help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
+@click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
+              help="Largest prefill length the storages are sized for.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, output):
+    from .fileio import write_text
+    from .gen import decode_module
+
+    unknown = [f for f in functions if f not in ("prefill", "decode")]
+    if unknown:
+        raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
+                                 param_hint="--functions")
+    text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
+    write_text(output, text)
 
 
 def _explanation(report, name: str) -> str:

@@ -1,0 +1,20 @@
+"""Writing benchmark results into docs/BENCHMARKS.md: each benchmark owns one section, between
+`<!-- NAME -->` and `<!-- /NAME -->`, replaced on every run (appended the first time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def write_section(path: str, name: str, text: str) -> None:
+    doc = Path(path)
+    body = doc.read_text(encoding="utf-8") if doc.exists() else ""
+    start, end = f"<!-- {name} -->", f"<!-- /{name} -->"
+    block = f"{start}\n{text.strip()}\n{end}"
+    if start in body and end in body:
+        before = body[:body.index(start)]
+        after = body[body.index(end) + len(end):]
+        body = before + block + after
+    else:
+        body = body.rstrip("\n") + "\n\n" + block + "\n"
+    doc.write_text(body, encoding="utf-8")
