@@ -20,7 +20,12 @@ HTML_COLORS = ["#0e7490", "#a21caf", "#15803d", "#a16207", "#1d4ed8", "#dc2626",
 
 
 def _pct(part: int, whole: int) -> str:
-    return f"{100.0 * part / whole:.0f}%" if whole else "-"
+    """Whole percentages exactly; otherwise one decimal, and never 100% unless all."""
+    if not whole:
+        return "-"
+    if (100 * part) % whole == 0:
+        return f"{100 * part // whole}%"
+    return f"{min(100.0 * part / whole, 99.9):.1f}%"
 
 
 # ---- JSON --------------------------------------------------------------------------------
