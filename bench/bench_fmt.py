@@ -16,14 +16,12 @@ from __future__ import annotations
 import argparse
 import io
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import tokenize
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import write_section  # noqa: E402
+from report import machine, write_section  # noqa: E402
 
 
 def run(cmd: list[str]) -> tuple[float, int]:
@@ -91,8 +89,7 @@ def main() -> None:
     ratio = ""
     if len(rows) >= 2 and rows[-1][0] == 4 * rows[-2][0]:
         ratio = f"\ntime({rows[-1][0]}) / time({rows[-2][0]}) = {rows[-1][4] / rows[-2][4]:.2f}\n"
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    report = (f"\n### cgraph fmt, whole process ({date.today()}, {machine})\n\n"
+    report = (f"\n### cgraph fmt, whole process ({machine()})\n\n"
               f"`python bench/bench_fmt.py --repeat {args.repeat}{' --tvm' if args.tvm else ''}`"
               f"\n\n{head}\n{body}\n{ratio}")
     print(report)

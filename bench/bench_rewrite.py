@@ -20,12 +20,9 @@ import argparse
 import json
 import os
 import subprocess
-import platform
 import statistics
 import sys
 import tempfile
-import time
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +31,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_fmt import run  # noqa: E402
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import write_section  # noqa: E402
+from report import machine, write_section  # noqa: E402
 
 TVM_JOB = """
 import sys, tvm
@@ -98,8 +95,7 @@ def main() -> None:
     if len(rows) >= 2:
         growth = (f"\ntime({rows[-1][0]}) / time({rows[-2][0]}): whole process "
                   f"{rows[-1][2] / rows[-2][2]:.2f}, pass alone {rows[-1][6] / rows[-2][6]:.2f}\n")
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    report = (f"\n### cgraph rewrite vs TVM RewriteCUDAGraph ({date.today()}, {machine})\n\n"
+    report = (f"\n### cgraph rewrite vs TVM RewriteCUDAGraph ({machine()})\n\n"
               f"`python bench/bench_rewrite.py --repeat {args.repeat}`\n\n{head}\n{body}\n"
               f"{growth}")
     print(report)

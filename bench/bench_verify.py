@@ -9,12 +9,9 @@ Goal (issue 4): at most 10 s on the 2-core dev machine.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import statistics
 import sys
 import tempfile
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,7 +20,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_fmt import run  # noqa: E402
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import write_section  # noqa: E402
+from report import machine, write_section  # noqa: E402
 
 
 def main() -> None:
@@ -42,8 +39,7 @@ def main() -> None:
                      "--calls", str(args.calls)]) for _ in range(args.repeat)]
     wall = statistics.median(w for w, _ in runs)
     rss = max(m for _, m in runs) / 1024
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    report = (f"\n### cgraph verify ({date.today()}, {machine})\n\n"
+    report = (f"\n### cgraph verify ({machine()})\n\n"
               f"`python bench/bench_verify.py --layers {args.layers} --calls {args.calls}`: "
               f"{wall:.2f} s median of {args.repeat} (whole process, both modules parsed), "
               f"peak RSS {rss:.0f} MiB\n")

@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
+import os
+import platform
+from datetime import date
 from pathlib import Path
+
+
+def machine() -> str:
+    """Where a figure was measured, for the heading of its table."""
+    return (f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}")
 
 
 def write_section(path: str, name: str, text: str) -> None:

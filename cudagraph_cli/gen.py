@@ -157,7 +157,7 @@ class _Function:
         head = ["n = T.int64()"] if self.symbolic else []
         head += ["R.func_attr({" + ", ".join(attrs) + "})", "cls = Module"]
         body = self.body()
-        lines = [f"    @R.function", f"    def {self.name}({', '.join(params)}) -> {x_ty}:"]
+        lines = ["    @R.function", f"    def {self.name}({', '.join(params)}) -> {x_ty}:"]
         lines += ["        " + ln for ln in head + body]
         return "\n".join(lines) + "\n"
 

@@ -13,7 +13,7 @@ import gc
 from pathlib import Path
 
 from lark import Lark, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import syntax as S
 from .diagnostics import Loc, SourceError

@@ -201,7 +201,6 @@ class _Fn:
         self.lines.append(f"    R.output({', '.join(outs)})")
 
     def _ret(self) -> str:
-        rng = self.rng
         a = self.operand()
         if self.ret_kind == "tensor":
             return a

@@ -112,7 +112,7 @@ class Module:
         a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
         R.call_packed("k1", a, ty_args=(R.Tuple,))
         out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("copy", a, out, ty_args=(R.Tuple,))
+        R.call_packed("copy_mix", x, a, out, ty_args=(R.Tuple,))
         return out
 
     @R.function
@@ -121,10 +121,11 @@ class Module:
         cls = Module
         s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
         a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
+        R.call_packed("k0", a, ty_args=(R.Tuple,))
         r = cls.helper(x)
-        R.call_packed("k2", a, r, ty_args=(R.Tuple,))
-        return r
+        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
+        R.call_packed("k2", a, r, out, ty_args=(R.Tuple,))
+        return out
 '''
 
 
@@ -474,10 +475,11 @@ def test_missing_prim_func_is_reported_before_rewriting(tmp_path):
 
 def test_a_storage_used_in_two_functions_is_a_located_error(tmp_path):
     """Vars are local to their function: using another function's storage does not parse."""
-    text = CALLER_CALLEE.replace('R.call_packed("k2", a, r, ty_args=(R.Tuple,))',
-                                 'R.call_packed("k2", a, r, ty_args=(R.Tuple,))\n'
-                                 '        a2 = R.memory.alloc_tensor(s_helper, 0, R.shape([16]), '
-                                 '"float32")')
+    assert "        r = cls.helper(x)\n" in CALLER_CALLEE
+    text = CALLER_CALLEE.replace("        r = cls.helper(x)\n",
+                                 "        r = cls.helper(x)\n"
+                                 "        a2 = R.memory.alloc_tensor(s_helper, 0, R.shape([16]), "
+                                 '"float32")\n')
     src = tmp_path / "two.relax"
     src.write_text(text)
     r = run_cli("rewrite", str(src))

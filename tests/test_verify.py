@@ -19,6 +19,7 @@ from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
 from cudagraph_cli.printer import print_module
 from cudagraph_cli.wellformed import check_module
 from module_gen import random_module
+from test_rewrite import CALLER_CALLEE
 
 TVM_DIR = ROOT / "samples" / "tvm"
 
@@ -222,30 +223,6 @@ def test_mutation_returned_tensor_in_graph_storage():
     assert d is not None and d.call == 0 and d.checked_after == "main, call 2"
 
 
-CALLER_CALLEE = '''@I.ir_module
-class Module:
-    @R.function
-    def helper(x: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True})
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
-        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("copy_mix", x, a, out, ty_args=(R.Tuple,))
-        return out
-
-    @R.function
-    def main(x: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True})
-        cls = Module
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k0", a, ty_args=(R.Tuple,))
-        r = cls.helper(x)
-        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("k2", a, r, out, ty_args=(R.Tuple,))
-        return out
-'''
 
 
 def test_mutation_storages_of_live_functions_merged_by_tvm():
