@@ -310,6 +310,24 @@ MEMORY_OPS = frozenset({"relax.memory.alloc_storage", "relax.memory.alloc_tensor
                         "relax.memory.kill_storage", "relax.memory.kill_tensor"})
 
 
+def walk(e):
+    """The Relax expression `e` and every expression inside it, depth first: a call's callee,
+    arguments and attribute values, tuple fields, a get-item's tuple."""
+    stack = [e]
+    while stack:
+        x = stack.pop()
+        yield x
+        t = type(x)
+        if t is Call:
+            stack.extend(reversed([v for _, v in x.attrs]))
+            stack.extend(reversed(x.args))
+            stack.append(x.op)
+        elif t is Tuple:
+            stack.extend(reversed(x.fields))
+        elif t is TupleGetItem:
+            stack.append(x.tuple_value)
+
+
 def prim_vars(e, out: list | None = None) -> list:
     """Symbolic vars in a PrimExpr, in order of first appearance."""
     if out is None:

@@ -431,16 +431,7 @@ def _uses(e, last_use: dict, pos: int):
 
 
 def _has_global(e) -> bool:
-    t = type(e)
-    if t is ir.GlobalVarRef:
-        return True
-    if t is ir.Call:
-        return isinstance(e.op, ir.GlobalVarRef) or any(_has_global(a) for a in e.args)
-    if t is ir.Tuple:
-        return any(_has_global(a) for a in e.fields)
-    if t is ir.TupleGetItem:
-        return _has_global(e.tuple_value)
-    return False
+    return any(type(x) is ir.GlobalVarRef for x in ir.walk(e))
 
 
 def print_module(mod: ir.Module, dialect: str | None = None) -> str:

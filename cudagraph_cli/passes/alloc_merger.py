@@ -46,19 +46,7 @@ def call_graph(module: ir.Module) -> dict[str, set[str]]:
 
 
 def _refs(e, out: set):
-    t = type(e)
-    if t is ir.GlobalVarRef:
-        out.add(e.name)
-    elif t is ir.Call:
-        if isinstance(e.op, ir.GlobalVarRef):
-            out.add(e.op.name)
-        for a in e.args:
-            _refs(a, out)
-    elif t is ir.Tuple:
-        for x in e.fields:
-            _refs(x, out)
-    elif t is ir.TupleGetItem:
-        _refs(e.tuple_value, out)
+    out.update(x.name for x in ir.walk(e) if type(x) is ir.GlobalVarRef)
 
 
 def live_together(graph: dict[str, set[str]]) -> set[frozenset]:

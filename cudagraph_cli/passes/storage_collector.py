@@ -21,19 +21,8 @@ from .. import ir
 
 
 def free_vars(e, out: list) -> list:
-    t = type(e)
-    if t is ir.Var:
-        out.append(e)
-    elif t is ir.Call:
-        if type(e.op) is ir.Var:
-            out.append(e.op)
-        for a in e.args:
-            free_vars(a, out)
-    elif t is ir.Tuple:
-        for f in e.fields:
-            free_vars(f, out)
-    elif t is ir.TupleGetItem:
-        free_vars(e.tuple_value, out)
+    """The vars used in `e`, appended to `out`."""
+    out.extend(x for x in ir.walk(e) if type(x) is ir.Var)
     return out
 
 
