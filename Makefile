@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench bench-gpu gpu-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,9 @@ demo: $(VENV)/.base
 	$(BIN)/cgraph verify $(DEMO) $(VENV)/decode_32.graph.relax
 	@echo
 	@echo "== 5. On a GPU"
-	@if command -v nvidia-smi >/dev/null 2>&1; then $(BIN)/cgraph run $(VENV)/decode_32.graph.relax --device 0 \
-	  || echo "   (this version has no CUDA backend yet: 'cgraph run --device cpu' runs the reference)"; \
-	  else echo "   (no GPU here: 'cgraph run --device 0' needs one; 'cgraph run --device cpu' runs the reference)"; fi
+	@if command -v nvidia-smi >/dev/null 2>&1; then $(BIN)/cgraph run $(DEMO) --device 0 --iters 100; \
+	  else echo "   (no GPU here: 'cgraph run $(DEMO) --device 0' runs it eagerly and with CUDA graphs," \
+	            "checks both against the reference and times them)"; fi
 	@echo
 	@echo "== 6. The same pass on TVM's own test case equals TVM's expected output"
 	$(BIN)/cgraph rewrite samples/tvm/vm_builtin_before.relax | $(BIN)/cgraph check - samples/tvm/vm_builtin_expected.relax --prim-bodies ignore
@@ -62,6 +62,15 @@ bench: $(VENV)/.test
 	$(BIN)/python bench/bench_fmt.py --tvm --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_rewrite.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_verify.py --write docs/BENCHMARKS.md
+
+# On a machine with an NVIDIA GPU (and, for bench-gpu, PyTorch): the launch-overhead benchmark
+# against PyTorch (its table replaces a section of docs/BENCHMARKS.md), and the GPU checks.
+bench-gpu: $(VENV)/.base
+	$(BIN)/python bench/bench_gpu.py --write docs/BENCHMARKS.md
+
+gpu-check: $(VENV)/.test
+	$(BIN)/python -m pytest -q -m gpu tests/test_cuda.py
+	compute-sanitizer --tool memcheck --error-exitcode 1 $(BIN)/cgraph run $(DEMO) --device 0 --iters 3 --warmup 1
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist

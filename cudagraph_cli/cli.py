@@ -94,6 +94,7 @@ Examples:
   cgraph gen decode --layers 32 -o decode32.relax   # a realistic module to try things on
   cgraph verify model.relax model.graph.relax   # same numbers? (CUDA-graph semantics, no GPU)
   cgraph run model.relax --device cpu
+  cgraph run model.relax --device 0          # eager vs CUDA graphs on GPU 0, checked and timed
 
 Exit status: 0 ok, 1 check failed, 2 usage or input error, 3 internal error.
 """
@@ -376,15 +377,28 @@ def _verify_text(result, name_a: str, name_b: str) -> str:
     return text
 
 
-RUN_HELP = """Run every public function of IN and print its outputs' shapes and checksums.
+RUN_HELP = """Run every public function of IN: on the reference executor, or on a GPU.
 
---device cpu runs the reference executor (NumPy). GPU devices come with the CUDA backend;
-without a driver and a device, --device N says so and exits 2.
+--device cpu runs IN on the reference executor (NumPy) and prints its outputs' shapes and
+checksums.
+
+--device N runs IN on GPU N twice -- as it is, one launch per kernel (eager), and rewritten
+by cgraph with real CUDA graphs -- checks that both compute what the reference executor
+computes, bit for bit, then times one call of each (CUDA events, --warmup then --iters
+calls, median and p10-p90) and reports what the graphs bought. Kernels are cgraph's library
+(docs/EXECUTOR.md), compiled by NVRTC for the device and cached; --kernels FILE.cu brings
+your own by PrimFunc name (the check is then eager = graph only). Needs an NVIDIA driver and
+cuda-python; without them it says so and exits 2.
+
+Exit status: 0 ok, 1 the outputs differ, 2 usage or input error (or no GPU).
 
 \b
 Examples:
   cgraph run model.relax --device cpu
   cgraph run model.relax --device cpu --calls 3 --shape n=4
+  cgraph run model.relax --device 0
+  cgraph run model.relax --device 0 --shape m=8,16 --iters 1000 --format json
+  cgraph run model.relax --device 0 --kernels my_kernels.cu --function decode
 """
 
 
@@ -392,24 +406,89 @@ Examples:
 @click.argument("input_path", metavar="IN")
 @click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
               help="cpu for the reference executor, or a GPU ordinal.")
-@click.option("--calls", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--calls", type=click.IntRange(min=1), default=None,
+              help="Calls of each function (checked). Default: 1 on cpu; on a GPU 3, or "
+                   "twice the number of --shape values.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...")
+@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+              help="Values of a symbolic dimension, used in turn (one capture per value).")
+@click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True,
+              help="GPU: untimed calls before timing.")
+@click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
+              help="GPU: timed calls of each launch list.")
+@click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
+              help="GPU: CUDA C kernels named after PrimFuncs, used instead of cgraph's.")
+@click.option("--function", "functions", multiple=True, metavar="NAME",
+              help="GPU: run only these public functions (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def run_command(input_path, device, calls, seed, shapes, fmt):
+def run_command(input_path, device, calls, seed, shapes, warmup, iters, kernels_path,
+                functions, fmt):
+    if device != "cpu":
+        if not device.isdigit():
+            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
+        _run_gpu(input_path, int(device), calls, seed, shapes, warmup, iters, kernels_path,
+                 functions, fmt)
+        return
+    if kernels_path or functions:
+        raise click.UsageError("--kernels and --function apply to a GPU (--device N)")
+    _run_cpu(input_path, calls or 1, seed, shapes, fmt)
+
+
+def _run_gpu(input_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path, functions,
+             fmt):
+    from rich.console import Console
+
+    from .exec import cuda_driver
+    from .exec.gpu_run import RunOptions, run_on_gpu
+    from .exec.nvrtc import NvrtcUnavailable
+    from .fileio import read_text
+    from .report.run_view import render, to_json
+
+    mod, text, name = _read_module(input_path)
+    kernels = kernels_name = None
+    if kernels_path is not None:
+        kernels, kernels_name = read_text(kernels_path)
+    n_values = max((len(v) for v in shapes.values()), default=1)
+    options = RunOptions(device=ordinal, calls=calls or max(3, 2 * n_values), seed=seed,
+                         shapes=shapes, warmup=warmup, iters=iters,
+                         functions=list(functions) or None, kernels_source=kernels,
+                         kernels_name=kernels_name or "kernels.cu",
+                         progress=fmt == "text" and _color(sys.stderr))
+    try:
+        report = run_on_gpu(mod, name, options, cuda_driver.open_driver)
+    except cuda_driver.DriverUnavailable as e:
+        click.echo(f"cgraph: error: --device {ordinal}: {e}; --device cpu runs the reference "
+                   "executor", err=True)
+        sys.exit(EXIT_INPUT_ERROR)
+    except NvrtcUnavailable as e:
+        click.echo(f"cgraph: error: cannot compile kernels: {e}", err=True)
+        sys.exit(EXIT_INPUT_ERROR)
+    except cuda_driver.DriverError as e:
+        click.echo(f"cgraph: error: CUDA: {e}", err=True)
+        sys.exit(EXIT_INPUT_ERROR)
+    except SourceError as e:
+        if e.filename is None:
+            e.located(name, text)
+        raise
+    if fmt == "json":
+        click.echo(json.dumps(to_json(report), indent=2))
+    else:
+        color = _color(sys.stdout)
+        console = Console(color_system="auto" if color else None, force_terminal=color,
+                          no_color=not color, soft_wrap=True, highlight=False,
+                          width=None if color else 120)
+        render(report, console)
+    if not report.ok:
+        sys.exit(EXIT_CHECK_FAILED)
+
+
+def _run_cpu(input_path, calls, seed, shapes, fmt):
     import zlib
 
     from .exec.backend import CpuBackend, Tensor
     from .exec.interpreter import Executor
     from .exec.verify import Weights, _Inputs, _to_backend, public_functions
 
-    if device != "cpu":
-        if not device.isdigit():
-            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
-        click.echo(f"cgraph: error: --device {device}: no CUDA driver and device here (the CUDA "
-                   "backend needs cuda-python and a GPU); --device cpu runs the reference "
-                   "executor", err=True)
-        sys.exit(EXIT_INPUT_ERROR)
     mod, text, name = _read_module(input_path)
     inputs = _Inputs(seed, shapes)
     executor = Executor(mod, CpuBackend())
@@ -431,7 +510,7 @@ def run_command(input_path, device, calls, seed, shapes, fmt):
         e.located(name, text)
         raise
     if fmt == "json":
-        click.echo(json.dumps({"module": name, "device": device, "outputs": rows,
+        click.echo(json.dumps({"module": name, "device": "cpu", "outputs": rows,
                                "kernel_launches": executor.backend.launch_count,
                                "graph_captures": executor.captures,
                                "graph_replays": executor.replays}, indent=2))
@@ -552,16 +631,20 @@ as StaticPlanBlockMemory plans them; weights past num_input. With --functions
 prefill,decode the module also has a prefill function with a symbolic sequence length n,
 marked for capture (relax.rewrite_cuda_graph.capture_symbolic_vars).
 
+KIND `chain`: a chain of --length tiny elementwise kernels (add_one over --size elements of
+--dtype), planned into two storages: the launch-overhead benchmark (bench/bench_gpu.py).
+
 \b
 Examples:
   cgraph gen decode --layers 32 -o decode32.relax
   cgraph gen decode --layers 4 --functions prefill,decode --hidden 256
   cgraph gen decode --layers 512 | cgraph rewrite - -o decode512.graph.relax
+  cgraph gen chain --length 1000 -o chain1000.relax
 """
 
 
 @main.command("gen", help=GEN_HELP)
-@click.argument("kind", type=click.Choice(["decode"]))
+@click.argument("kind", type=click.Choice(["decode", "chain"]))
 @click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
 @click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
 @click.option("--functions", callback=_csv, default="decode", show_default=True,
@@ -571,12 +654,22 @@ Examples:
 @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
               help="Largest prefill length the storages are sized for.")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--length", type=click.IntRange(min=2), default=100, show_default=True,
+              help="chain: number of kernels.")
+@click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
+              help="chain: elements per tensor.")
+@click.option("--dtype", type=click.Choice(["float16", "float32", "float64"]),
+              default="float32", show_default=True, help="chain: element type.")
 @click.option("-o", "--output", "output", default="-", metavar="OUT",
               help="Output file (default: - for standard output). Written atomically.")
-def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, output):
+def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
+                size, dtype, output):
     from .fileio import write_text
-    from .gen import decode_module
+    from .gen import chain_module, decode_module
 
+    if kind == "chain":
+        write_text(output, chain_module(length, size, dtype))
+        return
     unknown = [f for f in functions if f not in ("prefill", "decode")]
     if unknown:
         raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",

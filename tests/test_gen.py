@@ -74,3 +74,41 @@ def test_model_samples_equal_tvm(tvm, path):
     out, _ = rewrite(parse_module(text))
     assert tvm_equal(tvm_parse(print_module(out)), expected) is None
     assert tvm_equal(tvm_parse(print_module(parse_module(text))), tvm_parse(text)) is None
+
+
+# ---- kernel chains (the launch-overhead benchmark's workload) -----------------------------------
+
+@pytest.mark.parametrize("n", [2, 3, 10])
+def test_chain_is_captured_but_its_last_launch(n):
+    from cudagraph_cli.gen import chain_module
+
+    mod = parse_module(chain_module(n))
+    check_module(mod)
+    out, report = rewrite(mod, check="all")
+    (region,) = report.plan.kept_captures()
+    assert region.kernels == n - 1  # the last one writes the returned R.builtin tensor
+    [r] = report.reasons
+    assert r.code == "dynamic-alloc"
+    assert verify(mod, out, calls=3).equal
+
+
+@pytest.mark.tvm
+@pytest.mark.parametrize("dtype", ["float16", "float32"])
+def test_chain_rewrite_equals_tvm(tvm, dtype):
+    from tvm import relax
+
+    from cudagraph_cli.gen import chain_module
+
+    text = chain_module(6, 256, dtype)
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(tvm_parse(text))
+    out, _ = rewrite(parse_module(text))
+    assert tvm_equal(tvm_parse(print_module(out)), expected) is None
+
+
+def test_gen_chain_cli():
+    r = run_cli("gen", "chain", "--length", "4", "--size", "8", "--dtype", "float16")
+    assert r.returncode == 0
+    text = r.stdout.decode()
+    assert text.count("cls.add_one(") == 4 and 'T.Buffer((T.int64(8),), "float16")' in text
+    assert run_cli("gen", "chain", "--length", "1").returncode == 2

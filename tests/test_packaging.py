@@ -26,3 +26,8 @@ def test_pip_install_into_fresh_venv(tmp_path):
     location = subprocess.run([str(py), "-c", "import cudagraph_cli.parser as p; "
                                "print(p.grammar_path())"], capture_output=True, cwd=tmp_path)
     assert str(env_dir) in location.stdout.decode()
+    # The CUDA kernel library ships too (NVRTC compiles it from the installed package).
+    kernels = subprocess.run([str(py), "-c", "from cudagraph_cli.exec.nvrtc import "
+                              "library_source as s; print(len(s()))"], capture_output=True,
+                             cwd=tmp_path)
+    assert kernels.returncode == 0 and int(kernels.stdout) > 1000, kernels.stderr.decode()

@@ -22,25 +22,36 @@ import numpy as np
 
 from .. import ir
 
-# name -> (number of inputs, numpy function of the inputs); the output is the last argument.
+# name -> (number of inputs, function on float64 arrays, transcendental); the output is the
+# last argument. The same table is written in CUDA C in exec/kernels.cu.
+def _maximum(a, b):
+    return np.where(np.isnan(a), a, np.where(np.isnan(b), b, np.where(a >= b, a, b)))
+
+
+def _minimum(a, b):
+    return np.where(np.isnan(a), a, np.where(np.isnan(b), b, np.where(a <= b, a, b)))
+
+
 ELEMENTWISE = {
-    "add": (2, np.add),
-    "subtract": (2, np.subtract),
-    "multiply": (2, np.multiply),
-    "divide": (2, np.divide),
-    "maximum": (2, np.maximum),
-    "minimum": (2, np.minimum),
-    "add_one": (1, lambda x: x + np.asarray(1, dtype=x.dtype)),
-    "exp": (1, np.exp),
-    "relu": (1, lambda x: np.maximum(x, np.asarray(0, dtype=x.dtype))),
-    "negative": (1, np.negative),
-    "tanh": (1, np.tanh),
-    "sqrt": (1, np.sqrt),
-    "sigmoid": (1, lambda x: np.asarray(1, dtype=x.dtype) / (np.asarray(1, dtype=x.dtype)
-                                                             + np.exp(-x))),
-    "copy": (1, lambda x: x),
-    "identity": (1, lambda x: x),
+    "add": (2, lambda a, b: a + b, False),
+    "subtract": (2, lambda a, b: a - b, False),
+    "multiply": (2, lambda a, b: a * b, False),
+    "divide": (2, lambda a, b: a / b, False),
+    "maximum": (2, _maximum, False),
+    "minimum": (2, _minimum, False),
+    "add_one": (1, lambda x: x + 1.0, False),
+    "exp": (1, np.exp, True),
+    "relu": (1, lambda x: _maximum(x, np.zeros_like(x)), False),
+    "negative": (1, lambda x: -x, False),
+    "tanh": (1, np.tanh, True),
+    "sqrt": (1, np.sqrt, False),
+    "sigmoid": (1, lambda x: 1.0 / (1.0 + np.exp(-x)), True),
+    "copy": (1, lambda x: x, False),
+    "identity": (1, lambda x: x, False),
 }
+
+# Elementwise kernels have their real meaning on these dtypes; on any other they are synthetic.
+FLOAT_DTYPES = ("float16", "float32", "float64")
 
 
 @dataclass(frozen=True)
@@ -79,7 +90,7 @@ def prim_func_spec(f: ir.PrimFunc) -> KernelSpec:
     outputs = prim_func_outputs(f)
     builtin = None
     if f.name in ELEMENTWISE:
-        n_in, _ = ELEMENTWISE[f.name]
+        n_in = ELEMENTWISE[f.name][0]
         if len(f.params) == n_in + 1 and outputs == (n_in,):
             builtin = f.name
     return KernelSpec(f.name, outputs, builtin)
@@ -144,7 +155,7 @@ def synthetic(salt: int, inputs: list, outputs: list) -> None:
             if n == 0:
                 continue
             part = raw[:m] if n >= m else raw[_arange(m) % np.uint32(n)]
-            acc += part * np.uint8(2 * k + 3)
+            acc += part * np.uint8((2 * k + 3) & 0xFF)
         view[...] = acc
 
 
@@ -153,18 +164,47 @@ def _bytes(a: np.ndarray) -> np.ndarray:
     return a.reshape(-1).view(np.uint8)
 
 
+def broadcasts_to(shape: tuple, out: tuple) -> bool:
+    """NumPy's rule: aligned on the right, each dimension equal or 1."""
+    if len(shape) > len(out):
+        return False
+    return all(d == o or d == 1 for d, o in zip(reversed(shape), reversed(out)))
+
+
+def builtin_applies(spec: KernelSpec, shapes: list, dtypes: list) -> bool:
+    """Whether a launch gets its builtin meaning (else the synthetic kernel): one output, the
+    builtin's number of inputs, float dtypes only, and inputs that broadcast to the output."""
+    if spec.builtin is None or len(spec.outputs) != 1:
+        return False
+    if len(shapes) != ELEMENTWISE[spec.builtin][0] + 1:
+        return False
+    if any(dt not in FLOAT_DTYPES for dt in dtypes):
+        return False
+    out = tuple(shapes[spec.outputs[0]])
+    return all(broadcasts_to(tuple(s), out) for i, s in enumerate(shapes)
+               if i != spec.outputs[0])
+
+
 def elementwise(name: str, inputs: list, output: np.ndarray) -> None:
-    _, fn = ELEMENTWISE[name]
+    """Computed in float64 and rounded once to the output's dtype, so that every device gets
+    the same bits: exp, tanh and sigmoid are rounded to float32 first (a GPU's and a CPU's
+    double-precision results differ in the last bits, their float32 roundings almost never);
+    a NaN result is always the positive quiet NaN."""
+    _, fn, transcendental = ELEMENTWISE[name]
     with np.errstate(all="ignore"):
-        result = fn(*inputs)
-    output[...] = np.asarray(result).astype(output.dtype, copy=False)
+        result = fn(*[np.asarray(x, dtype=np.float64) for x in inputs])
+        if transcendental:
+            result = result.astype(np.float32).astype(np.float64)
+        result = np.where(np.isnan(result), np.nan, result)
+        output[...] = result.astype(output.dtype)
 
 
 def run_numpy(spec: KernelSpec, tensors: list, scalars: list) -> None:
     """Run a kernel on NumPy arrays: `tensors` are all its tensor arguments, in order."""
     outputs = [tensors[i] for i in spec.outputs]
     inputs = [t for i, t in enumerate(tensors) if i not in spec.outputs]
-    if spec.builtin is not None and len(outputs) == 1:
+    if spec.builtin is not None and builtin_applies(
+            spec, [t.shape for t in tensors], [str(t.dtype) for t in tensors]):
         elementwise(spec.builtin, inputs, outputs[0])
     else:
         synthetic(spec.salt ^ scalar_salt(scalars), inputs, outputs)

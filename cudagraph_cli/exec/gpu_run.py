@@ -1,0 +1,273 @@
+"""`cgraph run --device N`: a module on a GPU, eager and with CUDA graphs, checked and timed.
+
+1. The module is rewritten (cgraph's pass, default options).
+2. Check: every public function is called `calls` times in turn with the same fresh random
+   inputs on three executors -- the reference (cpu, the original), eager (GPU, the original:
+   one launch per kernel) and graph (GPU, the rewrite: get_cached_alloc / run_or_capture with
+   real CUDA graphs) -- and each call's outputs must be equal bit for bit, reference = eager
+   = graph. With user kernels (--kernels) the reference does not know them, so eager = graph
+   is checked alone.
+3. Time: for each function and each symbolic-shape value the check ran, one call on each GPU
+   executor is traced into its launch list (exec/cuda_backend.py) and the lists are replayed:
+   `warmup` calls, then `iters` calls, each timed with CUDA events from an idle stream
+   (so a call's time includes the host's launch gaps, which is what graphs remove).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ir
+from ..passes.pipeline import is_rewritten, rewrite
+from .backend import CpuBackend, ExecError, Tensor
+from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
+from .cuda_driver import device_facts, open_driver
+from .interpreter import Executor
+from .verify import Difference, Weights, _compare, _Inputs, _snapshot, _to_backend, \
+    public_functions
+
+
+@dataclass
+class RunOptions:
+    device: int = 0
+    calls: int = 3
+    seed: int = 0
+    shapes: dict = field(default_factory=dict)
+    warmup: int = 20
+    iters: int = 200
+    functions: list | None = None
+    kernels_source: str | None = None
+    kernels_name: str = "kernels.cu"
+    progress: bool = False
+
+
+@dataclass
+class Timing:
+    median_us: float
+    p10_us: float
+    p90_us: float
+    samples: int
+
+    @staticmethod
+    def of(ms: list[float]) -> "Timing":
+        us = np.asarray(ms, dtype=np.float64) * 1e3
+        return Timing(float(np.median(us)), float(np.percentile(us, 10)),
+                      float(np.percentile(us, 90)), len(us))
+
+
+@dataclass
+class FunctionTiming:
+    function: str
+    shape: dict
+    eager: Timing
+    graph: Timing
+    launches_eager: int  # host launches per call (kernels and copies)
+    launches_graph: int  # host launches per call (graph launches, kernels and copies left out)
+    graph_launches: int
+    # Bytes written by each kernel of the eager list, in order (what a stand-in must write).
+    kernel_bytes: list = field(default_factory=list, repr=False)
+
+    @property
+    def speedup(self) -> float:
+        return self.eager.median_us / self.graph.median_us if self.graph.median_us else 0.0
+
+
+@dataclass
+class GpuRunReport:
+    module: str
+    device: dict
+    checked: list = field(default_factory=list)  # (function, call, outputs compared)
+    compared: str = "reference (cpu) = eager (GPU) = graph (GPU)"
+    difference: Difference | None = None
+    difference_between: str = ""
+    timings: list = field(default_factory=list)
+    captures: int = 0
+    capture_ms: list = field(default_factory=list)
+    graph_nodes: list = field(default_factory=list)
+    static_bytes: int = 0
+    device_bytes_eager: int = 0
+    device_bytes_graph: int = 0
+    library_seconds: float = 0.0
+    library_cached: bool = False
+    user_kernels_used: list = field(default_factory=list)
+    user_kernels_unused: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    warmup: int = 0
+    iters: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.difference is None
+
+
+def run_on_gpu(original: ir.Module, name: str, options: RunOptions,
+               open_device=None) -> GpuRunReport:
+    if is_rewritten(original):
+        raise ExecError("this module already launches CUDA graphs (vm.builtin.cuda_graph.*): "
+                        "give cgraph run the module before the rewrite, so that it can run "
+                        "both")
+    rewritten, _ = rewrite(original)
+    names = [f.name for f in public_functions(original)]
+    if options.functions:
+        missing = [n for n in options.functions if n not in names]
+        if missing:
+            raise ExecError(f"no public function {', '.join(missing)} in the module "
+                            f"(it has {', '.join(names) or 'none'})")
+        names = [n for n in names if n in options.functions]
+    driver = (open_device or open_driver)(options.device)
+    try:
+        return _run(original, rewritten, name, names, options, driver)
+    finally:
+        driver.release()
+
+
+def _run(original, rewritten, name, names, options, driver) -> GpuRunReport:
+    facts = {"ordinal": options.device, "name": driver.name, "arch": driver.arch,
+             "multiprocessors": driver.sm_count, "cuda_driver": driver.driver_version}
+    if driver.kind == "cuda":
+        facts.update({k: v for k, v in device_facts(
+            options.device, getattr(driver, "pci_bus_id", None)).items() if k != "name"})
+    report = GpuRunReport(name, facts, warmup=options.warmup, iters=options.iters)
+    lib = KernelLibrary(driver, options.kernels_source, options.kernels_name)
+    report.library_seconds, report.library_cached = lib.load_seconds, lib.cached
+    eager = CudaBackend(driver, lib)
+    graph = CudaBackend(driver, lib)
+    try:
+        ex_e, ex_g = Executor(original, eager), Executor(rewritten, graph)
+        with_reference = options.kernels_source is None
+        ex_r = Executor(original, CpuBackend(track_init=True)) if with_reference else None
+        if not with_reference:
+            report.compared = "eager (GPU) = graph (GPU); the reference does not know user " \
+                              "kernels"
+        executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
+        labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
+                                       (ex_r, ex_e, ex_g)) if ex is not None]
+        inputs = _Inputs(options.seed, options.shapes)
+        weights = Weights(inputs, [ex.backend for ex in executors])
+        timed: dict = {}  # (function, shape key) -> host inputs
+        for call in range(options.calls):
+            for fname in names:
+                f = original.function(fname)
+                ws = weights.of(f)
+                fresh = inputs.fresh(f, call)
+                outs = [ex.call(fname, [_to_backend(ex.backend, v) for v in fresh] + w)
+                        for ex, w in zip(executors, ws)]
+                snaps = [_snapshot(ex.backend, o) for ex, o in zip(executors, outs)]
+                for i in range(len(snaps) - 1):
+                    found = _compare(snaps[i], snaps[i + 1])
+                    if found:
+                        path, element, va, vb, words = found
+                        report.difference = Difference(fname, call, path,
+                                                       f"{fname}, call {call + 1}", element,
+                                                       va, vb, words)
+                        report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
+                        return _finish(report, eager, graph, ex_g, lib)
+                report.checked.append((fname, call, len(list(_tensors(outs[-1])))))
+                key = (fname, tuple(sorted(inputs._syms(f, call).items())))
+                timed.setdefault(key, (fresh, ws))
+        _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options)
+        return _finish(report, eager, graph, ex_g, lib)
+    finally:
+        eager.close()
+        graph.close()
+
+
+def _tensors(value):
+    if isinstance(value, Tensor):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _tensors(v)
+
+
+def _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options) -> None:
+    progress = None
+    total = len(timed) * 2 * (options.warmup + options.iters)
+    if options.progress and total:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        progress = Progress(TextColumn("timing {task.description}"), BarColumn(),
+                            TextColumn("{task.completed}/{task.total} calls"),
+                            TimeRemainingColumn(), transient=True)
+        progress.start()
+        task = progress.add_task("", total=total)
+    try:
+        for (fname, key), (fresh, ws) in timed.items():
+            lists = []
+            for ex, backend, w in ((ex_e, eager, ws[-2]), (ex_g, graph, ws[-1])):
+                args = [_to_backend(backend, v) for v in fresh] + w
+                ex.call(fname, args)  # warm: captures already made; the pool holds the blocks
+                backend.trace = LaunchList()
+                try:
+                    ex.call(fname, args)
+                finally:
+                    lst, backend.trace = backend.trace, None
+                if progress is not None:
+                    progress.update(task, description=f"{fname} {dict(key) or ''}")
+                ms = time_list(driver, backend.stream, lst, options.warmup, options.iters,
+                               (lambda: progress.advance(task)) if progress else None)
+                lists.append((lst, ms))
+            (le, me), (lg, mg) = lists
+            report.timings.append(FunctionTiming(fname, dict(key), Timing.of(me), Timing.of(mg),
+                                                 le.launches, lg.launches,
+                                                 lg.count("cuGraphLaunch"),
+                                                 [op.output_bytes for op in le.keepalive]))
+    finally:
+        if progress is not None:
+            progress.stop()
+
+
+def time_list(driver, stream, lst: LaunchList, warmup: int, iters: int, tick=None) -> list:
+    """Milliseconds per call of a launch list, from CUDA events; each call starts on an idle
+    stream."""
+    start, end = driver.event_create(), driver.event_create()
+    try:
+        for _ in range(warmup):
+            lst.run(driver)
+            driver.stream_sync(stream)
+            if tick:
+                tick()
+        times = []
+        for _ in range(iters):
+            driver.stream_sync(stream)
+            driver.event_record(start, stream)
+            lst.run(driver)
+            driver.event_record(end, stream)
+            times.append(driver.event_elapsed_ms(start, end))
+            if tick:
+                tick()
+        return times
+    finally:
+        driver.event_destroy(start)
+        driver.event_destroy(end)
+
+
+def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
+    report.captures = ex_g.captures
+    report.capture_ms = [g.capture_seconds * 1e3 for g in graph.graphs]
+    report.graph_nodes = [g.nodes for g in graph.graphs]
+    seen: set = set()
+    for value in ex_g.alloc_cache.values():
+        for v in _flat(value):
+            s = v if isinstance(v, DeviceStorage) else getattr(v, "storage", None)
+            if isinstance(s, DeviceStorage) and id(s) not in seen:
+                seen.add(id(s))
+                report.static_bytes += s.nbytes
+    report.device_bytes_eager = eager.bytes_allocated
+    report.device_bytes_graph = graph.bytes_allocated
+    report.user_kernels_used = sorted(lib.user_used)
+    report.user_kernels_unused = sorted(set(lib.user_names) - lib.user_used)
+    return report
+
+
+def _flat(value):
+    if isinstance(value, tuple):
+        for v in value:
+            yield from _flat(v)
+    else:
+        yield value
+
+

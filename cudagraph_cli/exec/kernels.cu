@@ -1,0 +1,241 @@
+// cgraph's kernel library in CUDA C: the same semantics as exec/kernels.py (the NumPy
+// reference), so that a module's outputs on a GPU equal the reference executor's bit for bit.
+//
+// Compiled by NVRTC to a cubin for the device's compute capability (exec/nvrtc.py). With
+// CGRAPH_HOST defined, the same text compiles as plain C++ for the host (g++): the tests run
+// these kernels on the CPU through a simulated driver and compare them with the reference.
+//
+// Every kernel takes one argument, a struct passed by value; exec/cuda_backend.py packs it
+// (ctypes mirrors of these structs, checked against cg_sizeof below by the tests). Kernels
+// loop over their elements with a grid-stride loop, so any grid covers any size.
+
+#ifdef CGRAPH_HOST
+#include <math.h>
+#include <string.h>
+#define __global__
+#define __device__
+#define CG_KERNEL extern "C"
+struct cg_dim3 { unsigned x, y, z; };
+static cg_dim3 blockIdx, threadIdx, blockDim, gridDim;
+#else
+#define CG_KERNEL extern "C" __global__
+#endif
+
+typedef unsigned long long u64;
+typedef long long i64;
+typedef unsigned int u32;
+typedef unsigned short u16;
+typedef unsigned char u8;
+
+// ---- the synthetic kernel ------------------------------------------------------------------
+// out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256, over bytes.
+// Each thread reads every input at byte j before writing byte j of each output; the host
+// copies an input that overlaps an output anywhere else into scratch memory first.
+
+#define CG_SYNTH_STRUCT(NAME, MAX_IN, MAX_OUT)                                                  \
+    struct NAME {                                                                             \
+        u64 in_ptr[MAX_IN];                                                                   \
+        u64 in_len[MAX_IN];                                                                   \
+        u64 out_ptr[MAX_OUT];                                                                 \
+        u64 out_len[MAX_OUT];                                                                 \
+        u64 m_max;                                                                            \
+        u32 salt;                                                                             \
+        u32 t0;                                                                               \
+        u32 n_in;                                                                             \
+        u32 n_out;                                                                            \
+    };
+
+#define CG_SYNTH_KERNEL(KNAME, NAME)                                                          \
+    CG_KERNEL void KNAME(NAME a) {                                                            \
+        u64 step = (u64)gridDim.x * blockDim.x;                                               \
+        for (u64 j = (u64)blockIdx.x * blockDim.x + threadIdx.x; j < a.m_max; j += step) {    \
+            u32 mix = a.salt + 17u * (u32)(j & 0xFFu);                                        \
+            for (u32 k = 0; k < a.n_in; ++k) {                                                \
+                u64 n = a.in_len[k];                                                          \
+                if (n == 0) continue;                                                         \
+                u8 v = ((const u8*)a.in_ptr[k])[n >= a.m_max ? j : j % n];                    \
+                mix += (2u * k + 3u) * (u32)v;                                                \
+            }                                                                                 \
+            for (u32 t = 0; t < a.n_out; ++t) {                                               \
+                if (j < a.out_len[t])                                                         \
+                    ((u8*)a.out_ptr[t])[j] = (u8)(mix + 101u * (a.t0 + t));                   \
+            }                                                                                 \
+        }                                                                                     \
+    }
+
+CG_SYNTH_STRUCT(SynthSmall, 8, 4)
+CG_SYNTH_STRUCT(SynthLarge, 126, 16)
+CG_SYNTH_KERNEL(cg_synthetic_small, SynthSmall)
+CG_SYNTH_KERNEL(cg_synthetic_large, SynthLarge)
+
+// ---- elementwise builtins ------------------------------------------------------------------
+// Inputs are read as float64, the operation runs in float64, and the result is rounded once
+// to the output dtype (exp, tanh and sigmoid through float32 first); NaN results are written
+// as the positive quiet NaN. Inputs broadcast to the output by strides (0 on a broadcast
+// dimension), in elements.
+
+#define CG_MAX_DIMS 8
+enum { CG_F16 = 0, CG_F32 = 1, CG_F64 = 2 };
+
+struct EwArgs {
+    u64 out;
+    u64 in[2];
+    i64 n;                          // elements of the output
+    i64 shape[CG_MAX_DIMS];         // the output's shape (ndim entries used)
+    i64 stride[2][CG_MAX_DIMS];     // each input's strides in elements, 0 where broadcast
+    int ndim;
+    int out_dt;
+    int in_dt[2];
+    int flat;                       // bit k: input k has the output's shape (offset = index)
+    int pad;
+};
+
+#ifdef CGRAPH_HOST
+static inline u64 cg_dbits(double v) { u64 b; memcpy(&b, &v, 8); return b; }
+static inline double cg_bitsd(u64 b) { double v; memcpy(&v, &b, 8); return v; }
+#else
+__device__ static inline u64 cg_dbits(double v) { return (u64)__double_as_longlong(v); }
+__device__ static inline double cg_bitsd(u64 b) { return __longlong_as_double((i64)b); }
+#endif
+
+#define CG_F64_NAN 0x7ff8000000000000ULL
+#define CG_F32_NAN 0x7fc00000u
+#define CG_F16_NAN 0x7e00u
+
+// binary16 -> binary64: exact.
+__device__ static inline double cg_f16_to_f64(u16 h) {
+    u64 sign = (u64)(h >> 15) << 63;
+    u32 e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    if (e == 0) {  // zero or subnormal: m * 2^-24, exact
+        double v = (double)m * 5.9604644775390625e-08;
+        return sign ? -v : v;
+    }
+    if (e == 31) return cg_bitsd(m ? CG_F64_NAN : (sign | 0x7ff0000000000000ULL));
+    return cg_bitsd(sign | ((u64)(e - 15 + 1023) << 52) | ((u64)m << 42));
+}
+
+// binary64 -> binary16, round to nearest even (NumPy's npy_doublebits_to_halfbits).
+__device__ static inline u16 cg_f64_to_f16(double v) {
+    u64 d = cg_dbits(v);
+    u16 h_sgn = (u16)((d & 0x8000000000000000ULL) >> 48);
+    u64 d_exp = d & 0x7ff0000000000000ULL;
+    if (d_exp >= 0x40f0000000000000ULL) {  // overflow, inf or NaN
+        if (d_exp == 0x7ff0000000000000ULL && (d & 0x000fffffffffffffULL) != 0)
+            return (u16)CG_F16_NAN;
+        return (u16)(h_sgn + 0x7c00u);
+    }
+    if (d_exp <= 0x3f00000000000000ULL) {  // subnormal or zero
+        if (d_exp < 0x3e60000000000000ULL) return h_sgn;
+        u64 e = d_exp >> 52;
+        u64 d_sig = 0x0010000000000000ULL + (d & 0x000fffffffffffffULL);
+        d_sig <<= (e - 998);
+        if ((d_sig & 0x003fffffffffffffULL) != 0x0010000000000000ULL) d_sig += 0x0010000000000000ULL;
+        return (u16)(h_sgn + (u16)(d_sig >> 53));
+    }
+    u16 h_exp = (u16)((d_exp - 0x3f00000000000000ULL) >> 42);
+    u64 d_sig = d & 0x000fffffffffffffULL;
+    if ((d_sig & 0x000007ffffffffffULL) != 0x0000020000000000ULL) d_sig += 0x0000020000000000ULL;
+    u16 h_sig = (u16)(d_sig >> 42);
+    h_sig = (u16)(h_sig + h_exp);  // a carry out of the significand bumps the exponent
+    return (u16)(h_sgn + h_sig);
+}
+
+__device__ static inline double cg_load(u64 ptr, int dt, i64 i) {
+    if (dt == CG_F16) return cg_f16_to_f64(((const u16*)ptr)[i]);
+    if (dt == CG_F32) return (double)((const float*)ptr)[i];
+    return ((const double*)ptr)[i];
+}
+
+__device__ static inline void cg_store(u64 ptr, int dt, i64 i, double v) {
+    bool nan = v != v;
+    if (dt == CG_F16) {
+        ((u16*)ptr)[i] = nan ? (u16)CG_F16_NAN : cg_f64_to_f16(v);
+    } else if (dt == CG_F32) {
+        float f = (float)v;
+        if (nan) ((u32*)ptr)[i] = CG_F32_NAN; else ((float*)ptr)[i] = f;
+    } else {
+        if (nan) ((u64*)ptr)[i] = CG_F64_NAN; else ((double*)ptr)[i] = v;
+    }
+}
+
+__device__ static inline double cg_max(double a, double b) {
+    return a != a ? a : (b != b ? b : (a >= b ? a : b));
+}
+__device__ static inline double cg_min(double a, double b) {
+    return a != a ? a : (b != b ? b : (a <= b ? a : b));
+}
+__device__ static inline double cg_round32(double v) { return (double)(float)v; }
+
+#define CG_EW_KERNEL(NAME, EXPR)                                                               \
+    CG_KERNEL void cg_ew_##NAME(EwArgs a) {                                                    \
+        u64 step = (u64)gridDim.x * blockDim.x;                                                \
+        for (i64 i = (i64)((u64)blockIdx.x * blockDim.x + threadIdx.x); i < a.n;               \
+             i += (i64)step) {                                                                 \
+            i64 o0 = i, o1 = i;                                                                \
+            if ((a.flat & 3) != 3) {                                                           \
+                i64 r = i, s0 = 0, s1 = 0;                                                     \
+                for (int d = a.ndim - 1; d >= 0; --d) {                                        \
+                    i64 idx = r % a.shape[d];                                                  \
+                    r /= a.shape[d];                                                           \
+                    s0 += idx * a.stride[0][d];                                                \
+                    s1 += idx * a.stride[1][d];                                                \
+                }                                                                              \
+                if (!(a.flat & 1)) o0 = s0;                                                    \
+                if (!(a.flat & 2)) o1 = s1;                                                    \
+            }                                                                                  \
+            double x = cg_load(a.in[0], a.in_dt[0], o0);                                      \
+            double y = a.in[1] ? cg_load(a.in[1], a.in_dt[1], o1) : 0.0;                      \
+            (void)y;                                                                           \
+            cg_store(a.out, a.out_dt, i, (EXPR));                                              \
+        }                                                                                      \
+    }
+
+CG_EW_KERNEL(add, x + y)
+CG_EW_KERNEL(subtract, x - y)
+CG_EW_KERNEL(multiply, x * y)
+CG_EW_KERNEL(divide, x / y)
+CG_EW_KERNEL(maximum, cg_max(x, y))
+CG_EW_KERNEL(minimum, cg_min(x, y))
+CG_EW_KERNEL(add_one, x + 1.0)
+CG_EW_KERNEL(exp, cg_round32(exp(x)))
+CG_EW_KERNEL(relu, cg_max(x, 0.0))
+CG_EW_KERNEL(negative, -x)
+CG_EW_KERNEL(tanh, cg_round32(tanh(x)))
+CG_EW_KERNEL(sqrt, sqrt(x))
+CG_EW_KERNEL(sigmoid, cg_round32(1.0 / (1.0 + exp(-x))))
+CG_EW_KERNEL(copy, x)
+CG_EW_KERNEL(identity, x)
+
+// ---- host entry points (CGRAPH_HOST only): what the simulated driver calls -------------------
+#ifdef CGRAPH_HOST
+// Runs the requested grid thread by thread; a grid over 65536 threads runs as one thread (a
+// grid-stride loop covers every size with any grid).
+#define CG_HOST_ENTRY(KNAME, T)                                                                \
+    extern "C" void cg_host_##KNAME(void** params, unsigned grid, unsigned block) {            \
+        T a;                                                                                   \
+        memcpy(&a, params[0], sizeof(T));                                                      \
+        if ((u64)grid * block > 65536u) grid = block = 1;                                      \
+        gridDim.x = grid;                                                                      \
+        blockDim.x = block;                                                                    \
+        for (unsigned b = 0; b < grid; ++b)                                                    \
+            for (unsigned t = 0; t < block; ++t) {                                             \
+                blockIdx.x = b;                                                                \
+                threadIdx.x = t;                                                               \
+                KNAME(a);                                                                      \
+            }                                                                                  \
+    }
+
+CG_HOST_ENTRY(cg_synthetic_small, SynthSmall)
+CG_HOST_ENTRY(cg_synthetic_large, SynthLarge)
+#define CG_HOST_EW(NAME) CG_HOST_ENTRY(cg_ew_##NAME, EwArgs)
+CG_HOST_EW(add) CG_HOST_EW(subtract) CG_HOST_EW(multiply) CG_HOST_EW(divide)
+CG_HOST_EW(maximum) CG_HOST_EW(minimum) CG_HOST_EW(add_one) CG_HOST_EW(exp) CG_HOST_EW(relu)
+CG_HOST_EW(negative) CG_HOST_EW(tanh) CG_HOST_EW(sqrt) CG_HOST_EW(sigmoid) CG_HOST_EW(copy)
+CG_HOST_EW(identity)
+
+extern "C" u64 cg_sizeof(int which) {
+    return which == 0 ? sizeof(SynthSmall) : which == 1 ? sizeof(SynthLarge) : sizeof(EwArgs);
+}
+extern "C" u16 cg_host_f64_to_f16(double v) { return cg_f64_to_f16(v); }
+extern "C" double cg_host_f16_to_f64(u16 h) { return cg_f16_to_f64(h); }
+#endif

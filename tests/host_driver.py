@@ -1,0 +1,175 @@
+"""A simulated CUDA driver for the tests: the CUDA backend's whole path without a GPU.
+
+It has CudaDriver's methods (exec/cuda_driver.py). Memory is host memory (a device pointer is
+a host address; fresh blocks are filled with 0xCD, as nothing clears a cuMemAlloc), kernels
+are exec/kernels.cu compiled for the host by g++ with CGRAPH_HOST defined (the same text NVRTC
+compiles), called through their `cg_host_<name>` entry points with the packed parameter array
+the backend built. A capture records launches instead of running them; a graph launch runs
+the recorded ones. The stream is synchronous.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+
+_BUILT: dict[str, ctypes.CDLL] = {}
+
+
+def gxx() -> str | None:
+    return shutil.which("g++")
+
+
+def build_host_library(source: str) -> ctypes.CDLL:
+    key = hashlib.sha256(source.encode()).hexdigest()[:16]
+    lib = _BUILT.get(key)
+    if lib is None:
+        d = tempfile.mkdtemp(prefix="cgraph-host-")
+        src = os.path.join(d, "kernels.cu")
+        so = os.path.join(d, "kernels.so")
+        with open(src, "w") as fh:
+            fh.write(source)
+        subprocess.run([gxx(), "-O2", "-shared", "-fPIC", "-x", "c++", "-DCGRAPH_HOST",
+                        "-Wall", "-Werror", "-o", so, src], check=True, capture_output=True,
+                       text=True)
+        lib = _BUILT[key] = ctypes.CDLL(so)
+    return lib
+
+
+class HostDriver:
+    kind = "host"
+    name = "simulated (host)"
+    arch = "host"
+    cc = (0, 0)
+    sm_count = 1
+    driver_version = 0
+
+    def __init__(self, ordinal: int = 0):
+        self.ordinal = ordinal
+        self.memory: dict[int, np.ndarray] = {}
+        self.capture: dict[int, list] = {}
+        self.launches = 0
+        self.graph_launches = 0
+        self.freed: list[int] = []
+        self.streams = 0
+
+    # memory
+    def mem_alloc(self, nbytes: int) -> int:
+        buf = np.full(max(nbytes, 1), 0xCD, dtype=np.uint8)
+        ptr = buf.ctypes.data
+        self.memory[ptr] = buf
+        return ptr
+
+    def mem_free(self, ptr: int) -> None:
+        del self.memory[ptr]
+        self.freed.append(ptr)
+
+    def htod(self, ptr: int, host_addr: int, nbytes: int) -> None:
+        ctypes.memmove(ptr, host_addr, nbytes)
+
+    def dtoh(self, host_addr: int, ptr: int, nbytes: int) -> None:
+        ctypes.memmove(host_addr, ptr, nbytes)
+
+    def mem_info(self):
+        return (1 << 30, 1 << 30)
+
+    # modules
+    def load_source(self, source: str, name: str):
+        return build_host_library(source), False
+
+    def get_function(self, module, name: str):
+        return getattr(module, "cg_host_" + name)
+
+    # launches
+    def _run_kernel(self, func, grid, block, params):
+        self.launches += 1
+        func(ctypes.c_void_p(params), ctypes.c_uint(grid), ctypes.c_uint(block))
+
+    def launch(self, func, grid, block, params, stream) -> None:
+        if stream in self.capture:
+            self.capture[stream].append(("kernel", func, grid, block, params))
+        else:
+            self._run_kernel(func, grid, block, params)
+
+    def launch_thunk(self, func, grid, block, params, stream):
+        def thunk():
+            self.launch(func, grid, block, params, stream)
+            return (0,)
+        return thunk
+
+    def copy_async(self, dst, src, nbytes, stream) -> None:
+        if stream in self.capture:
+            self.capture[stream].append(("copy", dst, src, nbytes))
+        else:
+            ctypes.memmove(dst, src, nbytes)
+
+    def copy_thunk(self, dst, src, nbytes, stream):
+        def thunk():
+            self.copy_async(dst, src, nbytes, stream)
+            return (0,)
+        return thunk
+
+    # streams, graphs, events
+    def stream_create(self):
+        self.streams += 1
+        return self.streams
+
+    def stream_sync(self, stream) -> None:
+        pass
+
+    def stream_destroy(self, stream) -> None:
+        pass
+
+    def begin_capture(self, stream) -> None:
+        assert stream not in self.capture, "nested capture"
+        self.capture[stream] = []
+
+    def end_capture(self, stream):
+        return self.capture.pop(stream)
+
+    def graph_nodes(self, graph) -> int:
+        return len(graph)
+
+    def instantiate(self, graph):
+        return list(graph)
+
+    def graph_launch(self, graph_exec, stream) -> None:
+        self.graph_launches += 1
+        for op in graph_exec:
+            if op[0] == "kernel":
+                self._run_kernel(*op[1:])
+            else:
+                ctypes.memmove(op[1], op[2], op[3])
+
+    def graph_thunk(self, graph_exec, stream):
+        return functools.partial(lambda: (self.graph_launch(graph_exec, stream), 0)[1:])
+
+    def graph_destroy(self, graph, graph_exec) -> None:
+        pass
+
+    def event_create(self):
+        return [0.0]
+
+    def event_record(self, event, stream) -> None:
+        event[0] = time.perf_counter()
+
+    def event_elapsed_ms(self, start, end) -> float:
+        return (end[0] - start[0]) * 1e3
+
+    def event_destroy(self, event) -> None:
+        pass
+
+    def check(self, result, what: str) -> None:
+        if result[0]:
+            raise RuntimeError(what)
+
+    def release(self) -> None:
+        pass

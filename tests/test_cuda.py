@@ -1,0 +1,562 @@
+"""The CUDA backend without a GPU, and with one (`pytest -m gpu`).
+
+Without a GPU:
+* every kernel of exec/kernels.cu compiles with NVRTC for sm_80 and sm_90 (the
+  nvidia-cuda-nvrtc wheel needs no GPU), through the disk cache;
+* the same kernels.cu, compiled for the host (tests/host_driver.py), computes what the NumPy
+  reference computes, bit for bit: elementwise builtins on every float dtype with
+  broadcasting, NaN, infinities and signed zeros; the synthetic kernel with wrap-around,
+  many inputs and aliasing inputs and outputs;
+* launch planning and argument packing (ctypes structs against the C structs' sizes);
+* the whole backend -- pool, capture, instantiate, replay, launch lists, timing -- through the
+  simulated driver, on every runnable sample, checked against the reference executor;
+* `cgraph run --device 0` without a driver: one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+
+import numpy as np
+import pytest
+
+from conftest import ROOT, run_cli
+from host_driver import HostDriver, build_host_library, gxx
+from cudagraph_cli.exec import nvrtc
+from cudagraph_cli.exec.backend import CpuBackend, ExecError
+from cudagraph_cli.exec.cuda_backend import (LARGE_IN, LIBRARY_KERNELS, CopyOp, CudaBackend,
+                                             EwArgs, KernelLibrary, KernelOp, LaunchList,
+                                             SynthLarge, SynthSmall, plan_launch,
+                                             plan_user_launch, user_kernel_names)
+from cudagraph_cli.exec.gpu_run import RunOptions, run_on_gpu, time_list
+from cudagraph_cli.exec.interpreter import Executor
+from cudagraph_cli.exec.kernels import ELEMENTWISE, KernelSpec, run_numpy
+from cudagraph_cli.parser import parse_module
+
+MODELS = ROOT / "samples" / "models"
+TVM_DIR = ROOT / "samples" / "tvm"
+
+
+def _nvrtc_or_skip():
+    try:
+        nvrtc.version()
+    except nvrtc.NvrtcUnavailable as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"NVRTC is required on CI (make test installs nvidia-cuda-nvrtc): {e}")
+        pytest.skip(str(e))
+
+
+@pytest.fixture(scope="module")
+def host():
+    if gxx() is None:
+        pytest.skip("g++ is needed to run kernels.cu on the host")
+    drv = HostDriver()
+    return drv, KernelLibrary(drv)
+
+
+# ---- NVRTC ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_every_library_kernel_compiles_to_a_cubin(arch, tmp_path, monkeypatch):
+    _nvrtc_or_skip()
+    monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
+    cubin, cached = nvrtc.compile_cubin(nvrtc.library_source(), arch)
+    assert not cached and cubin.startswith(b"\x7fELF")
+    for name in LIBRARY_KERNELS:  # extern "C": the symbol is the name
+        assert name.encode() + b"\0" in cubin, name
+    # The ELF header's e_flags carry the SM version (low byte) in CUDA cubins.
+    again, cached = nvrtc.compile_cubin(nvrtc.library_source(), arch)
+    assert cached and again == cubin
+    assert len(list(tmp_path.glob("*.cubin"))) == 1
+
+
+def test_cache_is_keyed_by_arch_and_source_and_survives_a_bad_file(tmp_path, monkeypatch):
+    _nvrtc_or_skip()
+    monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
+    src = 'extern "C" __global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n'
+    a, _ = nvrtc.compile_cubin(src, "sm_80", "k.cu")
+    b, _ = nvrtc.compile_cubin(src, "sm_90", "k.cu")
+    assert a != b and len(list(tmp_path.glob("*.cubin"))) == 2
+    for f in tmp_path.glob("*.cubin"):
+        f.write_bytes(b"garbage")
+    c, cached = nvrtc.compile_cubin(src, "sm_80", "k.cu")
+    assert not cached and c == a
+
+
+def test_a_user_kernel_error_is_located_in_its_file():
+    _nvrtc_or_skip()
+    src = ('extern "C" __global__ void add(float* a, float* b, float* c, long long n) {\n'
+           '    long long i = blockIdx.x * blockDim.x + threadIdx.x;\n'
+           '    if (i < n) c[i] = a[i] + bb[i];\n'
+           '}\n')
+    with pytest.raises(nvrtc.CompileError) as e:
+        nvrtc.compile_cubin(src, "sm_90", "mine.cu", use_cache=False)
+    text = e.value.render()
+    assert text.splitlines()[0] == 'mine.cu:3:30: error: NVRTC (sm_90): identifier "bb" is ' \
+                                   'undefined'
+    assert text.splitlines()[2] == " " * 29 + "^"
+    assert user_kernel_names(src) == ["add"]
+
+
+def test_nvrtc_targets_include_the_archs_we_promise():
+    _nvrtc_or_skip()
+    assert {"sm_80", "sm_90"} <= set(nvrtc.supported_archs())
+
+
+# ---- argument structs ---------------------------------------------------------------------------
+
+def test_ctypes_structs_match_the_c_structs(host):
+    lib = build_host_library(nvrtc.library_source())
+    lib.cg_sizeof.restype = ctypes.c_uint64
+    assert [lib.cg_sizeof(i) for i in range(3)] == \
+        [ctypes.sizeof(SynthSmall), ctypes.sizeof(SynthLarge), ctypes.sizeof(EwArgs)]
+    assert ctypes.sizeof(SynthLarge) <= 4096  # the kernel parameter limit
+
+
+def test_half_conversion_equals_numpy():
+    if gxx() is None:
+        pytest.skip("g++ needed")
+    lib = build_host_library(nvrtc.library_source())
+    to_half = lib.cg_host_f64_to_f16
+    to_half.restype, to_half.argtypes = ctypes.c_uint16, [ctypes.c_double]
+    from_half = lib.cg_host_f16_to_f64
+    from_half.restype, from_half.argtypes = ctypes.c_double, [ctypes.c_uint16]
+    rng = np.random.default_rng(7)
+    specials = [0.0, -0.0, 65504.0, 65519.99, 65520.0, 1e6, -1e6, 2.0 ** -24, 2.0 ** -25,
+                2.0 ** -25 * 1.0000001, 3 * 2.0 ** -26, 6.1e-5, 2.0 ** -14, np.inf, -np.inf,
+                1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 1 + 2.0 ** -11 + 2.0 ** -40]
+    values = np.concatenate([specials, rng.standard_normal(20000) * 10,
+                             rng.standard_normal(5000) * 1e-5,
+                             np.exp(rng.uniform(-40, 12, 5000))])
+    got = np.array([to_half(float(v)) for v in values], dtype=np.uint16)
+    with np.errstate(over="ignore"):
+        assert (got == values.astype(np.float16).view(np.uint16)).all()
+    assert to_half(float("nan")) == 0x7E00 and to_half(-float("nan")) == 0x7E00
+    every = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+    back = np.array([from_half(int(h)) for h in every])
+    ref = every.view(np.float16).astype(np.float64)
+    finite = ~np.isnan(ref)
+    assert (back[finite] == ref[finite]).all() and np.isnan(back[~finite]).all()
+
+
+# ---- the kernels on the host against the reference ---------------------------------------------
+
+def _pair(host, arrays):
+    """The same arrays on the simulated GPU and on the CPU backend."""
+    drv, lib = host
+    gpu = CudaBackend(drv, lib)
+    return gpu, [gpu.from_numpy(a.copy()) for a in arrays], [a.copy() for a in arrays]
+
+
+def _special(rng, shape, dtype):
+    x = rng.standard_normal(shape) * 3
+    flat = x.reshape(-1)
+    if flat.size >= 8:
+        flat[:6] = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1e300]
+    with np.errstate(over="ignore"):
+        return x.astype(dtype)
+
+
+@pytest.mark.parametrize("name", sorted(ELEMENTWISE))
+@pytest.mark.parametrize("dtypes", [("float32",) * 3, ("float16",) * 3, ("float64",) * 3,
+                                    ("float16", "float32", "float16"),
+                                    ("float64", "float16", "float32")])
+def test_elementwise_kernel_equals_reference(host, name, dtypes):
+    n_in = ELEMENTWISE[name][0]
+    rng = np.random.default_rng(abs(hash((name, dtypes))) % 2 ** 32)
+    shapes = [(3, 1, 5), (4, 5)][:n_in]  # broadcasting: (3, 1, 5) and (4, 5) -> (3, 4, 5)
+    ins = [_special(rng, s, dt) for s, dt in zip(shapes, dtypes)]
+    out = np.zeros((3, 4, 5), dtype=dtypes[-1])
+    spec = KernelSpec(name, (n_in,), name)
+    gpu, dev, ref = _pair(host, ins + [out])
+    gpu.launch(spec, dev, [])
+    run_numpy(spec, ref, [])
+    got = gpu.to_numpy(dev[-1])
+    assert got.tobytes() == ref[-1].tobytes(), (got, ref[-1])
+
+
+def test_elementwise_in_place_and_overlapping(host):
+    """A kernel whose output is its input (same place) runs in place; an input that overlaps
+    the output shifted is copied first, as the reference reads every input before writing."""
+    drv, lib = host
+    rng = np.random.default_rng(3)
+    data = rng.standard_normal(64).astype(np.float32)
+    for off_in, off_out in [(0, 0), (0, 16), (16, 0)]:
+        gpu, cpu = CudaBackend(drv, lib), CpuBackend()
+        results = []
+        for b in (gpu, cpu):
+            s = b.alloc_storage(64 * 4)
+            whole = b.view(s, 0, (64,), "float32")
+            if b is gpu:
+                drv.htod(whole.ptr, data.ctypes.data, data.nbytes)
+            else:
+                whole.array[...] = data
+            x = b.view(s, off_in, (32,), "float32")
+            y = b.view(s, off_out, (32,), "float32")
+            b.launch(KernelSpec("exp", (1,), "exp"), [x, y], [])
+            results.append(b.to_numpy(whole).tobytes())
+        assert results[0] == results[1], (off_in, off_out)
+
+
+@pytest.mark.parametrize("n_in,n_out", [(0, 1), (1, 1), (3, 2), (8, 4), (9, 1), (20, 5)])
+def test_synthetic_kernel_equals_reference(host, n_in, n_out):
+    rng = np.random.default_rng(n_in * 10 + n_out)
+    ins = [rng.integers(0, 256, int(rng.integers(1, 700)), dtype=np.uint8) for _ in range(n_in)]
+    outs = [np.zeros(int(rng.integers(1, 1500)), dtype=np.uint8) for _ in range(n_out)]
+    spec = KernelSpec("fused_thing", tuple(range(n_in, n_in + n_out)), None)
+    gpu, dev, ref = _pair(host, ins + outs)
+    gpu.launch(spec, dev, [7, "float16", 2.5])
+    run_numpy(spec, ref, [7, "float16", 2.5])
+    for i in range(n_in, n_in + n_out):
+        assert gpu.to_numpy(dev[i]).tobytes() == ref[i].tobytes()
+
+
+@pytest.mark.parametrize("layout", [
+    [("in", 0, 64), ("out", 0, 64)],                     # in place, same bytes
+    [("in", 0, 64), ("out", 0, 32)],                     # in place, longer input
+    [("in", 0, 32), ("out", 0, 64)],                     # wraps: must read a copy
+    [("in", 16, 64), ("out", 0, 64)],                    # shifted
+    [("in", 0, 40), ("out", 0, 48), ("out", 24, 40)],    # outputs overlap each other
+    [("in", 0, 8), ("in", 8, 56), ("out", 4, 60), ("out", 64, 64)],
+])
+def test_synthetic_kernel_with_aliasing_equals_reference(host, layout):
+    drv, lib = host
+    rng = np.random.default_rng(len(layout))
+    init = rng.integers(0, 256, 128, dtype=np.uint8)
+    results = []
+    for b in (CudaBackend(drv, lib), CpuBackend()):
+        s = b.alloc_storage(128)
+        whole = b.view(s, 0, (128,), "uint8")
+        if isinstance(b, CudaBackend):
+            drv.htod(whole.ptr, init.ctypes.data, 128)
+        else:
+            whole.array[...] = init
+        ins = [b.view(s, off, (n,), "uint8") for kind, off, n in layout if kind == "in"]
+        outs = [b.view(s, off, (n,), "uint8") for kind, off, n in layout if kind == "out"]
+        spec = KernelSpec("k", tuple(range(len(ins), len(ins) + len(outs))), None)
+        b.launch(spec, ins + outs, [])
+        results.append(b.to_numpy(whole).tobytes())
+    assert results[0] == results[1]
+
+
+# ---- planning and packing -----------------------------------------------------------------------
+
+class _T:
+    def __init__(self, ptr, shape, dtype="uint8"):
+        self.ptr, self.shape, self.dtype = ptr, tuple(shape), dtype
+        self.nbytes = int(np.prod(shape)) * np.dtype(dtype if dtype != "bfloat16"
+                                                     else "uint16").itemsize
+
+
+def test_plan_copies_only_inputs_that_overlap_an_output():
+    scratch = iter(range(0x9000, 0x10000, 0x100))
+    spec = KernelSpec("k", (2,), None)
+    ops = plan_launch(spec, [_T(0x1000, (64,)), _T(0x2000, (64,)), _T(0x1000, (64,))], [],
+                      lambda n: next(scratch))
+    assert [type(o) for o in ops] == [KernelOp]  # in place at the same address: no copy
+    ops = plan_launch(spec, [_T(0x1010, (64,)), _T(0x2000, (64,)), _T(0x1000, (64,))], [],
+                      lambda n: next(scratch))
+    assert isinstance(ops[0], CopyOp) and (ops[0].src, ops[0].nbytes) == (0x1010, 64)
+    k = ops[1]
+    assert k.kernel == "cg_synthetic_small" and k.args[0].in_ptr[0] == ops[0].dst
+    assert k.args[0].in_ptr[1] == 0x2000 and k.args[0].out_ptr[0] == 0x1000
+    assert (k.args[0].n_in, k.args[0].n_out, k.args[0].m_max) == (2, 1, 64)
+
+
+def test_plan_packs_params_as_an_array_of_pointers():
+    spec = KernelSpec("add", (2,), "add")
+    a = _T(0x1000, (4, 8), "float32")
+    b = _T(0x2000, (8,), "float32")
+    c = _T(0x3000, (4, 8), "float16")
+    (op,) = plan_launch(spec, [a, b, c], [], None)
+    assert op.kernel == "cg_ew_add" and op.block == 256 and op.grid == 1
+    params = ctypes.cast(op.params_addr, ctypes.POINTER(ctypes.c_void_p))
+    ew = EwArgs.from_address(params[0])
+    assert (ew.out, ew.in_[0], ew.in_[1], ew.n, ew.ndim) == (0x3000, 0x1000, 0x2000, 32, 2)
+    assert (ew.out_dt, ew.in_dt[0], ew.in_dt[1], ew.flat) == (0, 1, 1, 0b01)
+    assert list(ew.stride[0])[:2] == [8, 1] and list(ew.stride[1])[:2] == [0, 1]
+
+
+def test_plan_chooses_the_kernel_by_argument_count_and_sizes_the_grid():
+    many = [_T(0x1000 * (i + 1), (10,)) for i in range(LARGE_IN)] + [_T(0x900000, (1 << 22,))]
+    (op,) = plan_launch(KernelSpec("k", (LARGE_IN,), None), many, [], None)
+    assert op.kernel == "cg_synthetic_large" and op.grid == 4096  # grid-stride beyond
+    with pytest.raises(ExecError, match="at most 126"):
+        plan_launch(KernelSpec("k", (LARGE_IN + 1,), None),
+                    [_T(0x1000 * (i + 1), (10,)) for i in range(LARGE_IN + 2)], [], None)
+    # Not a builtin: an integer add, or one whose input does not broadcast, is synthetic.
+    (op,) = plan_launch(KernelSpec("add", (2,), "add"), [_T(1, (4,), "int32")] * 3, [], None)
+    assert op.kernel == "cg_synthetic_small"
+    (op,) = plan_launch(KernelSpec("add", (2,), "add"),
+                        [_T(1, (3,), "float32"), _T(64, (4,), "float32"),
+                         _T(128, (4,), "float32")], [], None)
+    assert op.kernel == "cg_synthetic_small"
+
+
+def test_user_kernel_abi():
+    op = plan_user_launch("my_add", [_T(0x10, (2, 300), "float32"), _T(0x20, (600,), "float16")],
+                          [3, 1.5, "ignored"])
+    assert op.grid == 3 and op.block == 256
+    assert [type(a) for a in op.args] == [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int64,
+                                          ctypes.c_double, ctypes.c_int64]
+    assert [a.value for a in op.args] == [0x10, 0x20, 3, 1.5, 600]
+
+
+# ---- the backend through the simulated driver ----------------------------------------------------
+
+def test_pool_returns_a_block_when_nothing_refers_to_it(host):
+    drv, lib = host
+    b = CudaBackend(drv, lib)
+    s = b.alloc_storage(100)
+    v = b.view(s, 0, (25,), "float32")
+    ptr = s.ptr
+    del s
+    assert b.alloc_storage(100).ptr != ptr  # the view keeps its storage
+    del v
+    assert b.alloc_storage(100).ptr == ptr
+    b.begin_capture()
+    owned = b.alloc_storage(100)
+    b.end_capture()
+    p2 = owned.ptr
+    del owned
+    assert b.alloc_storage(100).ptr != p2  # a graph's block never returns
+    b.close()
+    assert not drv.memory or all(p not in drv.memory for p in (ptr, p2))
+
+
+def test_capture_records_then_runs_once_and_replays(host):
+    drv, lib = host
+    b = CudaBackend(drv, lib)
+    x = b.from_numpy(np.arange(8, dtype=np.float32))
+    y = b.alloc_tensor((8,), "float32")
+    spec = KernelSpec("add_one", (1,), "add_one")
+    before = drv.launches
+    b.begin_capture()
+    b.launch(spec, [x, y], [])
+    b.launch(spec, [y, x], [])
+    assert drv.launches == before  # recorded, not run
+    g = b.end_capture()
+    assert g.nodes == 2 and b.to_numpy(x).tolist() == list(range(2, 10))  # ran once
+    b.replay(g)
+    assert b.to_numpy(x).tolist() == list(range(4, 12))
+
+
+def _executors(host, path):
+    from cudagraph_cli.passes.pipeline import rewrite
+
+    drv, lib = host
+    mod = parse_module(path.read_text())
+    return mod, rewrite(mod)[0], drv, lib
+
+
+def test_launch_lists_replay_what_the_executor_launches(host):
+    mod, rw, drv, lib = _executors(host, MODELS / "mlp_block.relax")
+    from cudagraph_cli.exec.verify import Weights, _Inputs, _to_backend
+
+    inputs = _Inputs(0, {})
+    f = mod.function("mlp")
+    for module in (mod, rw):
+        b = CudaBackend(drv, lib)
+        ex = Executor(module, b)
+        (w,) = Weights(inputs, [b]).of(f)
+        args = [_to_backend(b, v) for v in inputs.fresh(f, 0)] + w
+        ex.call("mlp", args)
+        b.trace = LaunchList()
+        n0 = b.launch_count
+        out = ex.call("mlp", args)
+        lst, b.trace = b.trace, None
+        expected = b.to_numpy(out).tobytes()
+        if module is mod:
+            assert lst.count("cuGraphLaunch") == 0 and lst.launches == b.launch_count - n0
+        else:
+            assert lst.count("cuGraphLaunch") == 1 and lst.launches == b.launch_count - n0 + 1
+        # Scribble over the output, replay the list: the same bytes come back.
+        drv.htod(out.ptr, np.full(out.nbytes, 7, np.uint8).ctypes.data, out.nbytes)
+        lst.run(drv)
+        assert b.to_numpy(out).tobytes() == expected
+        ms = time_list(drv, b.stream, lst, warmup=1, iters=3)
+        assert len(ms) == 3 and all(t >= 0 for t in ms)
+
+
+RUNNABLE = ["models/decode_32", "models/prefill_decode", "models/mlp_block",
+            "models/dynamic_shape", "tvm/capture_fixed_inputs_before",
+            "tvm/dynamic_capture_before", "tvm/rewrite_cuda_graph_before", "tvm/tuple_before",
+            "tvm/vm_builtin_before", "tvm/null_value_before"]
+
+
+@pytest.mark.parametrize("sample", RUNNABLE)
+def test_run_on_simulated_gpu_equals_reference(host, sample):
+    mod = parse_module((ROOT / "samples" / f"{sample}.relax").read_text())
+    options = RunOptions(calls=4, warmup=1, iters=2, shapes={"n": [2, 3], "m": [2, 4]})
+    r = run_on_gpu(mod, sample, options, open_device=HostDriver)
+    assert r.ok, (r.difference_between, r.difference)
+    assert r.compared == "reference (cpu) = eager (GPU) = graph (GPU)"
+    assert r.checked and r.timings
+    for t in r.timings:
+        assert t.launches_graph <= t.launches_eager
+    doc = json.loads(json.dumps(_to_json(r)))
+    assert doc["schema"] == "cgraph-run/1" and doc["ok"] is True
+
+
+def _to_json(r):
+    from cudagraph_cli.report.run_view import to_json
+    return to_json(r)
+
+
+def test_decode_sample_collapses_its_launches(host):
+    mod = parse_module((MODELS / "decode_32.relax").read_text())
+    r = run_on_gpu(mod, "decode_32", RunOptions(calls=2, warmup=0, iters=1),
+                   open_device=HostDriver)
+    (t,) = r.timings
+    # 32 layers: the eager list is every kernel; the graph list a few graph launches plus
+    # the launches that stay outside (the KV-cache builtin of each layer).
+    assert t.launches_eager == 449 and t.graph_launches >= 1
+    assert t.launches_graph < t.launches_eager / 5
+    assert r.captures == r.graph_nodes.__len__() and r.static_bytes > 0
+
+
+def test_a_broken_rewrite_is_caught_between_eager_and_graph(host, monkeypatch):
+    """The rewrite captures a parameter (a fresh input each call): the graph replays the
+    first call's input, eager computes the new one."""
+    from test_verify import ORIGINAL, PARAM_CAPTURED
+    import cudagraph_cli.exec.gpu_run as gpu_run
+
+    broken = parse_module(PARAM_CAPTURED)
+    monkeypatch.setattr(gpu_run, "rewrite", lambda m: (broken, None))
+    r = run_on_gpu(parse_module(ORIGINAL), "m", RunOptions(calls=3, warmup=0, iters=1),
+                   open_device=HostDriver)
+    assert not r.ok and r.difference_between == "eager (GPU) vs graph (GPU)"
+    assert r.difference.call == 1 and not r.timings
+
+
+def test_already_rewritten_module_is_refused():
+    mod = parse_module((TVM_DIR / "vm_builtin_expected.relax").read_text())
+    with pytest.raises(ExecError, match="already launches CUDA graphs"):
+        run_on_gpu(mod, "x", RunOptions(), open_device=HostDriver)
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+def test_run_without_a_gpu_says_so_in_one_line():
+    from cudagraph_cli.exec.cuda_driver import CudaDriver, DriverUnavailable
+
+    try:
+        CudaDriver(0).release()
+        pytest.skip("this machine has a GPU")
+    except DriverUnavailable:
+        pass
+    r = run_cli("run", str(MODELS / "mlp_block.relax"), "--device", "0")
+    err = r.stderr.decode()
+    assert r.returncode == 2 and r.stdout == b""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert err.startswith("cgraph: error: --device 0: ") and "--device cpu" in err
+
+
+def test_run_cli_on_the_simulated_gpu(host, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+
+    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
+    runner = CliRunner()
+    path = str(MODELS / "prefill_decode.relax")
+    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--iters", "3", "--warmup", "1",
+                                 "--shape", "n=2,5"])
+    assert r.exit_code == 0, r.output
+    assert "outputs equal bit for bit: reference (cpu) = eager (GPU) = graph (GPU)" in r.output
+    assert "n=5" in r.output and "host launches" in r.output
+    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--iters", "2", "--warmup", "0",
+                                 "--format", "json", "--function", "decode"])
+    doc = json.loads(r.output)
+    assert r.exit_code == 0 and [t["function"] for t in doc["timings"]] == ["decode"]
+    assert doc["check"]["calls"][0] == {"function": "decode", "call": 1, "outputs": 1}
+    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--function", "nope"])
+    assert r.exit_code == 2 and "no public function nope" in r.output
+
+
+def test_run_options_that_need_a_gpu_are_refused_on_cpu():
+    r = run_cli("run", str(MODELS / "mlp_block.relax"), "--kernels", "k.cu")
+    assert r.returncode == 2 and "--kernels and --function apply to a GPU" in r.stderr.decode()
+    r = run_cli("run", str(MODELS / "mlp_block.relax"), "--device", "gpu")
+    assert r.returncode == 2 and "expected cpu or a GPU ordinal" in r.stderr.decode()
+
+
+# ---- on a GPU (pytest -m gpu) -----------------------------------------------------------------
+
+def _gpu_or_skip():
+    from cudagraph_cli.exec.cuda_driver import CudaDriver, DriverUnavailable
+    try:
+        CudaDriver(0).release()
+    except DriverUnavailable as e:
+        pytest.skip(f"no GPU: {e}")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sample", RUNNABLE)
+def test_gpu_run_equals_reference(sample):
+    _gpu_or_skip()
+    mod = parse_module((ROOT / "samples" / f"{sample}.relax").read_text())
+    r = run_on_gpu(mod, sample, RunOptions(calls=4, warmup=2, iters=10,
+                                           shapes={"n": [2, 3], "m": [2, 4]}))
+    assert r.ok, (r.difference_between, r.difference)
+    assert r.device["arch"].startswith("sm_")
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(ELEMENTWISE))
+def test_gpu_elementwise_equals_reference(name):
+    _gpu_or_skip()
+    from cudagraph_cli.exec.cuda_driver import CudaDriver
+
+    drv = CudaDriver(0)
+    try:
+        lib = KernelLibrary(drv)
+        b = CudaBackend(drv, lib)
+        n_in = ELEMENTWISE[name][0]
+        rng = np.random.default_rng(1)
+        for dt in ("float16", "float32", "float64"):
+            ins = [_special(rng, (1000, 33), dt) for _ in range(n_in)]
+            out = np.zeros((1000, 33), dtype=dt)
+            spec = KernelSpec(name, (n_in,), name)
+            dev = [b.from_numpy(a) for a in ins + [out]]
+            b.launch(spec, dev, [])
+            ref = [a.copy() for a in ins + [out]]
+            run_numpy(spec, ref, [])
+            assert b.to_numpy(dev[-1]).tobytes() == ref[-1].tobytes(), dt
+        b.close()
+    finally:
+        drv.release()
+
+
+@pytest.mark.gpu
+def test_gpu_cli_run_json():
+    _gpu_or_skip()
+    r = run_cli("run", str(MODELS / "decode_32.relax"), "--device", "0", "--iters", "20",
+                "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["ok"] and doc["timings"][0]["host_launches_eager"] == 449
+
+
+def test_gpu_benchmark_script_runs_on_the_simulated_driver(tmp_path):
+    """bench/bench_gpu.py's plumbing (no GPU, no PyTorch: --simulate), so that it does not rot
+    between the sessions that have a GPU."""
+    import subprocess
+    import sys
+
+    if gxx() is None:
+        pytest.skip("g++ needed")
+    out = tmp_path / "b.json"
+    doc = tmp_path / "B.md"
+    doc.write_text("# x\n")
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_gpu.py"), "--simulate",
+                        "--lengths", "10", "--warmup", "0", "--iters", "2", "--json", str(out),
+                        "--write", str(doc)], capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    rows = json.loads(out.read_text())["rows"]
+    assert [row["workload"] for row in rows] == ["chain 10", "decode_32"]
+    assert rows[0]["kernels"] == 10 and rows[0]["host_launches_graph"] == 2
+    assert "SIMULATED" in doc.read_text() and "<!-- bench_gpu -->" in doc.read_text()
