@@ -632,7 +632,8 @@ prefill,decode the module also has a prefill function with a symbolic sequence l
 marked for capture (relax.rewrite_cuda_graph.capture_symbolic_vars).
 
 KIND `chain`: a chain of --length tiny elementwise kernels (add_one over --size elements of
---dtype), planned into two storages: the launch-overhead benchmark (bench/bench_gpu.py).
+--dtype) into a destination parameter, planned into two storages, its parameters weights: one
+CUDA graph; the launch-overhead benchmark (bench/bench_gpu.py).
 
 \b
 Examples:
