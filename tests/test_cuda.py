@@ -560,3 +560,197 @@ def test_gpu_benchmark_script_runs_on_the_simulated_driver(tmp_path):
     assert [row["workload"] for row in rows] == ["chain 10", "decode_32"]
     assert rows[0]["kernels"] == 10 and rows[0]["host_launches_graph"] == 1
     assert "SIMULATED" in doc.read_text() and "<!-- bench_gpu -->" in doc.read_text()
+
+
+# ---- user kernels (--kernels FILE.cu) ------------------------------------------------------------
+
+# A user kernel for the chain's PrimFunc `add_one` that adds 2, not 1 (so the reference, which
+# does not know it, would disagree), and one that no launch uses. The CGRAPH_HOST part lets the
+# simulated driver run it on the host; NVRTC compiles the rest.
+USER_CU = r'''#ifdef CGRAPH_HOST
+struct cg_dim3 { unsigned x, y, z; };
+static cg_dim3 blockIdx, threadIdx, blockDim, gridDim;
+#define __global__
+#endif
+extern "C" __global__ void add_one(const float* a, float* b, long long n) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) b[i] = a[i] + 2.0f;
+}
+extern "C" __global__ void never_used(float* a, long long n) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = 0.0f;
+}
+#ifdef CGRAPH_HOST
+extern "C" void cg_host_add_one(void** p, unsigned grid, unsigned block) {
+    gridDim.x = grid;
+    blockDim.x = block;
+    for (unsigned g = 0; g < grid; ++g)
+        for (unsigned t = 0; t < block; ++t) {
+            blockIdx.x = g;
+            threadIdx.x = t;
+            add_one(*(const float**)p[0], *(float**)p[1], *(long long*)p[2]);
+        }
+}
+#endif
+'''
+
+
+def test_user_kernels_replace_the_library_by_name(host, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+    from cudagraph_cli.gen import chain_module
+
+    _nvrtc_or_skip()
+    assert nvrtc.compile_cubin(USER_CU, "sm_90", "mine.cu", use_cache=False)[0][:4] == \
+        b"\x7fELF"
+    mod = parse_module(chain_module(4, size=300))
+    r = run_on_gpu(mod, "chain", RunOptions(calls=2, warmup=0, iters=1,
+                                            kernels_source=USER_CU, kernels_name="mine.cu"),
+                   open_device=HostDriver)
+    assert r.ok and r.compared.startswith("eager (GPU) = graph (GPU)")
+    assert r.user_kernels_used == ["add_one"] and r.user_kernels_unused == ["never_used"]
+    # The values are the user's: x + 2 per kernel.
+    drv = HostDriver()
+    b = CudaBackend(drv, KernelLibrary(drv, USER_CU, "mine.cu"))
+    ex = Executor(mod, b)
+    x = np.arange(300, dtype=np.float32)
+    out = ex.call("chain", [b.from_numpy(x), b.alloc_tensor((300,), "float32")])
+    assert b.to_numpy(out).tolist() == (x + 8).tolist()
+    # Through the command line, and a located NVRTC error for a broken file.
+    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
+    src = tmp_path / "chain.relax"
+    src.write_text(chain_module(4, size=300))
+    cu = tmp_path / "mine.cu"
+    cu.write_text(USER_CU)
+    res = CliRunner().invoke(cli.main, ["run", str(src), "--device", "0", "--kernels", str(cu),
+                                        "--iters", "1", "--warmup", "0"])
+    assert res.exit_code == 0, res.output
+    assert "user kernels used: add_one; defined but never launched: never_used" in res.output
+
+
+def test_a_broken_user_kernel_file_is_a_located_error(monkeypatch, tmp_path):
+    from cudagraph_cli.exec import cuda_backend
+
+    _nvrtc_or_skip()
+
+    class NvrtcHost(HostDriver):
+        """Compiles user sources with NVRTC (as the real driver does) before anything runs."""
+
+        def load_source(self, source, name):
+            if name != "kernels.cu":
+                nvrtc.compile_cubin(source, "sm_90", name, use_cache=False)
+            return super().load_source(source, name)
+
+    cu = tmp_path / "bad.cu"
+    cu.write_text(USER_CU.replace("a[i] + 2.0f", "a[i] + two"))
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+
+    monkeypatch.setattr(cuda_driver, "open_driver", NvrtcHost)
+    res = CliRunner().invoke(cli.main, ["run", str(MODELS / "mlp_block.relax"), "--device", "0",
+                                        "--kernels", str(cu)])
+    assert res.exit_code == 2
+    lines = res.output.splitlines()
+    assert lines[0] == f'{cu}:8:30: error: NVRTC (sm_90): identifier "two" is undefined'
+    assert lines[1].strip() == "if (i < n) b[i] = a[i] + two;" and lines[2].endswith("^")
+    assert cuda_backend.user_kernel_names(cu.read_text()) == ["add_one", "never_used"]
+
+
+# ---- the driver layer against a stand-in for cuda.bindings.driver --------------------------------
+
+class _FakeDriverModule:
+    """The calls CudaDriver makes, answering as cuda.bindings does: (CUresult, values...)."""
+
+    import enum
+
+    class CUresult(enum.IntEnum):
+        CUDA_SUCCESS = 0
+        CUDA_ERROR_NO_DEVICE = 100
+        CUDA_ERROR_LAUNCH_FAILED = 719
+
+    class CUdevice_attribute(enum.IntEnum):
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+        CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+
+    def __init__(self, init_error=0, count=1):
+        self.init_error, self.count = init_error, count
+        self.calls = []
+
+    def cuInit(self, flags):
+        return (self.CUresult(self.init_error),)
+
+    def cuGetErrorName(self, err):
+        return (self.CUresult.CUDA_SUCCESS, self.CUresult(err).name.encode())
+
+    def cuDeviceGetCount(self):
+        return (self.CUresult.CUDA_SUCCESS, self.count)
+
+    def cuDeviceGet(self, ordinal):
+        return (self.CUresult.CUDA_SUCCESS, ordinal)
+
+    def cuDevicePrimaryCtxRetain(self, dev):
+        return (self.CUresult.CUDA_SUCCESS, "ctx")
+
+    def cuCtxSetCurrent(self, ctx):
+        return (self.CUresult.CUDA_SUCCESS,)
+
+    def cuDeviceGetAttribute(self, attr, dev):
+        return (self.CUresult.CUDA_SUCCESS, {75: 9, 76: 0, 16: 132}[int(attr)])
+
+    def cuDeviceGetName(self, n, dev):
+        return (self.CUresult.CUDA_SUCCESS, b"NVIDIA H200" + b"\0" * (n - 11))
+
+    def cuDriverGetVersion(self):
+        return (self.CUresult.CUDA_SUCCESS, 13000)
+
+    def cuDeviceGetPCIBusId(self, n, dev):
+        return (self.CUresult.CUDA_SUCCESS, b"0000:19:00.0\0\0")
+
+    def cuGraphGetNodes(self, graph, n):
+        return (self.CUresult.CUDA_SUCCESS, [], 7)
+
+    def cuLaunchKernel(self, *args):
+        self.calls.append(args)
+        return (self.CUresult.CUDA_ERROR_LAUNCH_FAILED,)
+
+    def cuEventElapsedTime(self, a, b):
+        return (self.CUresult.CUDA_SUCCESS, 0.25)
+
+    def cuEventSynchronize(self, e):
+        return (self.CUresult.CUDA_SUCCESS,)
+
+
+def test_driver_layer_checks_every_result(monkeypatch):
+    from cudagraph_cli.exec import cuda_driver
+
+    fake = _FakeDriverModule()
+    monkeypatch.setattr(cuda_driver, "_load", lambda: fake)
+    d = cuda_driver.CudaDriver(0)
+    assert (d.arch, d.sm_count, d.name, d.driver_version, d.pci_bus_id) == \
+        ("sm_90", 132, "NVIDIA H200", 13000, "0000:19:00.0")
+    assert d.graph_nodes("g") == 7 and d.event_elapsed_ms("a", "b") == 0.25
+    with pytest.raises(cuda_driver.DriverError,
+                       match=r"^cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED$"):
+        d.launch("f", 3, 256, 1234, "stream")
+    assert fake.calls[-1] == ("f", 3, 1, 1, 256, 1, 1, 0, "stream", 1234, 0)
+    thunk = d.launch_thunk("f", 3, 256, 1234, "stream")
+    with pytest.raises(cuda_driver.DriverError, match="CUDA_ERROR_LAUNCH_FAILED"):
+        LaunchList([("cuLaunchKernel(k)", thunk)]).run(d)
+
+
+@pytest.mark.parametrize("fake,message", [
+    (_FakeDriverModule(init_error=100), "no usable CUDA driver (cuInit: CUDA_ERROR_NO_DEVICE)"),
+    (_FakeDriverModule(count=1), "no GPU 3: this machine has 1"),
+])
+def test_driver_layer_says_why_there_is_no_gpu(monkeypatch, fake, message):
+    from cudagraph_cli.exec import cuda_driver
+
+    monkeypatch.setattr(cuda_driver, "_load", lambda: fake)
+    with pytest.raises(cuda_driver.DriverUnavailable) as e:
+        cuda_driver.CudaDriver(3)
+    assert str(e.value) == message
