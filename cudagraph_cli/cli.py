@@ -383,7 +383,7 @@ RUN_HELP = """Run every public function of IN: on the reference executor, or on 
 checksums.
 
 --device N runs IN on GPU N twice -- as it is, one launch per kernel (eager), and rewritten
-by cgraph with real CUDA graphs -- checks that both compute what the reference executor
+with real CUDA graphs (by cgraph, or OUT if given: TVM's output, say) -- checks that both compute what the reference executor
 computes, bit for bit, then times one call of each (CUDA events, --warmup then --iters
 calls, median and p10-p90) and reports what the graphs bought. Kernels are cgraph's library
 (docs/EXECUTOR.md), compiled by NVRTC for the device and cached; --kernels FILE.cu brings
@@ -399,11 +399,13 @@ Examples:
   cgraph run model.relax --device 0
   cgraph run model.relax --device 0 --shape m=8,16 --iters 1000 --format json
   cgraph run model.relax --device 0 --kernels my_kernels.cu --function decode
+  cgraph run model.relax tvm_output.relax --device 0   # time a given rewrite instead
 """
 
 
 @main.command("run", help=RUN_HELP)
 @click.argument("input_path", metavar="IN")
+@click.argument("output_path", metavar="[OUT]", required=False)
 @click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
               help="cpu for the reference executor, or a GPU ordinal.")
 @click.option("--calls", type=click.IntRange(min=1), default=None,
@@ -421,21 +423,22 @@ Examples:
 @click.option("--function", "functions", multiple=True, metavar="NAME",
               help="GPU: run only these public functions (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-def run_command(input_path, device, calls, seed, shapes, warmup, iters, kernels_path,
-                functions, fmt):
+def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
+                kernels_path, functions, fmt):
     if device != "cpu":
         if not device.isdigit():
             raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
-        _run_gpu(input_path, int(device), calls, seed, shapes, warmup, iters, kernels_path,
-                 functions, fmt)
+        _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
+                 kernels_path, functions, fmt)
         return
-    if kernels_path or functions:
-        raise click.UsageError("--kernels and --function apply to a GPU (--device N)")
+    if kernels_path or functions or output_path:
+        raise click.UsageError("OUT, --kernels and --function apply to a GPU (--device N); "
+                               "cgraph verify compares two modules on the cpu")
     _run_cpu(input_path, calls or 1, seed, shapes, fmt)
 
 
-def _run_gpu(input_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path, functions,
-             fmt):
+def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
+             functions, fmt):
     from rich.console import Console
 
     from .exec import cuda_driver
@@ -445,6 +448,7 @@ def _run_gpu(input_path, ordinal, calls, seed, shapes, warmup, iters, kernels_pa
     from .report.run_view import render, to_json
 
     mod, text, name = _read_module(input_path)
+    given = _read_module(output_path) if output_path is not None else None
     kernels = kernels_name = None
     if kernels_path is not None:
         kernels, kernels_name = read_text(kernels_path)
@@ -455,7 +459,8 @@ def _run_gpu(input_path, ordinal, calls, seed, shapes, warmup, iters, kernels_pa
                          kernels_name=kernels_name or "kernels.cu",
                          progress=fmt == "text" and _color(sys.stderr))
     try:
-        report = run_on_gpu(mod, name, options, cuda_driver.open_driver)
+        report = run_on_gpu(mod, name, options, cuda_driver.open_driver,
+                            given[0] if given else None, (given[2], given[1]) if given else None)
     except cuda_driver.DriverUnavailable as e:
         click.echo(f"cgraph: error: --device {ordinal}: {e}; --device cpu runs the reference "
                    "executor", err=True)

@@ -754,3 +754,30 @@ def test_driver_layer_says_why_there_is_no_gpu(monkeypatch, fake, message):
     with pytest.raises(cuda_driver.DriverUnavailable) as e:
         cuda_driver.CudaDriver(3)
     assert str(e.value) == message
+
+
+@pytest.mark.parametrize("pair", ["vm_builtin", "rewrite_cuda_graph", "tuple"])
+def test_run_a_given_rewrite_tvms_expected_output(host, monkeypatch, pair):
+    """`cgraph run IN OUT --device N` runs a given rewrite (here TVM's expected output from
+    its test suite) instead of cgraph's."""
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+
+    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
+    res = CliRunner().invoke(cli.main, ["run", str(TVM_DIR / f"{pair}_before.relax"),
+                                        str(TVM_DIR / f"{pair}_expected.relax"), "--device", "0",
+                                        "--iters", "1", "--warmup", "0", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["ok"] and doc["graphs"]["captures"] >= 1
+
+
+def test_a_given_rewrite_that_does_not_correspond_is_refused(host):
+    from cudagraph_cli.exec.verify import ModuleMismatch
+
+    a = parse_module((TVM_DIR / "vm_builtin_before.relax").read_text())
+    b = parse_module((MODELS / "mlp_block.relax").read_text())
+    with pytest.raises(ModuleMismatch, match="different public functions"):
+        run_on_gpu(a, "a", RunOptions(), open_device=HostDriver, rewritten=b)

@@ -1,6 +1,6 @@
 """`cgraph run --device N`: a module on a GPU, eager and with CUDA graphs, checked and timed.
 
-1. The module is rewritten (cgraph's pass, default options).
+1. The module is rewritten (cgraph's pass, default options), unless a rewrite is given.
 2. Check: every public function is called `calls` times in turn with the same fresh random
    inputs on three executors -- the reference (cpu, the original), eager (GPU, the original:
    one launch per kernel) and graph (GPU, the rewrite: get_cached_alloc / run_or_capture with
@@ -26,7 +26,7 @@ from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
 from .cuda_driver import device_facts, open_driver
 from .interpreter import Executor
 from .verify import Difference, Weights, _compare, _Inputs, _snapshot, _to_backend, \
-    public_functions
+    check_correspondence, public_functions
 
 
 @dataclass
@@ -103,12 +103,18 @@ class GpuRunReport:
 
 
 def run_on_gpu(original: ir.Module, name: str, options: RunOptions,
-               open_device=None) -> GpuRunReport:
+               open_device=None, rewritten: ir.Module | None = None,
+               rewritten_source: tuple | None = None) -> GpuRunReport:
+    """`rewritten`: a given rewrite of `original` (TVM's, say) instead of cgraph's; an error
+    while running it is located in `rewritten_source` (file name, text)."""
     if is_rewritten(original):
         raise ExecError("this module already launches CUDA graphs (vm.builtin.cuda_graph.*): "
                         "give cgraph run the module before the rewrite, so that it can run "
                         "both")
-    rewritten, _ = rewrite(original)
+    if rewritten is None:
+        rewritten, _ = rewrite(original)
+    else:
+        check_correspondence(original, rewritten)
     names = [f.name for f in public_functions(original)]
     if options.functions:
         missing = [n for n in options.functions if n not in names]
@@ -152,8 +158,15 @@ def _run(original, rewritten, name, names, options, driver) -> GpuRunReport:
                 f = original.function(fname)
                 ws = weights.of(f)
                 fresh = inputs.fresh(f, call)
-                outs = [ex.call(fname, [_to_backend(ex.backend, v) for v in fresh] + w)
-                        for ex, w in zip(executors, ws)]
+                outs = []
+                for ex, w in zip(executors, ws):
+                    try:
+                        outs.append(ex.call(fname, [_to_backend(ex.backend, v) for v in fresh]
+                                            + w))
+                    except ExecError as e:
+                        if ex is ex_g and rewritten_source is not None:
+                            e.located(*rewritten_source)
+                        raise
                 snaps = [_snapshot(ex.backend, o) for ex, o in zip(executors, outs)]
                 for i in range(len(snaps) - 1):
                     found = _compare(snaps[i], snaps[i + 1])
