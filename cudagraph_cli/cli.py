@@ -456,7 +456,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     options = RunOptions(device=ordinal, calls=calls or max(3, 2 * n_values), seed=seed,
                          shapes=shapes, warmup=warmup, iters=iters,
                          functions=list(functions) or None, kernels_source=kernels,
-                         kernels_name=kernels_name or "kernels.cu",
+                         kernels_name=kernels_name or "user-kernels.cu",
                          progress=fmt == "text" and _color(sys.stderr))
     try:
         report = run_on_gpu(mod, name, options, cuda_driver.open_driver,

@@ -781,3 +781,42 @@ def test_a_given_rewrite_that_does_not_correspond_is_refused(host):
     b = parse_module((MODELS / "mlp_block.relax").read_text())
     with pytest.raises(ModuleMismatch, match="different public functions"):
         run_on_gpu(a, "a", RunOptions(), open_device=HostDriver, rewritten=b)
+
+
+def test_user_kernels_that_match_nothing_keep_the_reference_check(host):
+    mod = parse_module((MODELS / "mlp_block.relax").read_text())
+    src = 'extern "C" __global__ void not_in_the_module(float* a, long long n) {}\n'
+    r = run_on_gpu(mod, "m", RunOptions(calls=2, warmup=0, iters=1, kernels_source=src),
+                   open_device=_NvrtcFreeHost)
+    assert r.ok and r.compared == "reference (cpu) = eager (GPU) = graph (GPU)"
+    assert r.user_kernels_unused == ["not_in_the_module"] and not r.notes
+    r = run_on_gpu(mod, "m", RunOptions(calls=1, warmup=0, iters=1, kernels_source="// empty\n",
+                                        kernels_name="e.cu"), open_device=_NvrtcFreeHost)
+    assert r.ok and r.notes == ['e.cu defines no extern "C" __global__ kernel']
+
+
+class _NvrtcFreeHost(HostDriver):
+    """User sources that the host cannot build (device code only) load as nothing."""
+
+    def load_source(self, source, name):
+        if source == nvrtc.library_source():
+            return super().load_source(source, name)
+        return None, False
+
+
+def test_a_given_rewrite_that_fails_is_located_in_its_own_file(host, monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+
+    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
+    text = (TVM_DIR / "vm_builtin_expected.relax").read_text()
+    bad = tmp_path / "small.relax"
+    bad.write_text(text.replace("storage1: R.Any = R.memory.alloc_storage(R.shape([32])",
+                                "storage1: R.Any = R.memory.alloc_storage(R.shape([16])", 1))
+    res = CliRunner().invoke(cli.main, ["run", str(TVM_DIR / "vm_builtin_before.relax"),
+                                        str(bad), "--device", "0"])
+    assert res.exit_code == 2, res.output
+    first = res.output.splitlines()[0]
+    assert first.startswith(f"{bad}:") and "does not fit its storage of 16 bytes" in first

@@ -279,7 +279,8 @@ def plan_user_launch(name: str, tensors: list, scalars: list) -> KernelOp:
 class KernelLibrary:
     """cgraph's kernels, and the user's, loaded into the driver's context."""
 
-    def __init__(self, driver, user_source: str | None = None, user_name: str = "kernels.cu"):
+    def __init__(self, driver, user_source: str | None = None,
+                 user_name: str = "user-kernels.cu"):
         from .nvrtc import library_source
 
         self.driver = driver

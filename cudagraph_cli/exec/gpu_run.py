@@ -39,7 +39,7 @@ class RunOptions:
     iters: int = 200
     functions: list | None = None
     kernels_source: str | None = None
-    kernels_name: str = "kernels.cu"
+    kernels_name: str = "user-kernels.cu"
     progress: bool = False
 
 
@@ -124,12 +124,13 @@ def run_on_gpu(original: ir.Module, name: str, options: RunOptions,
         names = [n for n in names if n in options.functions]
     driver = (open_device or open_driver)(options.device)
     try:
-        return _run(original, rewritten, name, names, options, driver)
+        return _run(original, rewritten, name, names, options, driver, rewritten_source)
     finally:
         driver.release()
 
 
-def _run(original, rewritten, name, names, options, driver) -> GpuRunReport:
+def _run(original, rewritten, name, names, options, driver,
+         rewritten_source) -> GpuRunReport:
     facts = {"ordinal": options.device, "name": driver.name, "arch": driver.arch,
              "multiprocessors": driver.sm_count, "cuda_driver": driver.driver_version}
     if driver.kind == "cuda":
@@ -142,11 +143,15 @@ def _run(original, rewritten, name, names, options, driver) -> GpuRunReport:
     graph = CudaBackend(driver, lib)
     try:
         ex_e, ex_g = Executor(original, eager), Executor(rewritten, graph)
-        with_reference = options.kernels_source is None
+        user = set(lib.user_names) & kernel_names(original)
+        with_reference = not user
         ex_r = Executor(original, CpuBackend(track_init=True)) if with_reference else None
         if not with_reference:
             report.compared = "eager (GPU) = graph (GPU); the reference does not know user " \
                               "kernels"
+        if options.kernels_source is not None and not lib.user_names:
+            report.notes.append(f"{options.kernels_name} defines no extern \"C\" __global__ "
+                                "kernel")
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
@@ -185,6 +190,16 @@ def _run(original, rewritten, name, names, options, driver) -> GpuRunReport:
     finally:
         eager.close()
         graph.close()
+
+
+def kernel_names(mod: ir.Module) -> set[str]:
+    """The names a launch in `mod` can have: its PrimFuncs and the packed functions it calls."""
+    names = {f.name for f in mod.functions if isinstance(f, ir.PrimFunc)}
+    for f in mod.relax_functions():
+        for block in f.blocks:
+            for b in block.bindings:
+                names.update(x.name for x in ir.walk(b.value) if type(x) is ir.ExternFunc)
+    return names
 
 
 def _tensors(value):
