@@ -24,3 +24,6 @@ def test_pyflakes_is_clean():
     n = api.checkRecursive([str(ROOT / d) for d in ("cudagraph_cli", "tests", "bench")],
                            Reporter(out, err))
     assert n == 0, out.getvalue() + err.getvalue()
+    # And it does see what it is for.
+    bad = io.StringIO()
+    assert api.check("def f():\n    return undefined_name\n", "x.py", Reporter(bad, bad)) == 1
