@@ -820,3 +820,28 @@ def test_a_given_rewrite_that_fails_is_located_in_its_own_file(host, monkeypatch
     assert res.exit_code == 2, res.output
     first = res.output.splitlines()[0]
     assert first.startswith(f"{bad}:") and "does not fit its storage of 16 bytes" in first
+
+
+def test_a_failure_inside_a_capture_is_what_gets_reported():
+    """The capture is ended (the stream must not stay in capture mode) and the error is the
+    one that broke it, not the driver's complaint about an invalidated capture."""
+    if gxx() is None:
+        pytest.skip("g++ needed")
+
+    class Failing(HostDriver):
+        def launch(self, func, grid, block, params, stream):
+            if stream in self.capture:
+                raise RuntimeError("cuLaunchKernel failed: CUDA_ERROR_ILLEGAL_ADDRESS")
+            super().launch(func, grid, block, params, stream)
+
+        def end_capture(self, stream):
+            super().end_capture(stream)
+            raise RuntimeError("cuStreamEndCapture failed: "
+                               "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED")
+
+    d = Failing()
+    b = CudaBackend(d, KernelLibrary(d))
+    ex = Executor(parse_module((TVM_DIR / "vm_builtin_expected.relax").read_text()), b)
+    with pytest.raises(RuntimeError, match="CUDA_ERROR_ILLEGAL_ADDRESS"):
+        ex.call("main", [b.from_numpy(np.ones((2, 4), np.float32))])
+    assert not d.capture and b.capturing is None  # not left capturing

@@ -357,6 +357,7 @@ class CudaBackend(Backend):
         self.graphs: list[DeviceGraph] = []
         self.trace: LaunchList | None = None
         self.launch_count = 0
+        self._after_launch: list = []  # scratch blocks to return once the launch is queued
         self.closed = False
 
     # ---- memory --------------------------------------------------------------------------
@@ -411,7 +412,7 @@ class CudaBackend(Backend):
     # ---- kernels -------------------------------------------------------------------------
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
-        self._after_launch: list = []
+        self._after_launch = []
         user = self.library.user_function(spec.name) if self.library.user_names else None
         if user is not None:
             ops = [plan_user_launch(spec.name, tensors, scalars)]

@@ -317,8 +317,13 @@ class Executor:
         self.backend.begin_capture()
         try:
             outputs = self._call_global(func.name, list(args))
-        finally:
-            graph = self.backend.end_capture()
+        except BaseException:
+            try:  # end the capture, but report what broke it, not what ending it says
+                self.backend.end_capture()
+            except Exception:
+                pass
+            raise
+        graph = self.backend.end_capture()
         self.graphs[key] = (graph, outputs)
         self.captures += 1
         return outputs
