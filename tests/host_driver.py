@@ -11,7 +11,6 @@ the recorded ones. The stream is synchronous.
 from __future__ import annotations
 
 import ctypes
-import functools
 import hashlib
 import os
 import shutil
@@ -150,7 +149,10 @@ class HostDriver:
                 ctypes.memmove(op[1], op[2], op[3])
 
     def graph_thunk(self, graph_exec, stream):
-        return functools.partial(lambda: (self.graph_launch(graph_exec, stream), 0)[1:])
+        def thunk():
+            self.graph_launch(graph_exec, stream)
+            return (0,)
+        return thunk
 
     def graph_destroy(self, graph, graph_exec) -> None:
         pass

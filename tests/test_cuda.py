@@ -34,6 +34,7 @@ from cudagraph_cli.exec.gpu_run import RunOptions, run_on_gpu, time_list
 from cudagraph_cli.exec.interpreter import Executor
 from cudagraph_cli.exec.kernels import ELEMENTWISE, KernelSpec, run_numpy
 from cudagraph_cli.parser import parse_module
+from cudagraph_cli.report.run_view import to_json
 
 MODELS = ROOT / "samples" / "models"
 TVM_DIR = ROOT / "samples" / "tvm"
@@ -46,6 +47,23 @@ def _nvrtc_or_skip():
         if os.environ.get("CI"):
             pytest.fail(f"NVRTC is required on CI (make test installs nvidia-cuda-nvrtc): {e}")
         pytest.skip(str(e))
+
+
+@pytest.fixture
+def sim_cli(monkeypatch):
+    """`cgraph` in process, with --device N on the simulated driver; returns invoke(*args)."""
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+    from cudagraph_cli.exec import cuda_driver
+
+    if gxx() is None:
+        pytest.skip("g++ is needed to run kernels.cu on the host")
+
+    def invoke(*args, driver=HostDriver):
+        monkeypatch.setattr(cuda_driver, "open_driver", driver)
+        return CliRunner().invoke(cli.main, [str(a) for a in args])
+    return invoke
 
 
 @pytest.fixture(scope="module")
@@ -396,13 +414,8 @@ def test_run_on_simulated_gpu_equals_reference(host, sample):
     assert r.checked and r.timings
     for t in r.timings:
         assert t.launches_graph <= t.launches_eager
-    doc = json.loads(json.dumps(_to_json(r)))
+    doc = json.loads(json.dumps(to_json(r)))
     assert doc["schema"] == "cgraph-run/1" and doc["ok"] is True
-
-
-def _to_json(r):
-    from cudagraph_cli.report.run_view import to_json
-    return to_json(r)
 
 
 def test_decode_sample_collapses_its_launches(host):
@@ -440,13 +453,8 @@ def test_already_rewritten_module_is_refused():
 # ---- the command line ---------------------------------------------------------------------------
 
 def test_run_without_a_gpu_says_so_in_one_line():
-    from cudagraph_cli.exec.cuda_driver import CudaDriver, DriverUnavailable
-
-    try:
-        CudaDriver(0).release()
+    if _gpu() is None:
         pytest.skip("this machine has a GPU")
-    except DriverUnavailable:
-        pass
     r = run_cli("run", str(MODELS / "mlp_block.relax"), "--device", "0")
     err = r.stderr.decode()
     assert r.returncode == 2 and r.stdout == b""
@@ -454,26 +462,18 @@ def test_run_without_a_gpu_says_so_in_one_line():
     assert err.startswith("cgraph: error: --device 0: ") and "--device cpu" in err
 
 
-def test_run_cli_on_the_simulated_gpu(host, monkeypatch, tmp_path):
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
-
-    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
-    runner = CliRunner()
-    path = str(MODELS / "prefill_decode.relax")
-    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--iters", "3", "--warmup", "1",
-                                 "--shape", "n=2,5"])
+def test_run_cli_on_the_simulated_gpu(sim_cli):
+    path = MODELS / "prefill_decode.relax"
+    r = sim_cli("run", path, "--device", "0", "--iters", "3", "--warmup", "1", "--shape", "n=2,5")
     assert r.exit_code == 0, r.output
     assert "outputs equal bit for bit: reference (cpu) = eager (GPU) = graph (GPU)" in r.output
     assert "n=5" in r.output and "host launches" in r.output
-    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--iters", "2", "--warmup", "0",
-                                 "--format", "json", "--function", "decode"])
+    r = sim_cli("run", path, "--device", "0", "--iters", "2", "--warmup", "0", "--format", "json",
+                "--function", "decode")
     doc = json.loads(r.output)
     assert r.exit_code == 0 and [t["function"] for t in doc["timings"]] == ["decode"]
     assert doc["check"]["calls"][0] == {"function": "decode", "call": 1, "outputs": 1}
-    r = runner.invoke(cli.main, ["run", path, "--device", "0", "--function", "nope"])
+    r = sim_cli("run", path, "--device", "0", "--function", "nope")
     assert r.exit_code == 2 and "no public function nope" in r.output
 
 
@@ -486,12 +486,20 @@ def test_run_options_that_need_a_gpu_are_refused_on_cpu():
 
 # ---- on a GPU (pytest -m gpu) -----------------------------------------------------------------
 
-def _gpu_or_skip():
+def _gpu() -> str | None:
+    """None when GPU 0 answers, else why not."""
     from cudagraph_cli.exec.cuda_driver import CudaDriver, DriverUnavailable
     try:
         CudaDriver(0).release()
     except DriverUnavailable as e:
-        pytest.skip(f"no GPU: {e}")
+        return str(e)
+    return None
+
+
+def _gpu_or_skip():
+    why = _gpu()
+    if why is not None:
+        pytest.skip(f"no GPU: {why}")
 
 
 @pytest.mark.gpu
@@ -595,11 +603,7 @@ extern "C" void cg_host_add_one(void** p, unsigned grid, unsigned block) {
 '''
 
 
-def test_user_kernels_replace_the_library_by_name(host, monkeypatch, tmp_path):
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
+def test_user_kernels_replace_the_library_by_name(host, sim_cli, tmp_path):
     from cudagraph_cli.gen import chain_module
 
     _nvrtc_or_skip()
@@ -619,18 +623,16 @@ def test_user_kernels_replace_the_library_by_name(host, monkeypatch, tmp_path):
     out = ex.call("chain", [b.from_numpy(x), b.alloc_tensor((300,), "float32")])
     assert b.to_numpy(out).tolist() == (x + 8).tolist()
     # Through the command line, and a located NVRTC error for a broken file.
-    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
     src = tmp_path / "chain.relax"
     src.write_text(chain_module(4, size=300))
     cu = tmp_path / "mine.cu"
     cu.write_text(USER_CU)
-    res = CliRunner().invoke(cli.main, ["run", str(src), "--device", "0", "--kernels", str(cu),
-                                        "--iters", "1", "--warmup", "0"])
+    res = sim_cli("run", src, "--device", "0", "--kernels", cu, "--iters", "1", "--warmup", "0")
     assert res.exit_code == 0, res.output
     assert "user kernels used: add_one; defined but never launched: never_used" in res.output
 
 
-def test_a_broken_user_kernel_file_is_a_located_error(monkeypatch, tmp_path):
+def test_a_broken_user_kernel_file_is_a_located_error(sim_cli, tmp_path):
     from cudagraph_cli.exec import cuda_backend
 
     _nvrtc_or_skip()
@@ -645,14 +647,8 @@ def test_a_broken_user_kernel_file_is_a_located_error(monkeypatch, tmp_path):
 
     cu = tmp_path / "bad.cu"
     cu.write_text(USER_CU.replace("a[i] + 2.0f", "a[i] + two"))
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
-
-    monkeypatch.setattr(cuda_driver, "open_driver", NvrtcHost)
-    res = CliRunner().invoke(cli.main, ["run", str(MODELS / "mlp_block.relax"), "--device", "0",
-                                        "--kernels", str(cu)])
+    res = sim_cli("run", MODELS / "mlp_block.relax", "--device", "0", "--kernels", cu,
+                  driver=NvrtcHost)
     assert res.exit_code == 2
     lines = res.output.splitlines()
     assert lines[0] == f'{cu}:8:30: error: NVRTC (sm_90): identifier "two" is undefined'
@@ -757,18 +753,11 @@ def test_driver_layer_says_why_there_is_no_gpu(monkeypatch, fake, message):
 
 
 @pytest.mark.parametrize("pair", ["vm_builtin", "rewrite_cuda_graph", "tuple"])
-def test_run_a_given_rewrite_tvms_expected_output(host, monkeypatch, pair):
+def test_run_a_given_rewrite_tvms_expected_output(sim_cli, pair):
     """`cgraph run IN OUT --device N` runs a given rewrite (here TVM's expected output from
     its test suite) instead of cgraph's."""
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
-
-    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
-    res = CliRunner().invoke(cli.main, ["run", str(TVM_DIR / f"{pair}_before.relax"),
-                                        str(TVM_DIR / f"{pair}_expected.relax"), "--device", "0",
-                                        "--iters", "1", "--warmup", "0", "--format", "json"])
+    res = sim_cli("run", TVM_DIR / f"{pair}_before.relax", TVM_DIR / f"{pair}_expected.relax",
+                  "--device", "0", "--iters", "1", "--warmup", "0", "--format", "json")
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert doc["ok"] and doc["graphs"]["captures"] >= 1
@@ -804,19 +793,12 @@ class _NvrtcFreeHost(HostDriver):
         return None, False
 
 
-def test_a_given_rewrite_that_fails_is_located_in_its_own_file(host, monkeypatch, tmp_path):
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
-
-    monkeypatch.setattr(cuda_driver, "open_driver", HostDriver)
+def test_a_given_rewrite_that_fails_is_located_in_its_own_file(sim_cli, tmp_path):
     text = (TVM_DIR / "vm_builtin_expected.relax").read_text()
     bad = tmp_path / "small.relax"
     bad.write_text(text.replace("storage1: R.Any = R.memory.alloc_storage(R.shape([32])",
                                 "storage1: R.Any = R.memory.alloc_storage(R.shape([16])", 1))
-    res = CliRunner().invoke(cli.main, ["run", str(TVM_DIR / "vm_builtin_before.relax"),
-                                        str(bad), "--device", "0"])
+    res = sim_cli("run", TVM_DIR / "vm_builtin_before.relax", bad, "--device", "0")
     assert res.exit_code == 2, res.output
     first = res.output.splitlines()[0]
     assert first.startswith(f"{bad}:") and "does not fit its storage of 16 bytes" in first

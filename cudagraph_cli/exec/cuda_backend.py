@@ -421,7 +421,7 @@ class CudaBackend(Backend):
         for op in ops:
             self._issue(op, user)
         for nbytes, ptr in self._after_launch:
-            self.pool.setdefault(nbytes, []).append(ptr)
+            self._release(ptr, nbytes)
         self.launch_count += 1
 
     def _issue(self, op, user=None) -> None:

@@ -182,7 +182,8 @@ def _run(original, rewritten, name, names, options, driver,
                                                        va, vb, words)
                         report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
                         return _finish(report, eager, graph, ex_g, lib)
-                report.checked.append((fname, call, len(list(_tensors(outs[-1])))))
+                report.checked.append((fname, call, sum(isinstance(v, Tensor)
+                                                        for v in _flat(outs[-1]))))
                 key = (fname, tuple(sorted(inputs._syms(f, call).items())))
                 timed.setdefault(key, (fresh, ws))
         _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options)
@@ -200,14 +201,6 @@ def kernel_names(mod: ir.Module) -> set[str]:
             for b in block.bindings:
                 names.update(x.name for x in ir.walk(b.value) if type(x) is ir.ExternFunc)
     return names
-
-
-def _tensors(value):
-    if isinstance(value, Tensor):
-        yield value
-    elif isinstance(value, tuple):
-        for v in value:
-            yield from _tensors(v)
 
 
 def _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options) -> None:
