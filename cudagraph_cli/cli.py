@@ -7,6 +7,7 @@ set CGRAPH_DEBUG=1 for the traceback).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -14,7 +15,7 @@ import sys
 import click
 
 from . import __version__
-from .diagnostics import Loc, SourceError
+from .diagnostics import Loc, SourceError, excerpt, one_line
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -26,6 +27,10 @@ def _color(stream) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
+class _CommandError(Exception):
+    """An input or environment error with no file to point at: `cgraph: error: MESSAGE`."""
+
+
 def _say_error(err: SourceError) -> None:
     text = err.render()
     if _color(sys.stderr):
@@ -33,6 +38,79 @@ def _say_error(err: SourceError) -> None:
         if sep:
             text = head + " " + click.style("error:", fg="red", bold=True) + " " + rest
     click.echo(text, err=True)
+
+
+def _json_errors(ctx, param, value):
+    """--format's callback: from here on an error is also a JSON object on stdout."""
+    ctx.meta["cgraph.json_errors"] = value == "json"
+    return value
+
+
+def _format_option(choices, default, help_text=None):
+    return click.option("--format", "fmt", type=click.Choice(choices), default=default,
+                        is_eager=True, callback=_json_errors, help=help_text)
+
+
+def _say_json_error(kind: str, message: str, err: SourceError | None = None) -> None:
+    """The error as the JSON report a CI job reads (schema in docs/CLI.md)."""
+    loc = err.loc if err is not None and err.loc.line > 0 else None
+    report = {"error": {"kind": kind, "file": err.filename if err is not None else None,
+                        "line": loc.line if loc else None, "column": loc.col if loc else None,
+                        "message": message}}
+    click.echo(json.dumps(report, indent=2))
+
+
+def _use_lenient_streams() -> None:
+    """Human text on a stream that cannot encode it shows escapes (\\u2502), never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a TextIOWrapper (a test's capture): nothing to configure
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: what is still buffered goes nowhere, instead of failing at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+class _ViewBuffer(io.StringIO):
+    """Where a rich view is drawn before it is written: with the encoding it will be written in,
+    so that rich draws ASCII boxes for an ASCII stdout."""
+
+    def __init__(self, encoding: str):
+        super().__init__()
+        self.view_encoding = encoding
+
+    @property
+    def encoding(self):
+        return self.view_encoding
+
+
+def _console(to_file: bool):
+    """A rich Console drawing into a buffer (rich itself would exit 1 on a broken pipe)."""
+    from rich.console import Console
+
+    encoding = "utf-8" if to_file else (getattr(sys.stdout, "encoding", None) or "utf-8")
+    stream = _ViewBuffer(encoding)
+    color = not to_file and _color(sys.stdout)
+    console = Console(file=stream, color_system="auto" if color else None,
+                      force_terminal=color, no_color=not color, soft_wrap=True,
+                      highlight=False, width=None if color else 120)
+    return console, stream
+
+
+def _echo_view(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def _read_module(path: str):
@@ -53,28 +131,54 @@ class _Group(click.Group):
     """Turns every SourceError into a located message and exit status 2."""
 
     def invoke(self, ctx):
+        _use_lenient_streams()
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            # `cgraph ... | head`: the reader has what it wanted; that is success.
+            _silence_stdout()
+            ctx.exit(EXIT_OK)
         except SourceError as e:
-            _say_error(e)
-            ctx.exit(EXIT_INPUT_ERROR)
-        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            self.fail(ctx, e.message, e, EXIT_INPUT_ERROR)
+        except _CommandError as e:
+            self.fail(ctx, str(e), None, EXIT_INPUT_ERROR)
+        except click.exceptions.Exit:
+            raise
+        except click.ClickException as e:
+            if not ctx.meta.get("cgraph.json_errors"):
+                raise
+            e.show()
+            self.fail(ctx, e.format_message(), None, e.exit_code, kind="usage", human=False)
+        except click.Abort:
             raise
         except RecursionError:
             # Long operator chains (`1 + 1 + ... + 1`) nest without brackets.
-            click.echo("cgraph: error: input nested too deeply", err=True)
-            ctx.exit(EXIT_INPUT_ERROR)
-        except BrokenPipeError:
-            ctx.exit(EXIT_OK)
+            self.fail(ctx, "input nested too deeply", None, EXIT_INPUT_ERROR)
         except KeyboardInterrupt:
             click.echo("cgraph: interrupted", err=True)
             ctx.exit(130)
         except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
             if os.environ.get("CGRAPH_DEBUG"):
                 raise
-            click.echo(f"cgraph: internal error: {type(e).__name__}: {e} (this is a bug; "
-                       "CGRAPH_DEBUG=1 shows the traceback)", err=True)
-            ctx.exit(EXIT_INTERNAL)
+            self.fail(ctx, f"internal error: {type(e).__name__}: {e} (this is a bug; "
+                      "CGRAPH_DEBUG=1 shows the traceback)", None, EXIT_INTERNAL,
+                      kind="internal")
+
+    @staticmethod
+    def fail(ctx, message: str, err: SourceError | None, status: int, kind: str = "input",
+             human: bool = True):
+        """The error on stderr (and as JSON on stdout under --format json), then exit."""
+        try:
+            if human:
+                if err is not None:
+                    _say_error(err)
+                else:
+                    click.echo(f"cgraph: error: {one_line(message)}", err=True)
+            if ctx.meta.get("cgraph.json_errors"):
+                _say_json_error(kind, message, err)
+        except BrokenPipeError:
+            _silence_stdout()
+        ctx.exit(status)
 
 
 MAIN_HELP = """Rewrite TVM Relax modules so that their static kernel launches run as CUDA graphs.
@@ -167,8 +271,7 @@ Examples:
 @main.command("check", help=CHECK_HELP)
 @click.argument("got", metavar="GOT")
 @click.argument("expected", metavar="EXPECTED")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="Report format (json: for machines).")
+@_format_option(["text", "json"], "text", "Report format (json: for machines).")
 @click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
@@ -313,8 +416,7 @@ def _shapes(ctx, param, values):
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
 @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
               help="Values of a symbolic variable, used in turn across calls (default 1,2).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="Report format.")
+@_format_option(["text", "json"], "text", "Report format.")
 def verify_command(original, rewritten, calls, seed, shapes, fmt):
     from .exec.verify import verify
 
@@ -422,7 +524,7 @@ Examples:
               help="GPU: CUDA C kernels named after PrimFuncs, used instead of cgraph's.")
 @click.option("--function", "functions", multiple=True, metavar="NAME",
               help="GPU: run only these public functions (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@_format_option(["text", "json"], "text")
 def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
                 kernels_path, functions, fmt):
     if device != "cpu":
@@ -439,8 +541,6 @@ def run_command(input_path, output_path, device, calls, seed, shapes, warmup, it
 
 def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
              functions, fmt):
-    from rich.console import Console
-
     from .exec import cuda_driver
     from .exec.gpu_run import RunOptions, run_on_gpu
     from .exec.nvrtc import NvrtcUnavailable
@@ -462,15 +562,12 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
         report = run_on_gpu(mod, name, options, cuda_driver.open_driver,
                             given[0] if given else None, (given[2], given[1]) if given else None)
     except cuda_driver.DriverUnavailable as e:
-        click.echo(f"cgraph: error: --device {ordinal}: {e}; --device cpu runs the reference "
-                   "executor", err=True)
-        sys.exit(EXIT_INPUT_ERROR)
+        raise _CommandError(f"--device {ordinal}: {e}; --device cpu runs the reference "
+                            "executor") from None
     except NvrtcUnavailable as e:
-        click.echo(f"cgraph: error: cannot compile kernels: {e}", err=True)
-        sys.exit(EXIT_INPUT_ERROR)
+        raise _CommandError(f"cannot compile kernels: {e}") from None
     except cuda_driver.DriverError as e:
-        click.echo(f"cgraph: error: CUDA: {e}", err=True)
-        sys.exit(EXIT_INPUT_ERROR)
+        raise _CommandError(f"CUDA: {e}") from None
     except SourceError as e:
         if e.filename is None:
             e.located(name, text)
@@ -478,11 +575,9 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     if fmt == "json":
         click.echo(json.dumps(to_json(report), indent=2))
     else:
-        color = _color(sys.stdout)
-        console = Console(color_system="auto" if color else None, force_terminal=color,
-                          no_color=not color, soft_wrap=True, highlight=False,
-                          width=None if color else 120)
+        console, stream = _console(to_file=False)
         render(report, console)
+        _echo_view(stream.getvalue())
     if not report.ok:
         sys.exit(EXIT_CHECK_FAILED)
 
@@ -555,8 +650,8 @@ Examples:
 @main.command("diff", help=DIFF_HELP)
 @click.argument("input_path", metavar="IN")
 @click.argument("output_path", metavar="[OUT]", required=False)
-@click.option("--format", "fmt", type=click.Choice(["terminal", "json", "html", "unified"]),
-              default="terminal", help="View (json: schema in docs/DIFF.md).")
+@_format_option(["terminal", "json", "html", "unified"], "terminal",
+                "View (json: schema in docs/DIFF.md).")
 @click.option("-o", "--output", "output", default="-", metavar="FILE",
               help="Write the view to FILE (default: standard output). Written atomically.")
 @click.option("--function", "function", default=None, metavar="NAME",
@@ -573,10 +668,6 @@ Examples:
               help="As for rewrite (one-file form).")
 def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
                  fail_under, min_kernels, exclude, functions):
-    import io
-
-    from rich.console import Console
-
     from .fileio import write_text
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
@@ -610,14 +701,12 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     elif fmt == "unified":
         rendered = render_unified(print_module(mod), print_module(out), name, out_name)
     else:
-        to_file = output != "-"
-        stream = io.StringIO() if to_file else sys.stdout
-        color = not to_file and _color(sys.stdout)
-        console = Console(file=stream, color_system="auto" if color else None,
-                          force_terminal=color, no_color=not color, soft_wrap=True,
-                          highlight=False, width=None if color else 120)
+        console, stream = _console(to_file=output != "-")
         render_terminal(facts, console, function, fold, summary_only)
-        rendered = stream.getvalue() if to_file else None
+        rendered = stream.getvalue()
+        if output == "-":
+            _echo_view(rendered)
+            rendered = None
     if rendered is not None:
         write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
                                                             else ()))
@@ -703,9 +792,9 @@ def _explanation(report, name: str) -> str:
 def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:
     if loc.line <= 0:
         return f"{name}: note: ({what})"
-    lines = text.split("\n")
-    src = lines[loc.line - 1] if loc.line <= len(lines) else ""
-    return f"{name}:{loc.line}:{loc.col}: note: {what}\n{src}\n{' ' * (loc.col - 1)}^"
+    shown = excerpt(text, loc)
+    head = f"{name}:{loc.line}:{loc.col}: note: {what}"
+    return head if shown is None else f"{head}\n{shown}"
 
 
 if __name__ == "__main__":  # pragma: no cover

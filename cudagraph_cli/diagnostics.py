@@ -5,6 +5,8 @@ Every error that bad input can cause is a `SourceError`; the CLI prints it and e
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -43,18 +45,87 @@ class SourceError(Exception):
     def render(self) -> str:
         """One line `FILE:LINE:COL: error: msg`, then the source line and a caret."""
         name = self.filename or "<input>"
-        first_line = self.message.splitlines()[0] if self.message else "error"
+        first_line = one_line(self.message.split("\n")[0] if self.message else "error")
+        name = one_line(name)
         if self.loc.line <= 0:
             return f"{name}: error: {first_line}"
         head = f"{name}:{self.loc.line}:{self.loc.col}: error: {first_line}"
-        if self.source is None:
-            return head
-        lines = self.source.split("\n")
-        if self.loc.line > len(lines):
-            return head
-        text = lines[self.loc.line - 1].rstrip("\r").expandtabs(1)
-        caret = " " * max(self.loc.col - 1, 0) + "^"
-        return f"{head}\n{text}\n{caret}"
+        shown = excerpt(self.source, self.loc)
+        return head if shown is None else f"{head}\n{shown}"
+
+
+# Python's (and so TVMScript's) line breaks: a lone CR ends a line too.
+LINE_BREAK_RE = re.compile(r"\r\n|\r|\n")
+
+# Columns of source shown around the caret; a minified or binary line is clipped to this.
+EXCERPT_WIDTH = 200
+
+ESCAPES = {"\r": "\\r", "\n": "\\n"}
+
+# The longest message line shown: a message quoting a 1 MB token stays readable.
+MESSAGE_WIDTH = 400
+
+
+def shown_char(ch: str) -> str:
+    """How one source character appears in an excerpt: never as a terminal control."""
+    if ch == "\t":
+        return " "  # a tab counts as one column, as the lexer counts it
+    if ch in ESCAPES:
+        return ESCAPES[ch]
+    if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+        code = ord(ch)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+            else f"\\U{code:08x}"
+    return ch
+
+
+def one_line(text: str) -> str:
+    """`text` with its control characters escaped, clipped to MESSAGE_WIDTH."""
+    clipped = text[:MESSAGE_WIDTH + 1]
+    shown = "".join("\t" if ch == "\t" else shown_char(ch) for ch in clipped)
+    if len(text) > MESSAGE_WIDTH:
+        shown = shown[:MESSAGE_WIDTH] + "..."
+    return shown
+
+
+def excerpt(source: str | None, loc: Loc) -> str | None:
+    """The source line at `loc` and a caret under its column, or None when there is none.
+
+    Control characters are escaped and a long line is clipped to about EXCERPT_WIDTH columns
+    around the caret, with `...` where it was cut, so a message stays one screen of text.
+    """
+    if source is None or loc.line <= 0:
+        return None
+    lines = LINE_BREAK_RE.split(source, maxsplit=loc.line)
+    if loc.line > len(lines):
+        return None
+    line = lines[loc.line - 1]
+    caret_at = min(max(loc.col - 1, 0), len(line))
+    # Only the characters that can be shown are looked at: a 1 MB line costs 2 * WIDTH.
+    half = EXCERPT_WIDTH // 2
+    left = [shown_char(ch) for ch in reversed(line[max(0, caret_at - EXCERPT_WIDTH):caret_at])]
+    right = [shown_char(ch) for ch in line[caret_at:caret_at + EXCERPT_WIDTH]]
+    width_left = sum(len(p) for p in left)
+    width_right = sum(len(p) for p in right)
+    budget_left = max(half, EXCERPT_WIDTH - width_right)
+    budget_right = max(half, EXCERPT_WIDTH - width_left)
+    kept_left, used = [], 0
+    for piece in left:
+        if used + len(piece) > budget_left:
+            break
+        kept_left.append(piece)
+        used += len(piece)
+    kept_right, used = [], 0
+    for piece in right:
+        if used + len(piece) > budget_right:
+            break
+        kept_right.append(piece)
+        used += len(piece)
+    cut_left = len(kept_left) < caret_at
+    cut_right = caret_at + len(kept_right) < len(line)
+    before = ("..." if cut_left else "") + "".join(reversed(kept_left))
+    after = "".join(kept_right) + ("..." if cut_right else "")
+    return f"{before}{after}\n{' ' * len(before)}^"
 
 
 def error(message: str, loc: Loc = NO_LOC) -> SourceError:
