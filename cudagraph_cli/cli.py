@@ -82,25 +82,11 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
-class _ViewBuffer(io.StringIO):
-    """Where a rich view is drawn before it is written: with the encoding it will be written in,
-    so that rich draws ASCII boxes for an ASCII stdout."""
-
-    def __init__(self, encoding: str):
-        super().__init__()
-        self.view_encoding = encoding
-
-    @property
-    def encoding(self):
-        return self.view_encoding
-
-
 def _console(to_file: bool):
     """A rich Console drawing into a buffer (rich itself would exit 1 on a broken pipe)."""
     from rich.console import Console
 
-    encoding = "utf-8" if to_file else (getattr(sys.stdout, "encoding", None) or "utf-8")
-    stream = _ViewBuffer(encoding)
+    stream = io.StringIO()
     color = not to_file and _color(sys.stdout)
     console = Console(file=stream, color_system="auto" if color else None,
                       force_terminal=color, no_color=not color, soft_wrap=True,
@@ -109,8 +95,8 @@ def _console(to_file: bool):
 
 
 def _echo_view(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    # Through click, as every other line cgraph prints: one encoding rule for all of them.
+    click.echo(text, nl=False, color=_color(sys.stdout))
 
 
 def _read_module(path: str):
