@@ -138,10 +138,11 @@ def test_output_to_a_fifo_is_written_in_place(tmp_path):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and no_temporaries(tmp_path)
 
 
-def test_output_to_dev_fd_n_writes_the_open_descriptor():
-    # What `-o >(gzip > x)` hands cgraph: /dev/fd/N, the write end of a pipe.
+def test_output_to_an_fd_path_writes_the_open_descriptor():
+    # What `-o >(gzip > x)` hands cgraph: /dev/fd/N, the write end of a pipe. The test names
+    # it by /proc/self/fd/N, where /dev/fd leads, and never touches /dev itself.
     read_end, write_end = os.pipe()
-    p = subprocess.Popen(cgraph_argv("fmt", SAMPLE, "-o", f"/dev/fd/{write_end}"),
+    p = subprocess.Popen(cgraph_argv("fmt", SAMPLE, "-o", f"/proc/self/fd/{write_end}"),
                          pass_fds=(write_end,), stderr=subprocess.PIPE, env=cli_env())
     os.close(write_end)
     with os.fdopen(read_end, "rb") as fh:
@@ -150,16 +151,33 @@ def test_output_to_dev_fd_n_writes_the_open_descriptor():
     assert got == formatted()
 
 
-def test_output_to_dev_stdout_keeps_the_shells_file_and_append_mode(tmp_path):
+def test_dev_stdout_and_dev_fd_are_seen_as_open_descriptors():
+    # Only links are read here; the real /dev is never opened.
+    if not os.path.islink("/dev/stdout") or not os.path.isdir("/proc/self/fd"):
+        pytest.skip("/dev/stdout is not a link into /proc/self/fd here")
+    assert fileio.own_fd("/dev/stdout") == 1
+    assert fileio.own_fd("/dev/fd/7") == 7
+    assert fileio.own_fd(f"/proc/{os.getpid()}/fd/3") == 3
+    if os.getpid() != 1:
+        assert fileio.own_fd("/proc/1/fd/3") is None  # another process's descriptor
+    assert fileio.own_fd("/dev/null") is None
+
+
+def test_output_to_a_stdout_link_keeps_the_shells_file_and_append_mode(tmp_path):
+    # A private /dev/stdout: a link to /proc/self/fd/1. Renaming over it (the old behaviour)
+    # would replace only this link.
+    stdout_link = tmp_path / "stdout"
+    stdout_link.symlink_to("/proc/self/fd/1")
     log = tmp_path / "log.txt"
     log.write_bytes(b"earlier line\n")
     inode = os.stat(log).st_ino
     with open(log, "ab") as out:
-        p = subprocess.run(cgraph_argv("fmt", SAMPLE, "-o", "/dev/stdout"), stdout=out,
+        p = subprocess.run(cgraph_argv("fmt", SAMPLE, "-o", stdout_link), stdout=out,
                            stderr=subprocess.PIPE, env=cli_env(), timeout=120)
     assert p.returncode == 0, p.stderr
     assert log.read_bytes() == b"earlier line\n" + formatted()
-    assert os.stat(log).st_ino == inode and no_temporaries(tmp_path)
+    assert os.stat(log).st_ino == inode and stdout_link.is_symlink()
+    assert no_temporaries(tmp_path)
 
 
 def test_output_to_a_socket_is_refused_in_one_line(tmp_path):
