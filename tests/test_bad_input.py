@@ -9,6 +9,7 @@ the input text shown in the table.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -299,6 +300,11 @@ def check_located_error(case: Case, stderr: str, what: str) -> None:
     line, col = int(m.group(1)), int(m.group(2))
     assert len(lines) == 3, f"{what}: expected message, source line, caret; got {lines!r}"
     shown = source_line(case.data if case.data is not None else VALID, line)
+    if shown is not None and (not shown.isprintable() or len(shown) > 200):
+        # Escaped and clipped (docs/CLI.md); tests/test_io.py checks exactly how.
+        assert lines[1].isprintable() and len(lines[1]) <= 210, f"{what}: {lines[1]!r}"
+        assert lines[2].strip() == "^", f"{what}: caret line {lines[2]!r}"
+        return
     if shown is not None:
         assert lines[1] == shown, f"{what}: excerpt {lines[1]!r} is not line {line} {shown!r}"
     assert lines[2] == " " * (col - 1) + "^", \
@@ -315,7 +321,10 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
         stderr = p.stderr.decode("utf-8", "replace")
         assert "Traceback" not in stderr, f"{what}: traceback\n{stderr}"
         assert p.returncode == 2, f"{what}: exit {p.returncode}, stderr:\n{stderr}"
-        assert p.stdout == b"", f"{what}: wrote to stdout: {p.stdout[:200]!r}"
+        if "json" in run.argv:  # the error as JSON on stdout too (docs/CLI.md)
+            assert set(json.loads(p.stdout)) == {"error"}, f"{what}: {p.stdout[:200]!r}"
+        else:
+            assert p.stdout == b"", f"{what}: wrote to stdout: {p.stdout[:200]!r}"
         for name, content in run.watched.items():
             assert (tmp_path / name).read_bytes() == content, f"{what}: {name} was modified"
         if run.out is not None and run.out not in run.watched:
