@@ -615,7 +615,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
     from .printer import print_module
-    from .report.analysis import analyze
+    from .report.analysis import NotARewrite, analyze, check_is_rewrite
     from .report.views import render_html, render_terminal, render_unified, to_json
 
     mod, text, name = _read_module(input_path)
@@ -624,6 +624,12 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
             raise click.UsageError("--min-kernels, --exclude and --functions apply to the "
                                    "one-file form (which rewrites IN)")
         out, out_text, out_name = _read_module(output_path)
+        try:
+            check_is_rewrite(mod, out)
+        except NotARewrite as e:
+            if e.which == "original":
+                raise e.located(name, text)
+            raise e.located(out_name, out_text)
         report = None
     else:
         options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude),
