@@ -108,7 +108,7 @@ class Executor:
             for i, (fs, fv) in enumerate(zip(s.fields, value)):
                 self._match(fs, fv, syms, loc, f"{name}[{i}]")
         elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
-            syms.setdefault(id(s.value), int(value))
+            syms.setdefault(id(s.value), _integer(value, f"'{name}'"))
 
     def _match_dims(self, dims, actual, syms, loc, name):
         if len(dims) != len(actual):
@@ -116,7 +116,7 @@ class Executor:
                             loc)
         for d, a in zip(dims, actual):
             if isinstance(d, ir.SymVar) and id(d) not in syms:
-                syms[id(d)] = int(a)
+                syms[id(d)] = _integer(a, f"a dimension of '{name}'")
             elif self._prim(d, syms) != a:
                 raise ExecError(f"'{name}' has shape {tuple(actual)}, which does not match its "
                                 "struct info", loc)
