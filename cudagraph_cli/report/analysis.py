@@ -70,8 +70,17 @@ class ModuleFacts:
 
 def _builtin_call(value, name: str) -> bool:
     return isinstance(value, ir.Call) and isinstance(value.op, ir.Op) and \
-        value.op.name == "relax.call_builtin_with_ctx" and \
+        value.op.name == "relax.call_builtin_with_ctx" and len(value.args) >= 2 and \
         isinstance(value.args[0], ir.ExternFunc) and value.args[0].name == name
+
+
+def _builtin_target(value) -> str:
+    """The function a CUDA-graph builtin call names (its arguments' first item), or ""."""
+    args = value.args[1] if len(value.args) > 1 else None
+    if isinstance(args, ir.Tuple) and args.fields and \
+            isinstance(args.fields[0], ir.GlobalVarRef):
+        return args.fields[0].name
+    return ""
 
 
 def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
@@ -86,7 +95,7 @@ def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
 def _storage_size(b) -> tuple[int, str] | None:
     v = b.value
     if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
-            v.op.name == "relax.memory.alloc_storage":
+            v.op.name == "relax.memory.alloc_storage" and len(v.args) >= 3:
         shape, scope = v.args[0], v.args[2]
         if isinstance(shape, ir.ShapeExpr) and len(shape.values) == 1 and \
                 isinstance(shape.values[0], ir.IntImm) and isinstance(scope, ir.StringImm):
@@ -128,9 +137,8 @@ def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
     n = _count_kernels(f, module, prims)
     for block in f.blocks:
         for b in block.bindings:
-            if _builtin_call(b.value, RUN_OR_CAPTURE) and isinstance(b.value.args[1], ir.Tuple) \
-                    and b.value.args[1].fields:
-                c = module.function(getattr(b.value.args[1].fields[0], "name", ""))
+            if _builtin_call(b.value, RUN_OR_CAPTURE):
+                c = module.function(_builtin_target(b.value))
                 if isinstance(c, ir.Function):
                     n += _count_kernels(c, module, prims)
     return n
@@ -208,7 +216,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         for block in f.blocks:
             for b in block.bindings:
                 if _builtin_call(b.value, GET_CACHED_ALLOC):
-                    alloc_names.add(b.value.args[1].fields[0].name)
+                    alloc_names.add(_builtin_target(b.value))
     static: dict[str, int] = {}
     for name in alloc_names:
         g = rewritten.function(name)
@@ -249,7 +257,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 elif isinstance(v, ir.TupleGetItem) and id(v.tuple_value) in alloc_vars:
                     fetched.append((b.var.name, v.index))
                 elif _builtin_call(v, RUN_OR_CAPTURE):
-                    launches.append(rewritten.function(v.args[1].fields[0].name))
+                    launches.append(rewritten.function(_builtin_target(v)))
                 elif _storage_size(b):
                     kept_storages.add(b.var.name)
         facts.regions = len(launches)
