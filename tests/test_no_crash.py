@@ -303,3 +303,14 @@ def test_diff_refuses_a_rewrite_with_an_edited_call_outside_graphs(tmp_path):
                          parse_module(edited))
     code, _, err = cgraph("diff", TVM_DIR / "tuple_before.relax", b)
     assert code == 2 and err.startswith(f"{b}:")
+
+
+def test_a_division_by_zero_in_a_shape(tmp_path):
+    text = (TVM_DIR / "dynamic_capture_before.relax").read_text() \
+        .replace("R.shape([m])", "R.shape([m // 0])")
+    bad = write(tmp_path, "bad.relax", text)
+    code, _, err = cgraph("run", bad, "--device", "cpu")
+    # The first shape with m // 0 is alloc1's, a binding over several lines: located at its
+    # first line.
+    assert_located(code, err, bad, line_of(text, "alloc1: R.Tensor"),
+                   "division by zero in a symbolic expression (1 // 0)")
