@@ -348,9 +348,19 @@ def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions
     if explain:
         click.echo(_explanation(report, name), err=True)
     if verify_calls:
-        from .exec.verify import verify
+        from .exec.verify import ModuleFails, verify
 
-        result = verify(mod, out, calls=4)
+        try:
+            result = verify(mod, out, calls=4)
+        except ModuleFails as e:
+            if e.which == "original":
+                raise e.located(name, text)
+            # The rewrite of a module that runs must run too: one that does not is a
+            # difference (exit 1), with nothing of it to point at in IN.
+            click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        except SourceError as e:
+            raise e.located(name, text)
         if not result.equal:
             click.echo(_verify_text(result, name, "<rewrite>"), err=True)
             sys.exit(EXIT_CHECK_FAILED)
@@ -394,6 +404,24 @@ def _shapes(ctx, param, values):
     return out
 
 
+def _check_shape_names(shapes: dict, mod, name: str) -> None:
+    """--shape must name symbolic variables the public functions' parameters have: a
+    misspelled name would otherwise silently leave the default values in place."""
+    if not shapes:
+        return
+    from .exec.verify import public_functions
+    from .ir import sinfo_prim_vars
+
+    known = sorted({v.name for f in public_functions(mod) for p in f.params
+                    for v in sinfo_prim_vars(p.sinfo)})
+    unknown = sorted(set(shapes) - set(known))
+    if unknown:
+        has = (f"it has {', '.join(known)}" if known else
+               "its public functions have no symbolic dimension")
+        raise click.BadParameter(f"no symbolic variable named {', '.join(unknown)} in {name} "
+                                 f"({has})", param_hint="--shape")
+
+
 @main.command("verify", help=VERIFY_HELP)
 @click.argument("original", metavar="ORIGINAL")
 @click.argument("rewritten", metavar="REWRITTEN")
@@ -404,17 +432,21 @@ def _shapes(ctx, param, values):
               help="Values of a symbolic variable, used in turn across calls (default 1,2).")
 @_format_option(["text", "json"], "text", "Report format.")
 def verify_command(original, rewritten, calls, seed, shapes, fmt):
-    from .exec.verify import verify
+    from .exec.verify import ModuleFails, verify
 
     if original == "-" and rewritten == "-":
         raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
     mod_a, text_a, name_a = _read_module(original)
     mod_b, text_b, name_b = _read_module(rewritten)
+    _check_shape_names(shapes, mod_a, name_a)
     try:
         result = verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes)
+    except ModuleFails as e:
+        if e.which == "rewritten":
+            raise e.located(name_b, text_b)
+        raise e.located(name_a, text_a)
     except SourceError as e:
-        e.located(name_a, text_a)
-        raise
+        raise e.located(name_a, text_a)
     if fmt == "json":
         d = result.difference
         report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
@@ -534,6 +566,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     from .report.run_view import render, to_json
 
     mod, text, name = _read_module(input_path)
+    _check_shape_names(shapes, mod, name)
     given = _read_module(output_path) if output_path is not None else None
     kernels = kernels_name = None
     if kernels_path is not None:
@@ -576,6 +609,7 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
     from .exec.verify import Weights, _Inputs, _to_backend, public_functions
 
     mod, text, name = _read_module(input_path)
+    _check_shape_names(shapes, mod, name)
     inputs = _Inputs(seed, shapes)
     executor = Executor(mod, CpuBackend())
     rows = []
@@ -658,7 +692,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
     from .printer import print_module
-    from .report.analysis import analyze
+    from .report.analysis import NotARewrite, analyze, check_is_rewrite
     from .report.views import render_html, render_terminal, render_unified, to_json
 
     mod, text, name = _read_module(input_path)
@@ -667,6 +701,12 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
             raise click.UsageError("--min-kernels, --exclude and --functions apply to the "
                                    "one-file form (which rewrites IN)")
         out, out_text, out_name = _read_module(output_path)
+        try:
+            check_is_rewrite(mod, out)
+        except NotARewrite as e:
+            if e.which == "original":
+                raise e.located(name, text)
+            raise e.located(out_name, out_text)
         report = None
     else:
         options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude),

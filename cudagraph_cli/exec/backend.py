@@ -64,6 +64,23 @@ _DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
            "bool": np.bool_}
 
 
+# The largest single allocation the executor makes (a storage, a tensor, an input): a module
+# or a --shape asking for more is refused with a located error before NumPy (or the device)
+# tries, instead of failing with a MemoryError or being killed by the kernel's OOM killer.
+# docs/EXECUTOR.md states it.
+MAX_ALLOC_BYTES = 8 << 30
+
+
+def check_alloc_size(nbytes: int, what: str) -> int:
+    """`nbytes` if an allocation of that many bytes may be made, else ExecError."""
+    if nbytes < 0:
+        raise ExecError(f"{what} of {nbytes} bytes (a negative size)")
+    if nbytes > MAX_ALLOC_BYTES:
+        raise ExecError(f"{what} of {nbytes} bytes ({nbytes / (1 << 30):.3g} GiB) is over the "
+                        f"executor's limit of {MAX_ALLOC_BYTES >> 30} GiB per allocation")
+    return nbytes
+
+
 def numpy_dtype(dtype: str):
     if dtype == "bfloat16":
         return np.dtype(np.uint16)  # same width; the executor only moves and mixes bytes
@@ -89,6 +106,11 @@ class Backend:
 
     def free(self, obj) -> None:
         pass
+
+    def is_storage(self, value) -> bool:
+        """Whether a runtime value is one of this backend's storages (what alloc_storage
+        returns: the only objects with a byte size that are not tensors)."""
+        return hasattr(value, "nbytes") and not isinstance(value, Tensor)
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         raise NotImplementedError
@@ -129,8 +151,12 @@ class CpuBackend(Backend):
         self.track_init = track_init
 
     def alloc_storage(self, nbytes: int) -> Storage:
-        written = np.zeros(nbytes, dtype=bool) if self.track_init else None
-        return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, written)
+        try:
+            written = np.zeros(nbytes, dtype=bool) if self.track_init else None
+            return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, written)
+        except MemoryError:
+            raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
+                from None
 
     def view(self, storage: Storage, offset: int, shape: tuple, dtype: str) -> Tensor:
         dt = numpy_dtype(dtype)
@@ -143,8 +169,11 @@ class CpuBackend(Backend):
         return Tensor(arr, storage, offset, written)
 
     def alloc_tensor(self, shape: tuple, dtype: str) -> Tensor:
-        arr = np.zeros(shape, dtype=numpy_dtype(dtype))
-        written = np.zeros(arr.nbytes, dtype=bool) if self.track_init else None
+        try:
+            arr = np.zeros(shape, dtype=numpy_dtype(dtype))
+            written = np.zeros(arr.nbytes, dtype=bool) if self.track_init else None
+        except MemoryError:
+            raise ExecError(f"out of host memory allocating a tensor {shape} {dtype}") from None
         return Tensor(arr, None, 0, written)
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:

@@ -16,16 +16,21 @@ Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
 
 from __future__ import annotations
 
+import difflib
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import ir
-from .backend import Backend, ExecError, Tensor, numpy_dtype
+from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .kernels import KernelSpec, packed_spec, prim_func_spec
 
 GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
 RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
+# TVM's runtime registers these and nothing else under vm.builtin.cuda_graph: a misspelling
+# would otherwise run as a synthetic kernel returning an opaque object.
+CUDA_GRAPH_BUILTINS = (GET_CACHED_ALLOC, RUN_OR_CAPTURE)
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,7 @@ class Executor:
             for i, (fs, fv) in enumerate(zip(s.fields, value)):
                 self._match(fs, fv, syms, loc, f"{name}[{i}]")
         elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
-            syms.setdefault(id(s.value), int(value))
+            syms.setdefault(id(s.value), _integer(value, f"'{name}'"))
 
     def _match_dims(self, dims, actual, syms, loc, name):
         if len(dims) != len(actual):
@@ -111,7 +116,7 @@ class Executor:
                             loc)
         for d, a in zip(dims, actual):
             if isinstance(d, ir.SymVar) and id(d) not in syms:
-                syms[id(d)] = int(a)
+                syms[id(d)] = _integer(a, f"a dimension of '{name}'")
             elif self._prim(d, syms) != a:
                 raise ExecError(f"'{name}' has shape {tuple(actual)}, which does not match its "
                                 "struct info", loc)
@@ -130,7 +135,12 @@ class Executor:
         if t is ir.Tuple:
             return tuple([self._eval(x, env, syms) for x in e.fields])
         if t is ir.TupleGetItem:
-            return self._eval(e.tuple_value, env, syms)[e.index]
+            value = self._eval(e.tuple_value, env, syms)
+            if not isinstance(value, tuple):
+                raise ExecError(f"[{e.index}] of {_describe(value)}, not a tuple")
+            if not 0 <= e.index < len(value):
+                raise ExecError(f"[{e.index}] of a tuple of {len(value)} item(s)")
+            return value[e.index]
         if t is ir.ShapeExpr:
             return tuple([self._prim(v, syms) for v in e.values])
         if t is ir.PrimValue:
@@ -160,6 +170,8 @@ class Executor:
                 raise ExecError(f"symbolic variable '{e.name}' has no value") from None
         if t is ir.PrimBinOp:
             a, b = self._prim(e.lhs, syms), self._prim(e.rhs, syms)
+            if e.op in ("//", "%", "/") and b == 0:
+                raise ExecError(f"division by zero in a symbolic expression ({a} {e.op} 0)")
             if e.op == "+":
                 return a + b
             if e.op == "-":
@@ -179,6 +191,13 @@ class Executor:
                   "T.truncmod": lambda a, b: a - int(a / b) * b}.get(e.func)
             if fn is None:
                 raise ExecError(f"cannot evaluate {e.func}")
+            if e.func != "T.max" and e.func != "T.min":
+                if len(args) != 2:
+                    raise ExecError(f"{e.func} takes 2 arguments, {len(args)} given")
+                if args[1] == 0:
+                    raise ExecError(f"division by zero in {e.func}({args[0]}, 0)")
+            elif not args:
+                raise ExecError(f"{e.func} of nothing")
             return fn(*args)
         raise ExecError("cannot evaluate a symbolic expression")
 
@@ -188,35 +207,57 @@ class Executor:
         if isinstance(op, ir.Op):
             name = op.name
             if name == "relax.memory.alloc_storage":
-                size = self._eval(args[0], env, syms)
-                return self.backend.alloc_storage(int(np.prod(size, dtype=np.int64)))
+                _arity(c, 1)
+                size = self._shape(self._eval(args[0], env, syms), "alloc_storage's size")
+                return self.backend.alloc_storage(check_alloc_size(math.prod(size), "a storage"))
             if name == "relax.memory.alloc_tensor":
+                _arity(c, 4)
                 storage = self._eval(args[0], env, syms)
-                offset = self._eval(args[1], env, syms)
-                shape = self._eval(args[2], env, syms)
-                dtype = self._eval(args[3], env, syms)
-                return self.backend.view(storage, int(offset), shape, dtype.name)
+                if not self.backend.is_storage(storage):
+                    raise ExecError(f"alloc_tensor's first argument is {_describe(storage)}, "
+                                    "not a storage")
+                offset = _integer(self._eval(args[1], env, syms), "alloc_tensor's offset")
+                shape = self._shape(self._eval(args[2], env, syms), "alloc_tensor's shape")
+                dtype = self._dtype(self._eval(args[3], env, syms), "alloc_tensor")
+                check_alloc_size(math.prod(shape) * numpy_dtype(dtype).itemsize, "a tensor")
+                return self.backend.view(storage, offset, shape, dtype)
             if name == "relax.builtin.alloc_tensor":
-                shape = self._eval(args[0], env, syms)
-                return self.backend.alloc_tensor(shape, self._eval(args[1], env, syms).name)
+                _arity(c, 2)
+                shape = self._shape(self._eval(args[0], env, syms), "alloc_tensor's shape")
+                dtype = self._dtype(self._eval(args[1], env, syms), "alloc_tensor")
+                check_alloc_size(math.prod(shape) * numpy_dtype(dtype).itemsize, "a tensor")
+                return self.backend.alloc_tensor(shape, dtype)
             if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
+                _arity(c, 1)
                 self.backend.free(self._eval(args[0], env, syms))
                 return ()
             if name == "relax.null_value":
                 return HostObject("null")
             if name == "relax.call_builtin_with_ctx":
+                _arity(c, 2)
                 fn = args[0]
                 inner = self._eval(args[1], env, syms)
+                if not isinstance(inner, tuple):
+                    raise ExecError(f"call_builtin_with_ctx's arguments are {_describe(inner)}, "
+                                    "not a tuple")
                 fname = fn.name if isinstance(fn, ir.ExternFunc) else "?"
                 if fname == GET_CACHED_ALLOC:
-                    return self._get_cached_alloc(*inner)
+                    return self._get_cached_alloc(inner)
                 if fname == RUN_OR_CAPTURE:
-                    return self._run_or_capture(*inner)
+                    return self._run_or_capture(inner)
+                if fname.startswith("vm.builtin.cuda_graph."):
+                    close = difflib.get_close_matches(fname, CUDA_GRAPH_BUILTINS, 1, 0.0)
+                    raise ExecError(f"unknown CUDA-graph builtin '{fname}' (did you mean "
+                                    f"'{close[0]}'?)")
                 return self._packed(fname, list(inner), c.sinfo_args, syms)
             if name == "relax.call_pure_packed":
+                _arity(c, 1)
+                if not isinstance(args[0], ir.ExternFunc):
+                    raise ExecError("call_pure_packed's first argument is not a function name")
                 return self._packed(args[0].name, [self._eval(a, env, syms) for a in args[1:]],
                                     c.sinfo_args, syms)
             if name in ("relax.call_tir", "relax.call_dps_packed"):
+                _arity(c, 2)
                 return self._call_dps(c, env, syms)
             raise ExecError(f"operator '{name}' is not supported by the executor (modules after "
                             "memory planning call kernels, not operators)")
@@ -230,6 +271,23 @@ class Executor:
             return self._call_global(target.name, values)
         raise ExecError("calling a value that is not a function")
 
+    def _shape(self, value, what: str) -> tuple:
+        """A shape the executor can allocate: a tuple of non-negative integers."""
+        if not isinstance(value, tuple):
+            raise ExecError(f"{what} is {_describe(value)}, not a shape")
+        dims = tuple(_integer(d, what) for d in value)
+        if any(d < 0 for d in dims):
+            raise ExecError(f"{what} {dims} has a negative dimension")
+        return dims
+
+    @staticmethod
+    def _dtype(value, what: str) -> str:
+        if isinstance(value, DType):
+            return value.name
+        if isinstance(value, str):  # a dtype written as a bare string literal
+            return value
+        raise ExecError(f"{what}'s dtype is {_describe(value)}, not a dtype")
+
     def _call_global(self, name: str, values: list):
         f = self.functions.get(name)
         if isinstance(f, ir.PrimFunc):
@@ -242,7 +300,19 @@ class Executor:
     # ---- kernels -------------------------------------------------------------------------
 
     def _launch_prim(self, f: ir.PrimFunc, values: list, outputs: list = ()):
-        tensors, scalars, positions = _split(values + list(outputs))
+        given = values + list(outputs)
+        leaves = list(_leaves(given))
+        if len(leaves) != len(f.params):
+            raise ExecError(f"kernel '{f.name}' takes {len(f.params)} argument(s), "
+                            f"{len(leaves)} given")
+        for i, (p, v) in enumerate(zip(f.params, leaves)):
+            if p.kind == "buffer" and not isinstance(v, Tensor):
+                raise ExecError(f"argument {i} of kernel '{f.name}' ('{p.name}', a buffer) is "
+                                f"{_describe(v)}, not a tensor")
+            if p.kind == "scalar" and not _is_number(v):
+                raise ExecError(f"argument {i} of kernel '{f.name}' ('{p.name}', a scalar) is "
+                                f"{_describe(v)}, not a number")
+        tensors, scalars, positions = _split(given)
         key = (f.name, tuple(positions), len(values) + len(outputs))
         spec = self._specs.get(key)
         if spec is None:
@@ -253,6 +323,11 @@ class Executor:
 
     def _packed(self, name: str, values: list, sinfo_args: tuple, syms: dict):
         ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
+        for v in _leaves(values):
+            if self.backend.is_storage(v):
+                # A storage is no kernel argument; TVM's VM would hand the kernel a pointer
+                # to an object, not to memory.
+                raise ExecError(f"'{name}' is given a storage where a tensor goes")
         tensors, scalars, _ = _split(values)
         if _has_tensors(ret):
             outs = self._alloc_like(ret, syms)
@@ -273,9 +348,15 @@ class Executor:
 
     def _call_dps(self, c: ir.Call, env: dict, syms: dict):
         callee = c.args[0]
-        ins = list(self._eval(c.args[1], env, syms))
+        ins = self._eval(c.args[1], env, syms)
+        if not isinstance(ins, tuple):
+            ins = (ins,)  # TVM's reader wraps a single argument into a tuple
+        ins = list(ins)
         if len(c.args) > 2:
             ins.append(self._eval(c.args[2], env, syms))
+        if not c.sinfo_args:
+            raise ExecError("a destination-passing call without the struct info of its "
+                            "outputs")
         outs = self._alloc_like(c.sinfo_args[0], syms)
         flat, _, _ = _split([outs])
         if isinstance(callee, ir.GlobalVarRef) and \
@@ -283,6 +364,8 @@ class Executor:
             self._launch_prim(self.functions[callee.name], ins, flat)
         else:
             name = callee.name if hasattr(callee, "name") else "?"
+            if any(self.backend.is_storage(v) for v in _leaves(ins)):
+                raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
             spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None)
             self.backend.launch(spec, tensors + flat, scalars)
@@ -292,21 +375,46 @@ class Executor:
         if isinstance(s, ir.TensorSInfo):
             if s.shape is None or not s.dtype:
                 raise ExecError("cannot allocate a result whose shape or dtype is unknown")
-            return self.backend.alloc_tensor(tuple(self._prim(d, syms) for d in s.shape),
-                                             s.dtype)
+            shape = self._shape(tuple(self._prim(d, syms) for d in s.shape), "a result's shape")
+            check_alloc_size(math.prod(shape) * numpy_dtype(s.dtype).itemsize, "a result")
+            return self.backend.alloc_tensor(shape, s.dtype)
         if isinstance(s, ir.TupleSInfo):
             return tuple(self._alloc_like(f, syms) for f in s.fields)
         return HostObject("result")
 
     # ---- the CUDA-graph builtins ---------------------------------------------------------
 
-    def _get_cached_alloc(self, func, index):
+    def _get_cached_alloc(self, args: tuple):
+        """vm.builtin.cuda_graph.get_cached_alloc(alloc_func, index)."""
+        if len(args) != 2:
+            raise ExecError(f"{GET_CACHED_ALLOC} takes (function, index), {len(args)} "
+                            "argument(s) given")
+        func = self._capture_function(args[0], GET_CACHED_ALLOC)
+        index = _integer(args[1], f"{GET_CACHED_ALLOC}'s index")
         cached = self.alloc_cache.get(index)
         if cached is None:
-            cached = self.alloc_cache[index] = self._call_global(func.name, [])
+            cached = self.alloc_cache[index] = self._call_global(func, [])
         return cached
 
-    def _run_or_capture(self, func, args, index, shape=None):
+    def _capture_function(self, value, builtin: str) -> str:
+        if not isinstance(value, FuncRef):
+            raise ExecError(f"{builtin}'s first argument is {_describe(value)}, not a function")
+        if not isinstance(self.functions.get(value.name), ir.Function):
+            raise ExecError(f"{builtin} calls '{value.name}', which is not a Relax function of "
+                            "the module")
+        return value.name
+
+    def _run_or_capture(self, args: tuple):
+        """vm.builtin.cuda_graph.run_or_capture(capture_func, args, index[, shape])."""
+        if len(args) not in (3, 4):
+            raise ExecError(f"{RUN_OR_CAPTURE} takes (function, arguments, index[, shape]), "
+                            f"{len(args)} argument(s) given")
+        func = self._capture_function(args[0], RUN_OR_CAPTURE)
+        if not isinstance(args[1], tuple):
+            raise ExecError(f"{RUN_OR_CAPTURE}'s arguments are {_describe(args[1])}, not a "
+                            "tuple")
+        index = _integer(args[2], f"{RUN_OR_CAPTURE}'s index")
+        shape = self._shape(args[3], f"{RUN_OR_CAPTURE}'s shape") if len(args) == 4 else None
         key = (index, shape)
         entry = self.graphs.get(key)
         if entry is not None:
@@ -316,7 +424,7 @@ class Executor:
             return outputs
         self.backend.begin_capture()
         try:
-            outputs = self._call_global(func.name, list(args))
+            outputs = self._call_global(func, list(args[1]))
         except BaseException:
             try:  # end the capture, but report what broke it, not what ending it says
                 self.backend.end_capture()
@@ -350,6 +458,55 @@ def _split(values: list) -> tuple[list, list, list]:
     for i, v in enumerate(values):
         walk(v, i)
     return tensors, scalars, positions
+
+
+def _arity(c: ir.Call, n: int) -> None:
+    if len(c.args) < n:
+        raise ExecError(f"'{c.op.name}' takes {n} arguments, {len(c.args)} given")
+
+
+def _leaves(values):
+    """The values, tuples flattened, in order."""
+    for v in values:
+        if isinstance(v, tuple):
+            yield from _leaves(v)
+        else:
+            yield v
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _integer(value, what: str) -> int:
+    """An integer argument (an offset, an index, a dimension) as a Python int."""
+    if isinstance(value, (bool, np.bool_)) or not _is_number(value):
+        raise ExecError(f"{what} is {_describe(value)}, not an integer")
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(value) or value != int(value):
+            raise ExecError(f"{what} is {value}, not an integer")
+    return int(value)
+
+
+def _describe(value) -> str:
+    """What a runtime value is, in words, for messages."""
+    if isinstance(value, Tensor):
+        return f"a tensor {tuple(value.shape)} {value.dtype}"
+    if isinstance(value, tuple):
+        return f"a tuple of {len(value)} item(s)"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, (bool, int, float, np.integer, np.floating)):
+        return f"the number {value}"
+    if isinstance(value, DType):
+        return f"the dtype {value.name}"
+    if isinstance(value, FuncRef):
+        return f"the function '{value.name}'"
+    if isinstance(value, HostObject):
+        return f"an opaque object ({value.name})"
+    if hasattr(value, "nbytes"):
+        return f"a storage of {value.nbytes} bytes"
+    return f"a {type(value).__name__}"
 
 
 def _has_tensors(s) -> bool:

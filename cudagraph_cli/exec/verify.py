@@ -10,6 +10,7 @@ overwritten by a later call (of any function) shows up.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,12 +19,21 @@ from .. import ir
 from ..diagnostics import SourceError
 from ..equality import _Matcher
 from ..printer import Printer
-from .backend import Backend, CpuBackend, ExecError, Tensor, numpy_dtype
+from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject
 
 
 class ModuleMismatch(SourceError):
     """The two modules do not correspond (different public functions or signatures)."""
+
+
+class ModuleFails(SourceError):
+    """One of the two modules cannot run: `which` ("original" or "rewritten") says which, the
+    location is in that module."""
+
+    def __init__(self, which: str, error: SourceError):
+        super().__init__(error.message, error.loc)
+        self.which = which
 
 
 @dataclass
@@ -109,13 +119,21 @@ class _Inputs:
     def fresh(self, f: ir.Function, call: int) -> list:
         """Host values for the inputs of a call (parameters before num_input)."""
         syms = self._syms(f, call)
-        return [self.value(p.sinfo, syms, p.name) for p in f.params[:self._num_input(f)]]
+        return [self.param_value(p, syms) for p in f.params[:self._num_input(f)]]
 
     def weights(self, f: ir.Function):
         """Host values for the weights (parameters from num_input on), one at a time."""
         syms = self._syms(f, 0)
         for p in f.params[self._num_input(f):]:
-            yield self.value(p.sinfo, syms, p.name)
+            yield self.param_value(p, syms)
+
+    def param_value(self, p: ir.Var, syms: dict):
+        try:
+            return self.value(p.sinfo, syms, p.name)
+        except SourceError as e:
+            if e.loc.line == 0:
+                e.loc = p.loc  # the parameter whose input cannot be made
+            raise
 
     def value(self, s, syms: dict, name: str):
         if isinstance(s, ir.TensorSInfo):
@@ -124,7 +142,11 @@ class _Inputs:
                                      "known")
             shape = tuple(self.dim(d, syms, name) for d in s.shape)
             dt = numpy_dtype(s.dtype or "float32")  # no dtype given: float32
-            size = int(np.prod(shape, dtype=np.int64))
+            if any(d < 0 for d in shape):
+                raise ModuleMismatch(f"cannot make an input for '{name}': its shape {shape} has "
+                                     "a negative dimension")
+            size = math.prod(shape)
+            check_alloc_size(size * dt.itemsize, f"the input '{name}', {shape} {dt},")
             # Big tensors (weights of real models) repeat a random block of 2^20 values:
             # generating hundreds of MB of random numbers would dominate a verify run.
             n = min(size, 1 << 20)
@@ -196,10 +218,14 @@ class Weights:
 
 
 def _snapshot(backend: Backend, value):
-    """What a returned value holds now (tensors as bytes; others as they are)."""
+    """What a returned value holds now (tensors as bytes, storages as their size and, on the
+    CPU, their bytes; others as they are)."""
     if isinstance(value, Tensor):
         arr = backend.to_numpy(value)
         return ("tensor", arr.shape, str(arr.dtype), arr.tobytes(), arr)
+    if backend.is_storage(value):
+        data = getattr(value, "data", None)
+        return ("storage", value.nbytes, data.tobytes() if isinstance(data, np.ndarray) else None)
     if isinstance(value, tuple):
         return ("tuple", tuple(_snapshot(backend, v) for v in value))
     return ("value", value)
@@ -223,6 +249,13 @@ def _compare(a, b, path: str = ""):
         va = a[4].reshape(-1)[flat] if a[4].size else None
         vb = b[4].reshape(-1)[flat] if b[4].size else None
         return (path, index, va, vb, "values differ")
+    if a[0] == "storage":
+        if a[1] != b[1]:
+            return (path, None, f"{a[1]} bytes", f"{b[1]} bytes", "storage sizes differ")
+        if a[2] is None or b[2] is None or a[2] == b[2]:
+            return None
+        first = int(np.flatnonzero(np.frombuffer(a[2], np.uint8) != np.frombuffer(b[2], np.uint8))[0])
+        return (path, (first,), a[2][first], b[2][first], "storage bytes differ")
     if a[0] == "tuple":
         if len(a[1]) != len(b[1]):
             return (path, None, len(a[1]), len(b[1]), "tuple sizes differ")
@@ -258,14 +291,14 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             fresh = inputs.fresh(f, call)
             args_a = [_to_backend(ex_a.backend, v) for v in fresh] + w_a
             args_b = [_to_backend(ex_b.backend, v) for v in fresh] + w_b
-            out_a = ex_a.call(name, args_a)
+            try:
+                out_a = ex_a.call(name, args_a)
+            except ExecError as e:
+                raise ModuleFails("original", e) from None
             try:
                 out_b = ex_b.call(name, args_b)
             except ExecError as e:
-                report.difference = Difference(name, call, "", f"{name}, call {call + 1}",
-                                               message=f"the rewritten module fails: "
-                                                       f"{e.message}")
-                return _finish(report, ex_a, ex_b)
+                raise ModuleFails("rewritten", e) from None
             results.append((name, call, out_a, out_b))
             for fname, c, a, b in results:
                 found = _compare(_snapshot(ex_a.backend, a), _snapshot(ex_b.backend, b))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import PlanOptions, launch_kind
 from ..passes.rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE
@@ -69,8 +70,17 @@ class ModuleFacts:
 
 def _builtin_call(value, name: str) -> bool:
     return isinstance(value, ir.Call) and isinstance(value.op, ir.Op) and \
-        value.op.name == "relax.call_builtin_with_ctx" and \
+        value.op.name == "relax.call_builtin_with_ctx" and len(value.args) >= 2 and \
         isinstance(value.args[0], ir.ExternFunc) and value.args[0].name == name
+
+
+def _builtin_target(value) -> str:
+    """The function a CUDA-graph builtin call names (its arguments' first item), or ""."""
+    args = value.args[1] if len(value.args) > 1 else None
+    if isinstance(args, ir.Tuple) and args.fields and \
+            isinstance(args.fields[0], ir.GlobalVarRef):
+        return args.fields[0].name
+    return ""
 
 
 def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
@@ -85,7 +95,7 @@ def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
 def _storage_size(b) -> tuple[int, str] | None:
     v = b.value
     if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
-            v.op.name == "relax.memory.alloc_storage":
+            v.op.name == "relax.memory.alloc_storage" and len(v.args) >= 3:
         shape, scope = v.args[0], v.args[2]
         if isinstance(shape, ir.ShapeExpr) and len(shape.values) == 1 and \
                 isinstance(shape.values[0], ir.IntImm) and isinstance(scope, ir.StringImm):
@@ -106,6 +116,83 @@ def _sig(e, strict: bool):
     if t is ir.TupleGetItem:
         return ("g", e.index, _sig(e.tuple_value, strict))
     return (t.__name__,)
+
+
+class NotARewrite(SourceError):
+    """OUT is not a rewrite of IN: `which` ("original" or "rewritten") says in which module
+    the location lies."""
+
+    def __init__(self, message: str, loc: Loc = NO_LOC, which: str = "rewritten"):
+        super().__init__(message, loc)
+        self.which = which
+
+
+def _is_graph_builtin(b) -> bool:
+    return _builtin_call(b.value, GET_CACHED_ALLOC) or _builtin_call(b.value, RUN_OR_CAPTURE)
+
+
+def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
+    """Kernel launches a call of `f` makes: its own, and those of the capture functions it
+    launches (an input that is already a rewrite counts what its graphs launch)."""
+    n = _count_kernels(f, module, prims)
+    for block in f.blocks:
+        for b in block.bindings:
+            if _builtin_call(b.value, RUN_OR_CAPTURE):
+                c = module.function(_builtin_target(b.value))
+                if isinstance(c, ir.Function):
+                    n += _count_kernels(c, module, prims)
+    return n
+
+
+def check_is_rewrite(original: ir.Module, rewritten: ir.Module) -> None:
+    """NotARewrite unless `rewritten` is what a CUDA-graph rewrite (cgraph's or TVM's) can make
+    of `original`: it has every function of the original (PrimFuncs by name, Relax functions
+    with as many parameters); the functions it adds are Relax functions (allocation and
+    capture functions); in each Relax function, the bindings other than the CUDA-graph
+    builtins are, in order, calls of the original function (same operators and callees); and the kernel launches the original function makes are
+    all still made, outside graphs or inside the capture functions it launches."""
+    names_b = {f.name: f for f in rewritten.functions}
+    names_a = {f.name for f in original.functions}
+    for f in original.functions:
+        g = names_b.get(f.name)
+        kind = "PrimFunc" if isinstance(f, ir.PrimFunc) else "Relax function"
+        if g is None or type(g) is not type(f):
+            raise NotARewrite(f"the other module is not a rewrite of this one: it has no "
+                              f"{kind} '{f.name}'", f.loc, "original")
+    for g in rewritten.functions:
+        if g.name not in names_a and not isinstance(g, ir.Function):
+            raise NotARewrite(f"not a rewrite of the original: it adds the PrimFunc '{g.name}' "
+                              "(a rewrite adds only allocation and capture functions)", g.loc)
+    prims_a = {f.name for f in original.functions if isinstance(f, ir.PrimFunc)}
+    prims_b = {f.name for f in rewritten.functions if isinstance(f, ir.PrimFunc)}
+    for f in original.relax_functions():
+        g = names_b[f.name]
+        if len(f.params) != len(g.params):
+            raise NotARewrite(f"not a rewrite of the original: '{f.name}' takes "
+                              f"{len(g.params)} parameter(s), the original's "
+                              f"{len(f.params)}", g.loc)
+        # Only calls are compared: aliases, tuples and items of tuples compute nothing, and a
+        # normalizer (TVM's included) adds or removes them freely.
+        before = [b for block in f.blocks for b in block.bindings if isinstance(b.value, ir.Call)]
+        pos = 0
+        for block in g.blocks:
+            for b in block.bindings:
+                if _is_graph_builtin(b) or not isinstance(b.value, ir.Call):
+                    continue
+                sig = _sig(b.value, False)
+                while pos < len(before) and _sig(before[pos].value, False) != sig:
+                    pos += 1
+                if pos == len(before):
+                    raise NotARewrite(f"not a rewrite of the original: this binding of "
+                                      f"'{f.name}' is not one of the original's (or is out of "
+                                      "order)", b.loc)
+                pos += 1
+        launched = _launches_with_graphs(g, rewritten, prims_b)
+        expected = _launches_with_graphs(f, original, prims_a)
+        if launched != expected:
+            raise NotARewrite(f"not a rewrite of the original: '{f.name}' makes {launched} "
+                              f"kernel launch(es) (its graphs included), the original "
+                              f"{expected}", g.loc)
 
 
 def analyze(original: ir.Module, rewritten: ir.Module,
@@ -129,7 +216,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         for block in f.blocks:
             for b in block.bindings:
                 if _builtin_call(b.value, GET_CACHED_ALLOC):
-                    alloc_names.add(b.value.args[1].fields[0].name)
+                    alloc_names.add(_builtin_target(b.value))
     static: dict[str, int] = {}
     for name in alloc_names:
         g = rewritten.function(name)
@@ -170,7 +257,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 elif isinstance(v, ir.TupleGetItem) and id(v.tuple_value) in alloc_vars:
                     fetched.append((b.var.name, v.index))
                 elif _builtin_call(v, RUN_OR_CAPTURE):
-                    launches.append(rewritten.function(v.args[1].fields[0].name))
+                    launches.append(rewritten.function(_builtin_target(v)))
                 elif _storage_size(b):
                     kept_storages.add(b.var.name)
         facts.regions = len(launches)
