@@ -1073,7 +1073,7 @@ def fold(op: str, a, b):
 
 def _is_literal(node) -> bool:
     t = type(node)
-    if t in (S.Num, S.Str, S.Const):
+    if t in (S.Num, S.Str, S.Const) or _is_float_call(node):
         return True
     if t in (S.TupleLit, S.ListLit):
         return all(_is_literal(x) for x in node.items)
@@ -1087,10 +1087,18 @@ def literal(node) -> ir.Literal:
     return ir.Literal(_literal_value(node))
 
 
+def _is_float_call(node) -> bool:
+    """`float("inf")`: how the printer writes a non-finite float literal."""
+    return isinstance(node, S.Call) and S.dotted(node.func) == "float" and \
+        len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], S.Str)
+
+
 def _literal_value(node):
     t = type(node)
     if t in (S.Num, S.Str, S.Const):
         return node.value
+    if _is_float_call(node):
+        return python_float(node)
     if t is S.TupleLit:
         return ("tuple", tuple(_literal_value(x) for x in node.items))
     if t is S.ListLit:
