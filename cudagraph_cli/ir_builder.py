@@ -17,7 +17,6 @@ Errors are `SourceError`s located at the offending node.
 from __future__ import annotations
 
 import difflib
-import math
 import re
 
 from . import ir

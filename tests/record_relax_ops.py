@@ -55,7 +55,6 @@ def is_recordable(obj) -> bool:
 
 
 def record() -> dict[str, tuple[str, ...]]:
-    import tvm  # noqa: F401 - the import registers the script namespaces
     from tvm.script.parser import relax as R
 
     table: dict[str, tuple[str, ...]] = {}
