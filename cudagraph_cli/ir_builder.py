@@ -16,12 +16,15 @@ Errors are `SourceError`s located at the offending node.
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from . import ir
 from . import syntax as S
 from .diagnostics import Loc, SourceError
-from .sinfo import deduce, erase_to_well_defined, is_void
+from .dtypes import int_range, is_dtype
+from .relax_ops import RELAX_OPS
+from .sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
 
 _MODULE_DECORATORS = {"I.ir_module", "ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
                       "IRModule"}
@@ -101,8 +104,7 @@ class ModuleBuilder:
             raise SourceError("more than one module in the file", classes[1].loc)
         cls = classes[0]
         decorator_args = ""
-        if not cls.decorators:
-            raise SourceError("module class needs the `@I.ir_module` decorator", cls.loc)
+        # No decorator: TVM 0.27's from_source still returns the class as an IRModule.
         for d in cls.decorators:
             name = S.dotted(d.func) if isinstance(d, S.Call) else S.dotted(d)
             if name not in _MODULE_DECORATORS:
@@ -123,8 +125,9 @@ class ModuleBuilder:
         for s in cls.body:
             if isinstance(s, S.FuncDef):
                 funcdefs.append(s)
-            elif isinstance(s, S.Pass):
-                continue
+            elif isinstance(s, S.Pass) or (isinstance(s, S.ExprStmt) and
+                                           isinstance(s.value, S.Str)):
+                continue  # a class docstring: TVM reads it and drops it
             else:
                 raise SourceError("only functions may appear in a module class", s.loc)
         # Signatures first: a function may call one defined later in the class.
@@ -202,10 +205,10 @@ class ModuleBuilder:
                     else:
                         shape = (S.unparse(dims),)
                 if len(ann.args) > 1 and isinstance(ann.args[1], S.Str):
-                    dtype = ann.args[1].value
+                    dtype = check_dtype(ann.args[1].value, ann.args[1].loc)
                 for k in ann.kwargs:
                     if k.name == "dtype" and isinstance(k.value, S.Str):
-                        dtype = k.value.value
+                        dtype = check_dtype(k.value.value, k.value.loc)
                 if dtype is None:
                     dtype = "float32"
             params.append(ir.PrimParam(p.name, text, kind, shape, dtype))
@@ -268,10 +271,15 @@ class ModuleBuilder:
         blocks: list[ir.BindingBlock] = []
         current: ir.BindingBlock | None = None
         body_expr = None
+        first_return: Loc | None = None
         for i, s in enumerate(stmts):
-            if body_expr is not None:
-                raise SourceError("statement after `return`", s.loc)
             if isinstance(s, S.Return):
+                # TVM binds statements after the `return` too (they come out before it);
+                # only a second `return` is an error.
+                if first_return is not None:
+                    raise SourceError("a Relax function has one `return` (the first is at "
+                                      f"line {first_return.line})", s.loc)
+                first_return = s.loc
                 if s.value is None:
                     raise SourceError("a Relax function must return a value", s.loc)
                 body_expr = self.expr(s.value, fctx, "value")
@@ -320,8 +328,23 @@ class ModuleBuilder:
                     return None
                 if name == "R.output":
                     raise SourceError("R.output outside of a dataflow block", v.loc)
+            if isinstance(v, S.Const) and v.value is None:
+                return None  # TVM evaluates a bare `None` to nothing and moves on
+            if isinstance(v, S.Str):
+                raise SourceError("a string (docstring) is not a Relax statement; use a "
+                                  "`#` comment", v.loc)
+            if isinstance(v, (S.Num, S.Const, S.TupleLit, S.ListLit, S.DictLit)):
+                raise SourceError("a Python value is not a Relax statement (bind it: "
+                                  "`_ = ...`)", v.loc)
             value = self.expr(v, fctx, "value")
-            var = ir.Var("_", deduce(value, self.signatures), False, s.loc, False)
+            sinfo = deduce(value, self.signatures)
+            if isinstance(value, ir.GlobalVarRef):
+                raise SourceError("a function reference is not a statement (call it, or bind "
+                                  "it: `f = cls.name`)", v.loc)
+            if sinfo is not None and not is_void(sinfo):
+                raise SourceError("a non-void expression must be bound to a variable "
+                                  f"(`_ = ...`); this one is {_sinfo_text(sinfo)}", v.loc)
+            var = ir.Var("_", sinfo, False, s.loc, False)
             return ir.VarBinding(var, value, s.loc, bare=True)
         if isinstance(s, S.Assign):
             if not isinstance(s.target, S.Name) or "." in s.target.id:
@@ -423,7 +446,7 @@ class ModuleBuilder:
             return ir.TupleGetItem(base, idx.value, node.loc)
         if t is S.Num:
             if isinstance(node.value, int):
-                return ir.PrimValue(ir.IntImm(node.value, "int64"), node.loc)
+                return ir.PrimValue(int_imm(node.value, "int64", node.loc), node.loc)
             return ir.PrimValue(ir.FloatImm(node.value, "float64"), node.loc)
         if t is S.Const:
             if node.value is None:
@@ -464,8 +487,9 @@ class ModuleBuilder:
             if not rest or "." in rest:
                 raise SourceError(f"unknown module member '{rest}'", node.loc)
             self._no_kwargs(node, name)
-            return ir.Call(ir.GlobalVarRef(rest), tuple(self.expr(a, fctx) for a in node.args),
-                           (), (), node.loc)
+            args = tuple(self.expr(a, fctx) for a in node.args)
+            self._check_global_call(node, name, rest, args)
+            return ir.Call(ir.GlobalVarRef(rest), args, (), (), node.loc)
         if head == "R":
             builder = _RELAX_CALLS.get(rest)
             if builder is not None:
@@ -487,6 +511,7 @@ class ModuleBuilder:
                 raise SourceError(f"'{name}' is a struct info, not a value", node.loc)
             if rest in ("function", "dataflow", "output", "func_attr", "match_cast"):
                 raise SourceError(f"'{name}' cannot be used here", node.loc)
+            check_op_arguments(node, rest)
             return self._generic_op(node, "relax." + rest, fctx)
         if head == "T":
             return ir.PrimValue(self.prim(node, fctx), node.loc)
@@ -498,6 +523,33 @@ class ModuleBuilder:
                                node.loc)
             raise SourceError(f"undefined function '{name}'", node.func.loc)
         raise SourceError(f"unknown function '{name}'", node.func.loc)
+
+    def _check_global_call(self, node: S.Call, name: str, callee: str, args: tuple):
+        """What TVM's normalizer checks on a call to a module function: the argument count,
+        and each argument against its parameter where they differ statically (dtype, rank,
+        a constant dimension, the kind of value); symbolic differences are left to run time."""
+        f = self.signatures.get(callee)
+        if isinstance(f, ir.PrimFunc):
+            params = [prim_param_sinfo(p) for p in f.params]
+        elif isinstance(f, ir.Function):
+            params = [p.sinfo for p in f.params]
+        else:
+            return  # a missing function: the well-formedness check names it
+        if len(args) != len(params):
+            raise SourceError(f"'{name}' takes {len(params)} argument"
+                              f"{'s' if len(params) != 1 else ''} ({callee}'s parameters), "
+                              f"{len(args)} given", node.loc)
+        for i, (param, arg) in enumerate(zip(params, args)):
+            if param is None:
+                continue
+            given = deduce(arg, self.signatures)
+            if isinstance(given, ir.ObjectSInfo) and isinstance(arg, ir.Var) and arg.annotated:
+                # `y: R.Any = x` keeps x's struct info in TVM; cgraph only has the annotation.
+                continue
+            if static_mismatch(param, given):
+                raise SourceError(f"argument {i} of '{name}' does not match its parameter: "
+                                  f"expected {_sinfo_text(param)}, given {_sinfo_text(given)}",
+                                  node.args[i].loc)
 
     @staticmethod
     def _no_kwargs(node: S.Call, name: str):
@@ -518,6 +570,7 @@ class ModuleBuilder:
 
     def _op_arg(self, node, fctx: _Function):
         if _is_literal(node):
+            _check_literal_ints(node)
             return literal(node)
         return self.expr(node, fctx)
 
@@ -556,27 +609,53 @@ class ModuleBuilder:
             return node
         if isinstance(node, S.Num):
             if isinstance(node.value, int):
-                return ir.PrimValue(ir.IntImm(node.value, "int64"), node.loc)
+                return ir.PrimValue(int_imm(node.value, "int64", node.loc), node.loc)
             return ir.PrimValue(ir.FloatImm(node.value, "float64"), node.loc)
         if isinstance(node, S.Const) and isinstance(node.value, bool):
             return ir.PrimValue(ir.IntImm(int(node.value), "bool"), node.loc)
-        return self.expr(node, fctx)
+        v = self.expr(node, fctx)
+        given = deduce(v, self.signatures)
+        if isinstance(v, ir.StringImm) or \
+                (given is not None and not isinstance(given, (ir.PrimSInfo, ir.ObjectSInfo))):
+            raise SourceError("expected an integer (a literal or R.prim_value(...)), given "
+                              f"{'a string' if isinstance(v, ir.StringImm) else _sinfo_text(given)}",
+                              node.loc)
+        return v
 
     def _as_str(self, node, fctx: _Function):
         if isinstance(node, ir.StringImm):
             return node
         if isinstance(node, S.Str):
             return ir.StringImm(node.value, node.loc)
-        return self.expr(node, fctx)
+        v = self.expr(node, fctx)
+        if not isinstance(v, ir.StringImm):
+            raise SourceError("expected a string literal (or R.str(...))", node.loc)
+        return v
 
     def _as_dtype(self, node, fctx: _Function):
         if isinstance(node, ir.DataTypeImm):
             return node
         if isinstance(node, S.Str):
-            return ir.DataTypeImm(_dtype_name(node.value), node.loc)
+            return ir.DataTypeImm(_dtype_name(check_dtype(node.value, node.loc)), node.loc)
         v = self.expr(node, fctx)
-        if isinstance(v, ir.StringImm):
-            return ir.DataTypeImm(_dtype_name(v.value), v.loc)
+        if not isinstance(v, ir.DataTypeImm):
+            # TVM converts only a literal: a string or R.dtype(...), not a variable or R.str.
+            raise SourceError("expected a dtype: a string literal such as \"float32\", or "
+                              "R.dtype(...)", node.loc)
+        return v
+
+    def _as_alloc_shape(self, node, fctx: _Function, literal_only: bool):
+        """The shape of an alloc call: R.shape([...]), or (R.memory.alloc_tensor only) a
+        variable holding a shape -- what TVM's struct info inference accepts."""
+        v = self.expr(node, fctx)
+        if isinstance(v, ir.ShapeExpr):
+            return v
+        given = deduce(v, self.signatures)
+        if literal_only or not isinstance(given, ir.ShapeSInfo):
+            raise SourceError("expected a shape: R.shape([...])" +
+                              ("" if literal_only else " or a variable holding one") +
+                              (f", given {_sinfo_text(given)}" if given is not None else ""),
+                              node.loc)
         return v
 
     def _as_shape(self, node, fctx: _Function):
@@ -602,12 +681,12 @@ class ModuleBuilder:
             node, names, {"runtime_device_ind": ir.PrimValue(ir.IntImm(0))}, 4)
         return ir.Call(ir.Op("relax.memory.alloc_tensor"),
                        (self.expr(storage, fctx), self._as_prim_value(offset, fctx),
-                        self._as_shape(shape, fctx), self._as_dtype(dtype, fctx),
+                        self._as_alloc_shape(shape, fctx, False), self._as_dtype(dtype, fctx),
                         self._as_prim_value(dev, fctx)), (), (), node.loc)
 
-    def _r_kill(op):  # noqa: N805 - a factory used while building the class
+    def _r_kill(op, param):  # noqa: N805 - a factory used while building the class
         def build(self, node, fctx):
-            (x,) = self._args(node, ["x"], {}, 1)
+            (x,) = self._args(node, [param], {}, 1)
             return ir.Call(ir.Op(op), (self.expr(x, fctx),), (), (), node.loc)
         return build
 
@@ -616,7 +695,7 @@ class ModuleBuilder:
             node, ["shape", "dtype", "runtime_device_index", "storage_scope"],
             {"storage_scope": ir.StringImm("global")}, 3)
         return ir.Call(ir.Op("relax.builtin.alloc_tensor"),
-                       (self._as_shape(shape, fctx), self._as_dtype(dtype, fctx),
+                       (self._as_alloc_shape(shape, fctx, True), self._as_dtype(dtype, fctx),
                         self._as_prim_value(dev, fctx), self._as_str(scope, fctx)), (), (),
                        node.loc)
 
@@ -640,7 +719,7 @@ class ModuleBuilder:
         (x,) = self._args(node, ["value"], {}, 1)
         if not isinstance(x, S.Str):
             raise SourceError("R.dtype takes a string literal", x.loc)
-        return ir.DataTypeImm(_dtype_name(x.value), node.loc)
+        return ir.DataTypeImm(_dtype_name(check_dtype(x.value, x.loc)), node.loc)
 
     def _r_shape(self, node, fctx):
         (x,) = self._args(node, ["value"], {}, 1)
@@ -660,9 +739,11 @@ class ModuleBuilder:
             dt = "bool" if isinstance(value.value, bool) else \
                 "int32" if isinstance(value.value, int) else "float32"
         elif isinstance(dtype, S.Str):
-            dt = dtype.value
+            dt = check_dtype(dtype.value, dtype.loc)
         else:
             raise SourceError("R.const: dtype must be a string", dtype.loc)
+        if isinstance(value.value, int) and not isinstance(value.value, bool):
+            int_imm(value.value, "int64", value.loc)
         return ir.Constant(value.value, dt, node.loc)
 
     def _r_extern(self, node, fctx):
@@ -758,7 +839,7 @@ class ModuleBuilder:
         t = type(node)
         if t is S.Num:
             if isinstance(node.value, int):
-                return ir.IntImm(node.value, "int64")
+                return int_imm(node.value, "int64", node.loc)
             return ir.FloatImm(node.value, "float64")
         if t is S.Name:
             if "." in node.id:
@@ -782,9 +863,14 @@ class ModuleBuilder:
             _relocate(stmts[0].value, node.line, node.col)
             return self.prim(_names_to_strs(stmts[0].value), fctx, define)
         if t is S.BinOp:
-            return fold(node.op, self.prim(node.lhs, fctx, define),
-                        self.prim(node.rhs, fctx, define))
+            e = fold(node.op, self.prim(node.lhs, fctx, define),
+                     self.prim(node.rhs, fctx, define))
+            if isinstance(e, ir.IntImm):
+                int_imm(e.value, e.dtype, node.loc)  # Python folds literals before TVM sees them
+            return e
         if t is S.Neg:
+            if isinstance(node.operand, S.Num) and isinstance(node.operand.value, int):
+                return int_imm(-node.operand.value, "int64", node.loc)  # -2**63 is in range
             return fold("*", ir.IntImm(-1), self.prim(node.operand, fctx, define))
         if t is S.Const and isinstance(node.value, bool):
             return ir.IntImm(int(node.value), "bool")
@@ -801,9 +887,18 @@ class ModuleBuilder:
                     if dtype.startswith(("int", "uint", "bool")):
                         if not isinstance(a.value, int):
                             raise SourceError(f"{name} needs an integer", a.loc)
-                        return ir.IntImm(a.value, dtype)
+                        return int_imm(a.value, dtype, a.loc)
                     return ir.FloatImm(float(a.value), dtype)
+                value = python_float(a)
+                if value is not None and not dtype.startswith(("int", "uint", "bool")):
+                    return ir.FloatImm(value, dtype)  # T.float64("inf"), as TVM prints it
                 raise SourceError(f"{name} takes a literal", a.loc)
+            if name == "float":
+                value = python_float(node)
+                if value is None:
+                    raise SourceError("float() takes a number or a string such as \"inf\"",
+                                      node.loc)
+                return ir.FloatImm(value, "float64")
             if name in _PRIM_FUNCS:
                 if node.kwargs:
                     raise SourceError(f"{name} takes no keyword arguments", node.kwargs[0].loc)
@@ -853,12 +948,12 @@ class ModuleBuilder:
                 if dtype is not None:
                     if not isinstance(dtype, S.Str):
                         raise SourceError("dtype must be a string", dtype.loc)
-                    dt = _dtype_name(dtype.value)
+                    dt = _dtype_name(check_dtype(dtype.value, dtype.loc))
                 nd = -1
                 if ndim is not None:
                     if not isinstance(ndim, S.Num) or not isinstance(ndim.value, int):
                         raise SourceError("ndim must be an integer", ndim.loc)
-                    nd = ndim.value
+                    nd = int_imm(ndim.value, "int64", ndim.loc).value
                 if dims is not None:
                     if nd not in (-1, len(dims)):
                         raise SourceError("ndim does not match the shape", node.loc)
@@ -883,7 +978,7 @@ class ModuleBuilder:
                     return ir.PrimSInfo(_prim_dtype(pv), pv)
                 if not isinstance(dtype, S.Str):
                     raise SourceError("R.Prim takes a dtype string", node.loc)
-                return ir.PrimSInfo(dtype.value)
+                return ir.PrimSInfo(check_dtype(dtype.value, dtype.loc))
             if name == "R.Callable":
                 params, ret, purity = self._args(node, ["params", "ret", "purity"], {}, 0)
                 ps = None
@@ -903,8 +998,8 @@ class ModuleBuilder:
 _RELAX_CALLS = {
     "memory.alloc_storage": ModuleBuilder._r_alloc_storage,
     "memory.alloc_tensor": ModuleBuilder._r_alloc_tensor,
-    "memory.kill_storage": ModuleBuilder._r_kill("relax.memory.kill_storage"),
-    "memory.kill_tensor": ModuleBuilder._r_kill("relax.memory.kill_tensor"),
+    "memory.kill_storage": ModuleBuilder._r_kill("relax.memory.kill_storage", "storage"),
+    "memory.kill_tensor": ModuleBuilder._r_kill("relax.memory.kill_tensor", "tensor"),
     "builtin.alloc_tensor": ModuleBuilder._r_builtin_alloc_tensor,
     "null_value": ModuleBuilder._r_null_value,
     "prim_value": ModuleBuilder._r_prim_value,
@@ -977,7 +1072,7 @@ def fold(op: str, a, b):
 
 def _is_literal(node) -> bool:
     t = type(node)
-    if t in (S.Num, S.Str, S.Const):
+    if t in (S.Num, S.Str, S.Const) or _is_float_call(node):
         return True
     if t in (S.TupleLit, S.ListLit):
         return all(_is_literal(x) for x in node.items)
@@ -991,10 +1086,18 @@ def literal(node) -> ir.Literal:
     return ir.Literal(_literal_value(node))
 
 
+def _is_float_call(node) -> bool:
+    """`float("inf")`: how the printer writes a non-finite float literal."""
+    return isinstance(node, S.Call) and S.dotted(node.func) == "float" and \
+        len(node.args) == 1 and not node.kwargs and isinstance(node.args[0], S.Str)
+
+
 def _literal_value(node):
     t = type(node)
     if t in (S.Num, S.Str, S.Const):
         return node.value
+    if _is_float_call(node):
+        return python_float(node)
     if t is S.TupleLit:
         return ("tuple", tuple(_literal_value(x) for x in node.items))
     if t is S.ListLit:
@@ -1048,3 +1151,151 @@ def _dedent_body(text: str) -> str:
     while out and not out[0]:
         out.pop(0)
     return "\n".join(out)
+
+
+# ---- checks against what TVM 0.27 reads ---------------------------------------------------
+
+_KNOWN_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                 "uint64", "float16", "bfloat16", "float32", "float64", "handle",
+                 "float8_e4m3fn", "float8_e5m2")
+
+# Older TVMScript spellings of keyword parameters cgraph also reads (see docs).
+_LEGACY_KWARGS = {"sinfo_args": "ty_args", "out_sinfo": "out_ty"}
+
+
+def check_dtype(text: str, loc: Loc) -> str:
+    """`text` if TVM reads it as a dtype, else a located error naming the closest dtype."""
+    if is_dtype(text):
+        return text
+    close = difflib.get_close_matches(text, _KNOWN_DTYPES, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise SourceError(f"unknown dtype '{text}'{hint}", loc)
+
+
+def int_imm(value: int, dtype: str, loc: Loc) -> ir.IntImm:
+    """An integer literal of `dtype`; TVM rejects one outside the type (int64 at most)."""
+    lo, hi = int_range(dtype)
+    if not lo <= value <= hi:
+        raise SourceError(f"integer {value} is out of range for {dtype} "
+                          f"([{lo}, {hi}])", loc)
+    return ir.IntImm(value, dtype)
+
+
+def _check_literal_ints(node):
+    if isinstance(node, S.Num) and isinstance(node.value, int):
+        int_imm(node.value, "int64", node.loc)
+    elif isinstance(node, (S.TupleLit, S.ListLit)):
+        for x in node.items:
+            _check_literal_ints(x)
+
+
+def python_float(node) -> float | None:
+    """The value of `float(...)`, `"inf"` or a number where a float is expected, as Python
+    evaluates it in TVM's parser (`float("1e400")` is inf); None if it is none of these."""
+    if isinstance(node, S.Num):
+        return float(node.value)
+    if isinstance(node, S.Neg):
+        v = python_float(node.operand)
+        return None if v is None else -v
+    if isinstance(node, S.Str):
+        try:
+            return float(node.value)
+        except ValueError:
+            raise SourceError(f"could not convert string to float: {node.value!r}",
+                              node.loc) from None
+    if isinstance(node, S.Call) and S.dotted(node.func) == "float" and not node.kwargs and \
+            len(node.args) <= 1:
+        return python_float(node.args[0]) if node.args else 0.0
+    return None
+
+
+def check_op_arguments(node: S.Call, name: str):
+    """`R.<name>(...)` against the operator's recorded TVM signature: an unknown operator, or
+    arguments Python would not bind to its parameters, are errors, as they are in TVM."""
+    params = RELAX_OPS.get(name)
+    if params is None:
+        close = difflib.get_close_matches(name, list(RELAX_OPS), n=1, cutoff=0.6)
+        hint = f" (did you mean R.{close[0]}?)" if close else ""
+        raise SourceError(f"unknown Relax operator 'R.{name}'{hint}", node.func.loc)
+    positional: list[tuple[str, bool]] = []  # (name, has a default)
+    keywords: set[str] = set()
+    required_kw: list[str] = []
+    var_args = var_kwargs = kw_only = False
+    for p in params:
+        if p == "*":
+            kw_only = True
+        elif p.startswith("**"):
+            var_kwargs = True
+        elif p.startswith("*"):
+            var_args = kw_only = True
+        else:
+            optional = p.endswith("=")
+            p = p.rstrip("=")
+            pos_only = p.endswith("/")
+            p = p.rstrip("/")
+            if not kw_only:
+                positional.append((p, optional))
+            if not pos_only:
+                keywords.add(p)
+            if kw_only and not optional:
+                required_kw.append(p)
+    shown = f"R.{name}"
+    if len(node.args) > len(positional) and not var_args:
+        raise SourceError(f"{shown}() takes {len(positional)} positional argument"
+                          f"{'s' if len(positional) != 1 else ''} but {len(node.args)} "
+                          f"were given", node.args[len(positional)].loc)
+    given = {p for (p, _), _a in zip(positional, node.args)}
+    for k in node.kwargs:
+        key = k.name
+        if key not in keywords and _LEGACY_KWARGS.get(key) in keywords:
+            key = _LEGACY_KWARGS[key]
+        if key in given:
+            raise SourceError(f"{shown}() got multiple values for argument '{k.name}'", k.loc)
+        if key not in keywords and not var_kwargs:
+            close = difflib.get_close_matches(key, sorted(keywords), n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise SourceError(f"{shown}() got an unexpected keyword argument '{k.name}'"
+                              f"{hint}", k.loc)
+        given.add(key)
+    missing = [p for p, optional in positional if not optional and p not in given] + \
+        [p for p in required_kw if p not in given]
+    if missing:
+        raise SourceError(f"{shown}() is missing argument '{missing[0]}'", node.loc)
+
+
+def _static_int(text: str) -> int | None:
+    """A buffer dimension written as a constant (`4`, `T.int64(4)`), else None (symbolic)."""
+    m = re.fullmatch(r"(?:T\.u?int(?:8|16|32|64)\()?\s*(-?\d+)\s*\)?", text.strip())
+    if m is None or (text.strip().startswith("T.") != text.strip().endswith(")")):
+        return None
+    return int(m.group(1))
+
+
+def prim_param_sinfo(p: ir.PrimParam):
+    """The struct info TVM gives a PrimFunc parameter when Relax calls it: a buffer is a
+    tensor of its dtype and shape, a handle any object, a scalar a primitive of its dtype;
+    None where cgraph cannot tell."""
+    if p.kind == "handle":
+        return ir.ObjectSInfo()
+    if p.kind == "scalar" and p.dtype:
+        return ir.PrimSInfo(p.dtype)
+    if p.kind == "buffer":
+        if p.shape is None:
+            return ir.TensorSInfo(None, p.dtype or "", -1)
+        dims = []
+        for d in p.shape:
+            v = _static_int(d)
+            dims.append(ir.IntImm(v, "int64") if v is not None else ir.SymVar(d, "int64"))
+        return ir.TensorSInfo(tuple(dims), p.dtype or "", len(dims))
+    return None
+
+
+def _sinfo_text(s) -> str:
+    from .printer import Printer
+
+    if s is None:
+        return "unknown"
+    try:
+        return Printer().sinfo(s)
+    except TypeError:
+        return type(s).__name__

@@ -13,6 +13,7 @@ it gets a suffix (`x_1`), as TVM's printer does.
 
 from __future__ import annotations
 
+import math
 import re
 
 from . import ir
@@ -170,6 +171,9 @@ class Printer:
         if t is ir.SymVar:
             return e.name
         if t is ir.FloatImm:
+            if not math.isfinite(e.value):
+                # TVM reads `T.float64("inf")` (and prints it so); a bare `inf` is a name.
+                return f'T.{e.dtype}("{e.value!r}")'
             return f"T.{e.dtype}({e.value!r})"
         if t is ir.PrimBinOp:
             return f"{self._operand(e.lhs, e.op, False)} {e.op} {self._operand(e.rhs, e.op, True)}"
@@ -396,6 +400,8 @@ def _literal_text(v) -> str:
         return f"({inner},)" if len(items) == 1 else f"({inner})"
     if isinstance(v, str):
         return quote(v)
+    if isinstance(v, float) and not math.isfinite(v):
+        return f'float("{v!r}")'
     return repr(v)
 
 

@@ -150,3 +150,39 @@ def erase_to_well_defined(s, defined: set[int]):
     if isinstance(s, ir.PrimSInfo) and s.value is not None and not ok((s.value,)):
         return ir.PrimSInfo(s.dtype)
     return s
+
+
+def static_mismatch(param, arg) -> bool:
+    """True where an argument of struct info `arg` can never match parameter `param`: what
+    TVM's StructInfoBaseChecker calls a level-0 failure (a different kind of value, dtype,
+    rank or constant dimension), which its normalizer rejects when the module is read.
+    Differences that depend on symbolic values, and anything unknown, are not mismatches."""
+    if param is None or arg is None or isinstance(param, (ir.ObjectSInfo, ir.FuncSInfo)):
+        return False
+    if type(arg) is not type(param):
+        return True
+    if isinstance(param, ir.TensorSInfo):
+        if param.dtype and arg.dtype and param.dtype != arg.dtype:
+            return True
+        if param.ndim >= 0 and arg.ndim >= 0 and param.ndim != arg.ndim:
+            return True
+        return _dims_differ(param.shape, arg.shape)
+    if isinstance(param, ir.ShapeSInfo):
+        if param.ndim >= 0 and arg.ndim >= 0 and param.ndim != arg.ndim:
+            return True
+        return _dims_differ(param.values, arg.values)
+    if isinstance(param, ir.PrimSInfo):
+        return bool(param.dtype and arg.dtype and param.dtype != arg.dtype)
+    if isinstance(param, ir.TupleSInfo):
+        return len(param.fields) != len(arg.fields) or \
+            any(static_mismatch(p, a) for p, a in zip(param.fields, arg.fields))
+    return False
+
+
+def _dims_differ(a, b) -> bool:
+    if a is None or b is None:
+        return False
+    if len(a) != len(b):
+        return True
+    return any(isinstance(x, ir.IntImm) and isinstance(y, ir.IntImm) and x.value != y.value
+               for x, y in zip(a, b))
