@@ -400,14 +400,47 @@ class ModuleBuilder:
         """One branch of an `if` -> (SeqExpr, the name it assigns last)."""
         body = [x for x in stmts if not isinstance(x, S.Pass)]
         last = body[-1] if body else None
+        if isinstance(last, S.If):
+            # An `if` ending a branch: its var is the branch result, renamed as TVM does.
+            seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+            inner = self._if(last, f, fctx, class_name)
+            name = inner.var.name
+            inner.var.name = name + suffix
+            self._append(seq, inner)
+            seq.body = inner.var
+            return seq, name
         if not isinstance(last, S.Assign) or not isinstance(last.target, S.Name) or \
                 "." in last.target.id:
             where = last.loc if last is not None else s.loc
             raise SourceError("a branch of an `if` must end by assigning its result to a name "
                               "(`z = ...`)", where)
+        seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+        name = last.target.id
+        value = self.expr(last.value, fctx, "value")
+        if not _is_leaf(value):
+            if last.annotation is not None:
+                sinfo = self.sinfo(last.annotation, fctx)
+                var = ir.Var(name + suffix, sinfo, False, last.loc, True)
+            else:
+                var = ir.Var(name + suffix, deduce(value, self.signatures), False, last.loc,
+                             False)
+            self._append(seq, ir.VarBinding(var, value, last.loc))
+            value = var
+        seq.body = value
+        return seq, name
+
+    @staticmethod
+    def _append(seq: ir.SeqExpr, binding):
+        if not seq.blocks or seq.blocks[-1].is_dataflow:
+            seq.blocks.append(ir.BindingBlock([], False, binding.loc))
+        seq.blocks[-1].bindings.append(binding)
+
+    def _branch_prefix(self, stmts: list, s: S.If, f: ir.Function, fctx: _Function,
+                       class_name: str):
+        """The statements of a branch before its last one -> a SeqExpr without a result."""
         blocks: list[ir.BindingBlock] = []
         current: ir.BindingBlock | None = None
-        for x in body[:-1]:
+        for x in stmts:
             if isinstance(x, S.Return):
                 raise SourceError("`return` inside an `if` branch (assign the result to a "
                                   "name, and return it after the `if`)", x.loc)
@@ -422,22 +455,7 @@ class ModuleBuilder:
                 current = ir.BindingBlock([], False, binding.loc)
                 blocks.append(current)
             current.bindings.append(binding)
-        name = last.target.id
-        value = self.expr(last.value, fctx, "value")
-        if not _is_leaf(value):
-            if last.annotation is not None:
-                sinfo = self.sinfo(last.annotation, fctx)
-                var = ir.Var(name + suffix, sinfo, False, last.loc, True)
-            else:
-                var = ir.Var(name + suffix, deduce(value, self.signatures), False, last.loc,
-                             False)
-            binding = ir.VarBinding(var, value, last.loc)
-            if current is None:
-                current = ir.BindingBlock([], False, last.loc)
-                blocks.append(current)
-            current.bindings.append(binding)
-            value = var
-        return ir.SeqExpr(blocks, value, s.loc), name
+        return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: _Function, class_name: str):
         """`@R.function def inner(...)` inside a function body: a local, private function,
