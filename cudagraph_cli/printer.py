@@ -347,6 +347,11 @@ class FunctionPrinter:
             return f'R.const({e.value!r}, "{e.dtype}")'
         if t is ir.Literal:
             return self.literal(e)
+        # One-line summaries, for messages: the bindings print these in full (emit_binding).
+        if t is ir.If:
+            return f"if {self.expr(e.cond)}: ... else: ..."
+        if t is ir.Function:
+            return f"R.function {e.name}(...)"
         raise TypeError(f"cannot print {e!r}")
 
     def call(self, c: ir.Call) -> str:

@@ -196,16 +196,7 @@ class RegionPlanner:
         # Not TVM: a region left open by a dataflow block does not run on into the next
         # function (TVM's block scope outlives functions; its output then mixes functions).
         self.builder = None
-        for block in f.blocks:
-            if block.is_dataflow:
-                for b in block.bindings:
-                    self._binding(b)
-            else:
-                saved, self.builder = self.builder, None
-                for b in block.bindings:
-                    self._binding(b)
-                self._end_region()
-                self.builder = saved
+        self._blocks(f.blocks)
         if self.options.keep_returned_defined:
             for v in free_vars(f.body, []):
                 region = self.binding_to_region.get(id(v))
@@ -221,6 +212,18 @@ class RegionPlanner:
         if self.alloc_builder.outputs:
             self.alloc_regions.append(self.alloc_builder)
         self.alloc_builder = None
+
+    def _blocks(self, blocks: list):
+        for block in blocks:
+            if block.is_dataflow:
+                for b in block.bindings:
+                    self._binding(b)
+            else:
+                saved, self.builder = self.builder, None
+                for b in block.bindings:
+                    self._binding(b)
+                self._end_region()
+                self.builder = saved
 
     def _not_selected(self, f: ir.Function):
         self.launches[f.name] = 0
@@ -296,6 +299,18 @@ class RegionPlanner:
             return  # match_cast: TVM's planner does not look at it
         v = b.value
         t = type(v)
+        if t is ir.If:
+            # As TVM: each branch's blocks are block scopes of their own (regions inside a
+            # branch stay there); a static storage in a branch still joins the function's
+            # storages. The If itself neither joins nor closes the region around it, and
+            # its var is not static.
+            self._blocks(v.true_branch.blocks)
+            self._blocks(v.false_branch.blocks)
+            return
+        if t is ir.Function:
+            # Not TVM (its planner crashes on a nested function: it ends the enclosing
+            # function's storage scope): a nested function is left as written.
+            return
         if t is ir.Call:
             self._call(b, v)
         elif t is ir.Var:
@@ -347,6 +362,10 @@ class RegionPlanner:
         static = self._static_list(call.args, args, tirs)
         excluded = False
         if static and isinstance(op, ir.GlobalVarRef) and not call_prim:
+            static = False
+        if static and isinstance(op, ir.Var):
+            # Not TVM (which would lift it with static arguments): a call to a local
+            # function runs Relax code (allocations, control flow), never a graph.
             static = False
         if static and isinstance(op, ir.ExternFunc) and op.name.startswith("vm.builtin"):
             static = False
