@@ -44,6 +44,10 @@ class PlanOptions:
     # The three corrections of TVM (see docs/REWRITE.md); False reproduces TVM 0.27 exactly.
     follow_getitem: bool = True  # storage collector follows get-items (and dataflow blocks)
     keep_returned_defined: bool = True  # a returned binding is always defined in its function
+    # An `if` ends the region open before it, a region opened in a branch stays in it, and its
+    # condition and branch results are defined where they are used (TVM: a kernel after the
+    # `if` is moved before it, past the branch's reads and writes of planned memory).
+    if_ends_region: bool = True
 
 
 @dataclass(eq=False)
@@ -225,6 +229,22 @@ class RegionPlanner:
                 self._end_region()
                 self.builder = saved
 
+    def _if_as_barrier(self, v: ir.If):
+        """Not TVM: an If is a barrier. A region kept open across it (TVM's planner only ends
+        one on a binding that uses the If's var) launches before the If, so a kernel after it
+        would run before the branch, even when the branch reads or writes the same planned
+        storage (memory planning reuses a storage once its tensor is dead, which it may be
+        right after the branch). A dataflow block in a branch (no block scope of its own)
+        would likewise open a region that runs on past the branch. And a condition or branch
+        result bound inside a region must be one of its outputs, or the rewrite leaves it
+        undefined (TVM does, for a condition a captured kernel computes)."""
+        self._end_region()
+        self._mark_output(free_vars(v.cond, []))
+        for seq in (v.true_branch, v.false_branch):
+            self._blocks(seq.blocks)
+            self._end_region()
+            self._mark_output(free_vars(seq.body, []))
+
     def _not_selected(self, f: ir.Function):
         self.launches[f.name] = 0
         for block in f.blocks:
@@ -304,6 +324,9 @@ class RegionPlanner:
             # branch stay there); a static storage in a branch still joins the function's
             # storages. The If itself neither joins nor closes the region around it, and
             # its var is not static.
+            if self.options.if_ends_region:
+                self._if_as_barrier(v)
+                return
             self._blocks(v.true_branch.blocks)
             self._blocks(v.false_branch.blocks)
             return
