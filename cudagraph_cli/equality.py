@@ -135,9 +135,15 @@ class _Matcher:
                 not self.sinfo(a.ret_sinfo, b.ret_sinfo):
             raise _Diff(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
                         a.ret_loc, b.ret_loc)
-        if len(a.blocks) != len(b.blocks):
-            raise _Diff(f"{len(a.blocks)} binding blocks vs {len(b.blocks)}", a.loc, b.loc)
-        for i, (ba, bb) in enumerate(zip(a.blocks, b.blocks)):
+        self.blocks(a.blocks, b.blocks, a.loc, b.loc)
+        if not self.expr(a.body, b.body):
+            raise _Diff(f"return value: {self.pa.expr(a.body)} vs {self.pb.expr(b.body)}",
+                        a.loc, b.loc)
+
+    def blocks(self, blocks_a: list, blocks_b: list, loc_a, loc_b):
+        if len(blocks_a) != len(blocks_b):
+            raise _Diff(f"{len(blocks_a)} binding blocks vs {len(blocks_b)}", loc_a, loc_b)
+        for i, (ba, bb) in enumerate(zip(blocks_a, blocks_b)):
             if ba.is_dataflow != bb.is_dataflow:
                 raise _Diff(f"block {i} is {'dataflow' if ba.is_dataflow else 'plain'} vs "
                             f"{'dataflow' if bb.is_dataflow else 'plain'}", ba.loc, bb.loc)
@@ -149,11 +155,24 @@ class _Matcher:
                 side = "first" if len(ba.bindings) > n else "second"
                 raise _Diff(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
                             f"the {side} goes on with `{self._binding_text(extra, side)}`",
-                            extra.loc if side == "first" else ba.loc,
-                            extra.loc if side == "second" else bb.loc)
-        if not self.expr(a.body, b.body):
-            raise _Diff(f"return value: {self.pa.expr(a.body)} vs {self.pb.expr(b.body)}",
+                            extra.loc if side == "first" else loc_a,
+                            extra.loc if side == "second" else loc_b)
+
+    def branch_or_closure(self, a, b, what: str):
+        """An If (both branches, in order) or a nested function, compared in place."""
+        va, vb = a.value, b.value
+        if type(va) is ir.Function:
+            self.function(va, vb)
+            return
+        if not self.expr(va.cond, vb.cond):
+            raise _Diff(f"{what}: condition {self.pa.expr(va.cond)} vs {self.pb.expr(vb.cond)}",
                         a.loc, b.loc)
+        for name, sa, sb in (("then", va.true_branch, vb.true_branch),
+                             ("else", va.false_branch, vb.false_branch)):
+            self.blocks(sa.blocks, sb.blocks, a.loc, b.loc)
+            if not self.expr(sa.body, sb.body):
+                raise _Diff(f"{what}: the {name} branch gives {self.pa.expr(sa.body)} vs "
+                            f"{self.pb.expr(sb.body)}", a.loc, b.loc)
 
     def _binding_text(self, bnd, side: str) -> str:
         p = self.pa if side == "first" else self.pb
@@ -166,7 +185,9 @@ class _Matcher:
         if type(a) is not type(b):
             raise _Diff("a match_cast vs a plain binding", a.loc, b.loc)
         what = f"binding '{a.var.name}'" if not a.bare else "binding"
-        if not self.expr(a.value, b.value):
+        if type(a.value) in (ir.If, ir.Function) and type(a.value) is type(b.value):
+            self.branch_or_closure(a, b, what)
+        elif not self.expr(a.value, b.value):
             raise _Diff(f"{what}: {self.pa.expr(a.value)} vs {self.pb.expr(b.value)}",
                         a.loc, b.loc)
         if isinstance(a, ir.MatchCast) and not self.sinfo(a.sinfo, b.sinfo, define=True):

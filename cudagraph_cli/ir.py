@@ -207,8 +207,29 @@ class Constant:
     loc: Loc = NO_LOC
 
 
+@dataclass(eq=False, slots=True)
+class SeqExpr:
+    """Binding blocks, then a result: the branch of an `If` (TVM's relax.SeqExpr)."""
+
+    blocks: list
+    body: "Expr"
+    loc: Loc = NO_LOC
+
+
+@dataclass(eq=False, slots=True)
+class If:
+    """`if cond: ... else: ...` bound to one var (TVM's relax.If): each branch a SeqExpr
+    whose result is what the source assigns to that var last in the branch."""
+
+    cond: "Expr"
+    true_branch: SeqExpr
+    false_branch: SeqExpr
+    loc: Loc = NO_LOC
+
+
 Expr = Union[Var, GlobalVarRef, ExternFunc, Op, Call, Tuple, TupleGetItem, ShapeExpr,
-             PrimValue, StringImm, DataTypeImm, Constant, Literal]
+             PrimValue, StringImm, DataTypeImm, Constant, Literal, If, SeqExpr,
+             "Function"]
 
 # ---- bindings, functions, module ---------------------------------------------------------
 
@@ -389,6 +410,18 @@ def definable_sym_vars(s) -> list:
 
     visit(s)
     return out
+
+
+def nested_bindings(blocks):
+    """Every binding in `blocks` and inside the branches of their `If`s, depth first, in
+    source order (a nested function's body is its own scope: not entered)."""
+    for block in blocks:
+        for b in block.bindings:
+            yield b
+            v = b.value
+            if type(v) is If:
+                yield from nested_bindings(v.true_branch.blocks)
+                yield from nested_bindings(v.false_branch.blocks)
 
 
 def call_name(call: Call) -> str:

@@ -377,11 +377,130 @@ class ModuleBuilder:
                 var = ir.Var(name, deduce(value, self.signatures), False, s.loc, False)
             fctx.scope[name] = var
             return ir.VarBinding(var, value, s.loc)
+        if isinstance(s, S.If):
+            return self._if(s, f, fctx, class_name)
         if isinstance(s, S.FuncDef):
-            raise SourceError("nested functions are not supported", s.loc)
+            return self._nested_function(s, fctx, class_name)
         if isinstance(s, S.Import):
             return None
         raise SourceError("unsupported statement in a Relax function", s.loc)
+
+    def _if(self, s: S.If, f: ir.Function, fctx: _Function, class_name: str) -> ir.VarBinding:
+        """`if`/`else` as TVM 0.27's parser reads it: each branch ends by assigning the same
+        name; that name is bound, after the `if`, to an If whose branches are SeqExprs.
+        A branch's last value is the branch result itself when it is a leaf (a var, a
+        constant, a tuple of those); otherwise it is bound first, to `<name>_then` or
+        `<name>_else`. Names bound inside a branch are not visible after it."""
+        if s.orelse is None:
+            raise SourceError("Relax `if` needs an `else` branch", s.loc)
+        if isinstance(s.cond, S.Const) and isinstance(s.cond.value, bool):
+            cond = ir.PrimValue(ir.IntImm(int(s.cond.value), "bool"), s.cond.loc)
+        else:
+            cond = self.expr(s.cond, fctx, "value")
+        csinfo = deduce(cond, self.signatures)
+        if not _is_bool_condition(csinfo):
+            raise SourceError("an `if` condition must be a bool scalar (R.Tensor((), \"bool\") "
+                              "or R.Prim(\"bool\"))", s.cond.loc)
+        branches = []
+        for stmts, suffix in ((s.body, "_then"), (s.orelse, "_else")):
+            saved = dict(fctx.scope)
+            try:
+                branches.append(self._branch(stmts, s, f, fctx, class_name, suffix))
+            finally:
+                fctx.scope = saved
+        (then_seq, then_name), (else_seq, else_name) = branches
+        if then_name != else_name:
+            raise SourceError(f"both branches of an `if` must end by assigning the same name "
+                              f"('{then_name}' in the first, '{else_name}' in the second)",
+                              s.orelse[-1].loc)
+        value = ir.If(cond, then_seq, else_seq, s.loc)
+        var = ir.Var(then_name, deduce(value, self.signatures), False, s.loc, False)
+        fctx.scope[then_name] = var
+        return ir.VarBinding(var, value, s.loc)
+
+    def _branch(self, stmts: list, s: S.If, f: ir.Function, fctx: _Function, class_name: str,
+                suffix: str):
+        """One branch of an `if` -> (SeqExpr, the name it assigns last)."""
+        body = [x for x in stmts if not isinstance(x, S.Pass)]
+        last = body[-1] if body else None
+        if isinstance(last, S.If):
+            # An `if` ending a branch: its var is the branch result, renamed as TVM does.
+            seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+            inner = self._if(last, f, fctx, class_name)
+            name = inner.var.name
+            inner.var.name = name + suffix
+            self._append(seq, inner)
+            seq.body = inner.var
+            return seq, name
+        if not isinstance(last, S.Assign) or not isinstance(last.target, S.Name) or \
+                "." in last.target.id:
+            where = last.loc if last is not None else s.loc
+            raise SourceError("a branch of an `if` must end by assigning its result to a name "
+                              "(`z = ...`)", where)
+        seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+        name = last.target.id
+        value = self.expr(last.value, fctx, "value")
+        if not _is_leaf(value):
+            if last.annotation is not None:
+                sinfo = self.sinfo(last.annotation, fctx)
+                var = ir.Var(name + suffix, sinfo, False, last.loc, True)
+            else:
+                var = ir.Var(name + suffix, deduce(value, self.signatures), False, last.loc,
+                             False)
+            self._append(seq, ir.VarBinding(var, value, last.loc))
+            value = var
+        seq.body = value
+        return seq, name
+
+    @staticmethod
+    def _append(seq: ir.SeqExpr, binding):
+        if not seq.blocks or seq.blocks[-1].is_dataflow:
+            seq.blocks.append(ir.BindingBlock([], False, binding.loc))
+        seq.blocks[-1].bindings.append(binding)
+
+    def _branch_prefix(self, stmts: list, s: S.If, f: ir.Function, fctx: _Function,
+                       class_name: str):
+        """The statements of a branch before its last one -> a SeqExpr without a result."""
+        blocks: list[ir.BindingBlock] = []
+        current: ir.BindingBlock | None = None
+        for x in stmts:
+            if isinstance(x, S.Return):
+                raise SourceError("`return` inside an `if` branch (assign the result to a "
+                                  "name, and return it after the `if`)", x.loc)
+            if isinstance(x, S.With):
+                current = None
+                blocks.append(self._dataflow(x, fctx))
+                continue
+            binding = self._statement(x, f, fctx, class_name)
+            if binding is None:
+                continue
+            if current is None:
+                current = ir.BindingBlock([], False, binding.loc)
+                blocks.append(current)
+            current.bindings.append(binding)
+        return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
+
+    def _nested_function(self, fd: S.FuncDef, fctx: _Function, class_name: str):
+        """`@R.function def inner(...)` inside a function body: a local, private function,
+        bound to the var `inner`; it may use the enclosing function's vars (a closure)."""
+        if isinstance(fd.body, str) or (fd.decorators and (S.dotted(
+                fd.decorators[-1].func if isinstance(fd.decorators[-1], S.Call)
+                else fd.decorators[-1]) or "") in _PRIM_DECORATORS):
+            raise SourceError("inline prim_func is disallowed in Relax IR", fd.loc)
+        kind, dargs = self._function_kind(fd)
+        inner = _Function(fd.name, fctx.class_aliases, fctx.sym_decl)
+        inner.scope = dict(fctx.scope)
+        inner.syms = dict(fctx.syms)
+        g = self._relax_header(fd, dargs, inner)
+        self._relax_body(fd, g, inner, class_name)
+        g.is_private = True  # as TVM: a function inside another is never exported
+        # The enclosing function's symbolic vars are the inner one's too.
+        for v in inner.sym_order:
+            if fctx.syms.get(v.name) is None:
+                fctx.syms[v.name] = v
+        var = ir.Var(fd.name, deduce(g, self.signatures), False, fd.loc, False)
+        fctx.scope[fd.name] = var
+        return ir.VarBinding(var, g, fd.loc)
 
     def _dataflow(self, w: S.With, fctx: _Function) -> ir.BindingBlock:
         if not (isinstance(w.ctx, S.Call) and S.dotted(w.ctx.func) == "R.dataflow"):
@@ -1021,6 +1140,23 @@ _OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "
                    "call_dps_packed"}
 
 # ---- helpers ------------------------------------------------------------------------------
+
+def _is_bool_condition(s) -> bool:
+    if isinstance(s, ir.TensorSInfo):
+        return s.dtype in ("bool", "") and s.ndim in (0, -1)
+    if isinstance(s, ir.PrimSInfo):
+        return s.dtype == "bool"
+    return s is None or isinstance(s, ir.ObjectSInfo)
+
+
+def _is_leaf(e) -> bool:
+    """What TVM's normalizer leaves in place as a SeqExpr result (no binding of its own)."""
+    t = type(e)
+    if t is ir.Tuple:
+        return all(_is_leaf(x) for x in e.fields)
+    return t in (ir.Var, ir.Constant, ir.ShapeExpr, ir.PrimValue, ir.StringImm,
+                 ir.DataTypeImm, ir.GlobalVarRef, ir.ExternFunc)
+
 
 _DTYPE_ALIASES = {"float": "float32", "int": "int32", "handle": "handle"}
 

@@ -249,6 +249,21 @@ class ToSyntax(Transformer):
         as_name = c[1].value if len(c) > 2 else None
         return S.With(ctx, as_name, c[-1], ctx.line, ctx.col)
 
+    def if_stmt(self, c):
+        kw, cond, body = c[0], c[1], c[2]
+        rest = c[3:]
+        orelse = None
+        if rest and isinstance(rest[-1], list):  # `else:` suite (ELSE token before it)
+            orelse = rest[-1]
+            rest = rest[:-2]
+        for clause in reversed(rest):  # elif chain, innermost last
+            orelse = [S.If(clause.cond, clause.body, orelse, clause.line, clause.col)]
+        return S.If(cond, body, orelse, kw.line, kw.column)
+
+    def elif_clause(self, c):
+        kw, cond, body = c
+        return S.If(cond, body, None, kw.line, kw.column)
+
     def stmts(self, c):
         if len(c) == 1:
             return [c[0]]

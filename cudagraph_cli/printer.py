@@ -203,56 +203,86 @@ class FunctionPrinter:
         self.p = p
         self.class_name = class_name
         self.names: dict[int, str] = {}
+        self.fn_syms: list = []
+        self.outer_syms: set[str] = set()
 
-    def function(self, f: ir.Function, out: list[str]):
+    def function(self, f: ir.Function, out: list[str], base: str = "    ",
+                 nested: bool = False):
         p = self.p
         flags = []
-        if f.is_private:
+        if f.is_private and not nested:  # a nested function is private without saying so
             flags.append("private=True")
         if not f.is_pure:
             flags.append("pure=False")
-        out.append("    @R.function" + (f"({', '.join(flags)})" if flags else ""))
+        out.append(f"{base}@R.function" + (f"({', '.join(flags)})" if flags else ""))
         self._assign_names(f)
         params = ", ".join(f"{self.names[id(v)]}: {p.sinfo(v.sinfo, sig=True)}"
                            for v in f.params)
         ret = ""
         if f.ret_sinfo is not None and not f.ret_deduced:
             ret = f" -> {p.sinfo(f.ret_sinfo, sig=True)}"
-        out.append(f"    def {f.name}({params}){ret}:")
-        ind = "        "
+        out.append(f"{base}def {f.name}({params}){ret}:")
+        ind = base + "    "
         for v in f.sym_vars:
-            out.append(f"{ind}{v.name} = T.{v.dtype}()")
+            if not nested or v.name not in self.outer_syms:
+                out.append(f"{ind}{v.name} = T.{v.dtype}()")
         if f.attrs:
             items = ", ".join(f"{quote(k)}: {self.literal(v)}" for k, v in f.attrs)
             out.append(f"{ind}R.func_attr({{{items}}})")
-        if self._uses_globals(f):
+        if not nested and self._uses_globals(f):
             out.append(f"{ind}cls = {self.class_name}")
-        for block in f.blocks:
+        self.blocks(f.blocks, ind, out)
+        out.append(f"{ind}return {self.expr(f.body)}")
+
+    def blocks(self, blocks: list, ind: str, out: list[str]):
+        for block in blocks:
             if block.is_dataflow:
                 out.append(f"{ind}with R.dataflow():")
                 for b in block.bindings:
-                    out.append(self.binding(b, ind + "    "))
+                    self.emit_binding(b, ind + "    ", out)
                 outs = [self.names[id(b.var)] for b in block.bindings if not b.var.is_dataflow]
                 out.append(f"{ind}    R.output({', '.join(outs)})")
             else:
                 for b in block.bindings:
-                    out.append(self.binding(b, ind))
-        out.append(f"{ind}return {self.expr(f.body)}")
+                    self.emit_binding(b, ind, out)
+
+    def emit_binding(self, b, ind: str, out: list[str]):
+        t = type(b.value)
+        if t is ir.If:
+            self.if_binding(b, ind, out)
+        elif t is ir.Function:
+            sub = FunctionPrinter(self.p, self.class_name)
+            sub.names = dict(self.names)  # a closure prints the enclosing function's names
+            sub.outer_syms = {v.name for v in self.fn_syms}
+            sub.function(b.value, out, ind, nested=True)
+            out.append("")
+        else:
+            out.append(self.binding(b, ind))
+
+    def if_binding(self, b, ind: str, out: list[str]):
+        """As TVM prints an If: each branch's bindings, then `name = <branch result>`."""
+        v = b.value
+        name = self.names[id(b.var)]
+        ann = f": {self.p.sinfo(b.var.sinfo)}" if b.var.sinfo is not None else ""
+        out.append(f"{ind}if {self.expr(v.cond)}:")
+        for head, seq in ((None, v.true_branch), ("else:", v.false_branch)):
+            if head:
+                out.append(f"{ind}{head}")
+            self.blocks(seq.blocks, ind + "    ", out)
+            out.append(f"{ind}    {name}{ann} = {self.expr(seq.body)}")
 
     # ---- names ---------------------------------------------------------------------------
 
     def _assign_names(self, f: ir.Function):
         """Keep source names, renaming a definition that would hide a var used later."""
+        self.fn_syms = list(f.sym_vars)
+        order = list(_text_order(f.blocks))
         last_use: dict[int, int] = {}
-        pos = 0
-        for block in f.blocks:
-            for b in block.bindings:
-                pos += 1
-                _uses(b.value, last_use, pos)
-        pos += 1
-        _uses(f.body, last_use, pos)
+        for pos, (var, value) in enumerate(order, 1):
+            _uses(value, last_use, pos)
+        _uses(f.body, last_use, len(order) + 1)
         reserved = set(_RESERVED) | {v.name for v in f.sym_vars}
-        taken: set[str] = set(reserved)
+        taken: set[str] = set(reserved) | set(self.names.values())
         current: dict[str, ir.Var] = {}
         names = self.names
 
@@ -271,11 +301,9 @@ class FunctionPrinter:
 
         for v in f.params:
             define(v, 0)
-        pos = 0
-        for block in f.blocks:
-            for b in block.bindings:
-                pos += 1
-                define(b.var, pos)
+        for pos, (var, value) in enumerate(order, 1):
+            if var is not None:
+                define(var, pos)
 
     # ---- bindings and expressions --------------------------------------------------------
 
@@ -323,6 +351,11 @@ class FunctionPrinter:
             return f'R.const({e.value!r}, "{e.dtype}")'
         if t is ir.Literal:
             return self.literal(e)
+        # One-line summaries, for messages: the bindings print these in full (emit_binding).
+        if t is ir.If:
+            return f"if {self.expr(e.cond)}: ... else: ..."
+        if t is ir.Function:
+            return f"R.function {e.name}(...)"
         raise TypeError(f"cannot print {e!r}")
 
     def call(self, c: ir.Call) -> str:
@@ -379,10 +412,9 @@ class FunctionPrinter:
         return _literal_text(lit.value if isinstance(lit, ir.Literal) else lit)
 
     def _uses_globals(self, f: ir.Function) -> bool:
-        for block in f.blocks:
-            for b in block.bindings:
-                if _has_global(b.value):
-                    return True
+        for _, value in _text_order(f.blocks):
+            if _has_global(value):
+                return True
         return _has_global(f.body)
 
 
@@ -434,6 +466,30 @@ def _uses(e, last_use: dict, pos: int):
             _uses(a, last_use, pos)
     elif t is ir.TupleGetItem:
         _uses(e.tuple_value, last_use, pos)
+
+
+def _text_order(blocks):
+    """(var, value) pairs in the order the text shows them: a branch's bindings and its
+    result before the var of its `if`; a nested function's body (with var None) before its
+    var. Values are the expressions that use vars (calls, tuples; an If's condition)."""
+    for block in blocks:
+        for b in block.bindings:
+            v = b.value
+            t = type(v)
+            if t is ir.If:
+                yield None, v.cond
+                for seq in (v.true_branch, v.false_branch):
+                    yield from _text_order(seq.blocks)
+                    yield None, seq.body
+                yield b.var, ir.Tuple(())
+            elif t is ir.Function:
+                for p in v.params:
+                    yield p, ir.Tuple(())
+                yield from _text_order(v.blocks)
+                yield None, v.body
+                yield b.var, ir.Tuple(())
+            else:
+                yield b.var, v
 
 
 def _has_global(e) -> bool:

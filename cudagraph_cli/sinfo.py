@@ -43,7 +43,44 @@ def deduce(e, functions: dict | None = None):
         return ir.ObjectSInfo()
     if t is ir.Call:
         return _deduce_call(e, functions or {})
+    if t is ir.If:
+        a = deduce(e.true_branch.body, functions)
+        b = deduce(e.false_branch.body, functions)
+        return None if a is None or b is None else unify(a, b)
+    if t is ir.SeqExpr:
+        return deduce(e.body, functions)
+    if t is ir.Function:
+        if e.ret_sinfo is None:
+            return None
+        return ir.FuncSInfo(tuple(p.sinfo for p in e.params), e.ret_sinfo, e.is_pure)
     return None
+
+
+def unify(a, b):
+    """The most precise struct info both `a` and `b` satisfy (TVM's StructInfoLCA): what an
+    If whose branches give `a` and `b` is."""
+    if a == b:
+        return a
+    ta, tb = type(a), type(b)
+    if ta is not tb:
+        return ir.ObjectSInfo()
+    if ta is ir.TensorSInfo:
+        dtype = a.dtype if a.dtype == b.dtype else ""
+        ndim = a.ndim if a.ndim == b.ndim else -1
+        shape = a.shape if a.shape == b.shape else None
+        return ir.TensorSInfo(shape, dtype, ndim)
+    if ta is ir.ShapeSInfo:
+        ndim = a.ndim if a.ndim == b.ndim else -1
+        return ir.ShapeSInfo(a.values if a.values == b.values else None, ndim)
+    if ta is ir.PrimSInfo:
+        if a.dtype != b.dtype:
+            return ir.ObjectSInfo()
+        return ir.PrimSInfo(a.dtype, a.value if a.value == b.value else None)
+    if ta is ir.TupleSInfo:
+        if len(a.fields) != len(b.fields):
+            return ir.ObjectSInfo()
+        return ir.TupleSInfo(tuple(unify(x, y) for x, y in zip(a.fields, b.fields)))
+    return ir.ObjectSInfo()
 
 
 def _deduce_call(call: ir.Call, functions: dict):

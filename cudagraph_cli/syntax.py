@@ -186,6 +186,16 @@ class With(Node):
         self.ctx, self.as_name, self.body, self.line, self.col = ctx, as_name, body, line, col
 
 
+class If(Node):
+    """`if cond: body else: orelse`; an `elif` is an If alone in `orelse`. `orelse` is None
+    when there is no `else` (TVM rejects that; the builder says so, located)."""
+
+    __slots__ = ("cond", "body", "orelse")
+
+    def __init__(self, cond, body: list, orelse: list | None, line: int, col: int):
+        self.cond, self.body, self.orelse, self.line, self.col = cond, body, orelse, line, col
+
+
 def dotted(node) -> str | None:
     """`R.memory.alloc_storage` for Attr(Attr(Name R, memory), alloc_storage); else None."""
     parts = []

@@ -1,7 +1,9 @@
 """Well-formedness: what every module cgraph reads or writes must satisfy.
 
 * every var is defined before it is used and used only where it is in scope (a dataflow var
-  only inside its dataflow block), and no var is bound twice;
+  only inside its dataflow block; a var bound in an `if` branch only in that branch; a nested
+  function's parameters and bindings only in it, which may use the enclosing function's
+  vars), and no var is bound twice;
 * every called or referenced global function exists in the module;
 * every symbolic variable is defined (by a parameter's struct info or an `R.match_cast`)
   before it is used.
@@ -27,7 +29,8 @@ class _Checker:
     def __init__(self, f: ir.Function, globals_: set[str]):
         self.f = f
         self.globals = globals_
-        self.defined: set[int] = set()
+        self.defined: set[int] = set()  # in scope here
+        self.bound: set[int] = set()  # bound so far, in scope or not
         self.dataflow_scope: set[int] | None = None
         self.syms: set[int] = set()
         self.loc = f.loc
@@ -42,11 +45,18 @@ class _Checker:
         if f.ret_sinfo is not None:
             self.loc = f.ret_loc
             self._use_sinfo(f.ret_sinfo)
-        for block in f.blocks:
+        self._blocks(f.blocks)
+        self.loc = f.loc
+        self._use(f.body)
+
+    def _blocks(self, blocks: list):
+        for block in blocks:
+            outer = self.dataflow_scope
             self.dataflow_scope = set() if block.is_dataflow else None
             for b in block.bindings:
                 self.loc = b.loc
-                self._use(b.value)
+                self._value(b)
+                self.loc = b.loc
                 if isinstance(b, ir.MatchCast):
                     self._define_syms(b.sinfo)
                 if b.var.sinfo is not None:
@@ -58,13 +68,45 @@ class _Checker:
             if block.is_dataflow:
                 # Dataflow vars end with their block.
                 self.defined -= self.dataflow_scope
+            self.dataflow_scope = outer
+
+    def _value(self, b):
+        """A binding's value; an If's branches and a nested function's body are scopes: what
+        they bind is not visible after them (symbolic vars are: the reader shares them)."""
+        v = b.value
+        t = type(v)
+        if t is ir.If:
+            self._use(v.cond)
+            for seq in (v.true_branch, v.false_branch):
+                outer = set(self.defined)
+                self._blocks(seq.blocks)
+                self.loc = b.loc
+                self._use(seq.body)
+                self.defined = outer
+        elif t is ir.Function:
+            # A closure: the enclosing function's vars are visible in it, its own are not
+            # outside it, and a dataflow block around it does not reach into it.
+            outer, outer_dataflow = set(self.defined), self.dataflow_scope
             self.dataflow_scope = None
-        self.loc = f.loc
-        self._use(f.body)
+            for p in v.params:
+                self._define(p)
+                self._define_syms(p.sinfo)
+            self.loc = v.loc
+            for p in v.params:
+                self._use_sinfo(p.sinfo)
+            if v.ret_sinfo is not None:
+                self._use_sinfo(v.ret_sinfo)
+            self._blocks(v.blocks)
+            self.loc = v.loc
+            self._use(v.body)
+            self.defined, self.dataflow_scope = outer, outer_dataflow
+        else:
+            self._use(v)
 
     def _define(self, v: ir.Var):
-        if id(v) in self.defined:
+        if id(v) in self.bound:  # anywhere in the function, out of scope now or not
             raise SourceError(f"var '{v.name}' is bound twice", v.loc)
+        self.bound.add(id(v))
         self.defined.add(id(v))
         if v.is_dataflow and self.dataflow_scope is not None:
             self.dataflow_scope.add(id(v))

@@ -212,4 +212,5 @@ class CpuBackend(Backend):
         return t.array
 
     def from_numpy(self, a: np.ndarray) -> Tensor:
-        return Tensor(np.ascontiguousarray(a))
+        # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
+        return Tensor(np.ascontiguousarray(a).reshape(np.shape(a)))

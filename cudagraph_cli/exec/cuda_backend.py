@@ -478,7 +478,7 @@ class CudaBackend(Backend):
         return out
 
     def from_numpy(self, a: np.ndarray) -> DeviceTensor:
-        a = np.ascontiguousarray(a)
+        a = np.ascontiguousarray(a).reshape(np.shape(a))  # 0-d stays 0-d
         dtype = str(a.dtype)
         t = self.alloc_tensor(a.shape, dtype)
         self.driver.stream_sync(self.stream)

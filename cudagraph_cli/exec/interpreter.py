@@ -12,6 +12,12 @@ module behave as TVM's runtime does:
   outputs, ignoring the arguments passed now -- exactly what a CUDA graph does.
 
 Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
+
+Control flow runs as TVM's VM runs it: an `If` evaluates its condition (a one-element bool or
+integer tensor, read back to the host, or an `R.Prim` value) and runs only the branch it
+names, bindings and all; a function defined inside another is a closure over the enclosing
+function's vars, and a call whose callee is that local var runs it. Neither changes the graph
+semantics above: a `run_or_capture` inside a branch captures the first time that branch runs.
 """
 
 from __future__ import annotations
@@ -48,6 +54,16 @@ class FuncRef:
 @dataclass(frozen=True)
 class DType:
     name: str
+
+
+@dataclass(frozen=True, eq=False)
+class Closure:
+    """A nested Relax function with the vars (and symbolic values) of the function that
+    defined it: what TVM's lambda lifting turns into a global function plus captured args."""
+
+    function: ir.Function
+    env: dict
+    syms: dict
 
 
 class Executor:
@@ -157,7 +173,58 @@ class Executor:
             return self.backend.from_numpy(np.asarray(e.value, dtype=numpy_dtype(e.dtype)))
         if t is ir.Literal:
             return e.value
+        if t is ir.If:
+            return self._if(e, env, syms)
+        if t is ir.Function:
+            # The env is shared, not copied: the function's body can only name vars defined
+            # before it (the reader's scoping), and those never change.
+            return Closure(e, env, syms)
         raise ExecError(f"cannot evaluate {t.__name__}")
+
+    def _if(self, e: ir.If, env: dict, syms: dict):
+        taken = e.true_branch if self._condition(self._eval(e.cond, env, syms)) \
+            else e.false_branch
+        self._bindings(taken.blocks, env, syms)
+        return self._eval(taken.body, env, syms)
+
+    def _condition(self, value) -> bool:
+        """As TVM's VM reads an If's condition: a tensor's one element, or a prim value."""
+        if isinstance(value, Tensor):
+            arr = self.backend.to_numpy(value)
+            if arr.size != 1 or arr.dtype.kind not in "biu":
+                raise ExecError(f"an if condition must be one bool or integer element, not a "
+                                f"{arr.dtype} tensor of shape {tuple(arr.shape)}")
+            return bool(arr.reshape(-1)[0])
+        if isinstance(value, (bool, int, np.integer, np.bool_)):
+            return bool(value)
+        raise ExecError("an if condition must be a bool tensor or an R.Prim value")
+
+    def _bindings(self, blocks: list, env: dict, syms: dict):
+        """Evaluate the bindings of a branch or a closure's body into `env`."""
+        for block in blocks:
+            for b in block.bindings:
+                try:
+                    value = self._eval(b.value, env, syms)
+                    if isinstance(b, ir.MatchCast):
+                        self._match(b.sinfo, value, syms, b.loc, b.var.name)
+                except ExecError as e:
+                    if e.loc.line == 0:
+                        e.loc = b.loc
+                    raise
+                env[id(b.var)] = value
+
+    def _call_closure(self, closure: Closure, args: list):
+        f = closure.function
+        if len(args) != len(f.params):
+            raise ExecError(f"'{f.name}' takes {len(f.params)} arguments, {len(args)} given",
+                            f.loc)
+        env = dict(closure.env)
+        syms = dict(closure.syms)
+        for p, a in zip(f.params, args):
+            env[id(p)] = a
+            self._match(p.sinfo, a, syms, p.loc, p.name)
+        self._bindings(f.blocks, env, syms)
+        return self._eval(f.body, env, syms)
 
     def _prim(self, e, syms: dict):
         t = type(e)
@@ -269,6 +336,8 @@ class Executor:
         target = self._eval(op, env, syms)
         if isinstance(target, FuncRef):
             return self._call_global(target.name, values)
+        if isinstance(target, Closure):
+            return self._call_closure(target, values)
         raise ExecError("calling a value that is not a function")
 
     def _shape(self, value, what: str) -> tuple:

@@ -3,7 +3,11 @@
 Both modules run on the reference executor with the same inputs: every public function, called
 `calls` times in turn, with fresh random inputs each call (weights, the parameters past
 `num_input`, stay the same across calls and are shared by the functions position by
-position, as a model's parameters are). After every call, every output returned so far by
+position, as a model's parameters are). A boolean scalar input (`R.Tensor((), "bool")` or
+`R.Prim("bool")`, what an `if` tests) is not random: the j-th one of a call's inputs is True
+on call n exactly when bit j of n is 0, so that 2^k calls take every combination of k
+conditions, and with the default 4 calls both branches of each of the first two conditions
+run, each after the other has (a graph captured in one branch, then replayed). After every call, every output returned so far by
 either module is compared bit for bit, so a result that lives in graph-owned memory and is
 overwritten by a later call (of any function) shows up.
 """
@@ -119,7 +123,22 @@ class _Inputs:
     def fresh(self, f: ir.Function, call: int) -> list:
         """Host values for the inputs of a call (parameters before num_input)."""
         syms = self._syms(f, call)
-        return [self.param_value(p, syms) for p in f.params[:self._num_input(f)]]
+        self.condition_call, self.conditions = call, 0
+        try:
+            return [self.param_value(p, syms) for p in f.params[:self._num_input(f)]]
+        finally:
+            self.condition_call = None
+
+    condition_call: int | None = None  # set while making a call's fresh inputs
+    conditions = 0  # boolean scalars made so far for that call
+
+    def condition(self) -> bool:
+        """The next boolean scalar input: see the module docstring (random for weights)."""
+        if self.condition_call is None:
+            return bool(self.rng.integers(0, 2))
+        j = self.conditions
+        self.conditions += 1
+        return (self.condition_call >> j) & 1 == 0
 
     def weights(self, f: ir.Function):
         """Host values for the weights (parameters from num_input on), one at a time."""
@@ -145,6 +164,8 @@ class _Inputs:
             if any(d < 0 for d in shape):
                 raise ModuleMismatch(f"cannot make an input for '{name}': its shape {shape} has "
                                      "a negative dimension")
+            if shape == () and dt.kind == "b":
+                return np.array(self.condition())
             size = math.prod(shape)
             check_alloc_size(size * dt.itemsize, f"the input '{name}', {shape} {dt},")
             # Big tensors (weights of real models) repeat a random block of 2^20 values:
@@ -161,6 +182,8 @@ class _Inputs:
             return tuple(self.dim(d, syms, name) for d in s.values)
         if isinstance(s, ir.TupleSInfo):
             return tuple(self.value(x, syms, f"{name}[{i}]") for i, x in enumerate(s.fields))
+        if isinstance(s, ir.PrimSInfo) and s.dtype == "bool" and s.value is None:
+            return self.condition()
         if isinstance(s, ir.PrimSInfo):
             return self.dim(s.value, syms, name) if s.value is not None else \
                 int(self.rng.integers(1, 8))

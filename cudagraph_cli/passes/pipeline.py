@@ -30,7 +30,8 @@ class RewriteReport:
 
 
 # Keyword arguments of `rewrite` that turn cgraph's corrections off: TVM 0.27's output exactly.
-TVM_COMPAT = dict(options=PlanOptions(follow_getitem=False, keep_returned_defined=False),
+TVM_COMPAT = dict(options=PlanOptions(follow_getitem=False, keep_returned_defined=False,
+                                      if_ends_region=False),
                   separate_live_functions=False, idempotent=False, check=False,
                   fetch_storages_early=False)
 

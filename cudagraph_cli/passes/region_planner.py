@@ -44,6 +44,10 @@ class PlanOptions:
     # The three corrections of TVM (see docs/REWRITE.md); False reproduces TVM 0.27 exactly.
     follow_getitem: bool = True  # storage collector follows get-items (and dataflow blocks)
     keep_returned_defined: bool = True  # a returned binding is always defined in its function
+    # An `if` ends the region open before it, a region opened in a branch stays in it, and its
+    # condition and branch results are defined where they are used (TVM: a kernel after the
+    # `if` is moved before it, past the branch's reads and writes of planned memory).
+    if_ends_region: bool = True
 
 
 @dataclass(eq=False)
@@ -196,16 +200,7 @@ class RegionPlanner:
         # Not TVM: a region left open by a dataflow block does not run on into the next
         # function (TVM's block scope outlives functions; its output then mixes functions).
         self.builder = None
-        for block in f.blocks:
-            if block.is_dataflow:
-                for b in block.bindings:
-                    self._binding(b)
-            else:
-                saved, self.builder = self.builder, None
-                for b in block.bindings:
-                    self._binding(b)
-                self._end_region()
-                self.builder = saved
+        self._blocks(f.blocks)
         if self.options.keep_returned_defined:
             for v in free_vars(f.body, []):
                 region = self.binding_to_region.get(id(v))
@@ -221,6 +216,34 @@ class RegionPlanner:
         if self.alloc_builder.outputs:
             self.alloc_regions.append(self.alloc_builder)
         self.alloc_builder = None
+
+    def _blocks(self, blocks: list):
+        for block in blocks:
+            if block.is_dataflow:
+                for b in block.bindings:
+                    self._binding(b)
+            else:
+                saved, self.builder = self.builder, None
+                for b in block.bindings:
+                    self._binding(b)
+                self._end_region()
+                self.builder = saved
+
+    def _if_as_barrier(self, v: ir.If):
+        """Not TVM: an If is a barrier. A region kept open across it (TVM's planner only ends
+        one on a binding that uses the If's var) launches before the If, so a kernel after it
+        would run before the branch, even when the branch reads or writes the same planned
+        storage (memory planning reuses a storage once its tensor is dead, which it may be
+        right after the branch). A dataflow block in a branch (no block scope of its own)
+        would likewise open a region that runs on past the branch. And a condition or branch
+        result bound inside a region must be one of its outputs, or the rewrite leaves it
+        undefined (TVM does, for a condition a captured kernel computes)."""
+        self._end_region()
+        self._mark_output(free_vars(v.cond, []))
+        for seq in (v.true_branch, v.false_branch):
+            self._blocks(seq.blocks)
+            self._end_region()
+            self._mark_output(free_vars(seq.body, []))
 
     def _not_selected(self, f: ir.Function):
         self.launches[f.name] = 0
@@ -296,6 +319,21 @@ class RegionPlanner:
             return  # match_cast: TVM's planner does not look at it
         v = b.value
         t = type(v)
+        if t is ir.If:
+            # As TVM: each branch's blocks are block scopes of their own (regions inside a
+            # branch stay there); a static storage in a branch still joins the function's
+            # storages. The If itself neither joins nor closes the region around it, and
+            # its var is not static.
+            if self.options.if_ends_region:
+                self._if_as_barrier(v)
+                return
+            self._blocks(v.true_branch.blocks)
+            self._blocks(v.false_branch.blocks)
+            return
+        if t is ir.Function:
+            # Not TVM (its planner crashes on a nested function: it ends the enclosing
+            # function's storage scope): a nested function is left as written.
+            return
         if t is ir.Call:
             self._call(b, v)
         elif t is ir.Var:
@@ -347,6 +385,10 @@ class RegionPlanner:
         static = self._static_list(call.args, args, tirs)
         excluded = False
         if static and isinstance(op, ir.GlobalVarRef) and not call_prim:
+            static = False
+        if static and isinstance(op, ir.Var):
+            # Not TVM (which would lift it with static arguments): a call to a local
+            # function runs Relax code (allocations, control flow), never a graph.
             static = False
         if static and isinstance(op, ir.ExternFunc) and op.name.startswith("vm.builtin"):
             static = False

@@ -181,7 +181,7 @@ class _FunctionRewriter:
         self.launched: set[int] = set()  # plans already launched in this function
         self.name_counts: dict[str, int] = {}
         self.names = {p.name for p in f.params}
-        self.names.update(b.var.name for block in f.blocks for b in block.bindings)
+        self.names.update(b.var.name for b in ir.nested_bindings(f.blocks))
 
     def fresh(self, base: str) -> str:
         """An unused name for a var the rewrite adds: gv, gv1, gv2, ... (as TVM names them)."""
@@ -215,6 +215,25 @@ class _FunctionRewriter:
                           f.ret_deduced)
         return new
 
+    def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
+        """A branch of an If, rewritten as a function body is (see `run`)."""
+        saved = self.out, self.dataflow
+        blocks = []
+        for block in s.blocks:
+            self.out = []
+            self.dataflow = block.is_dataflow
+            for b in block.bindings:
+                self.binding(b)
+            if self.out:
+                blocks.append(ir.BindingBlock(self.out, block.is_dataflow, block.loc))
+        self.out = []
+        self.dataflow = False
+        body = self.expr(s.body)
+        if self.out:
+            blocks.append(ir.BindingBlock(self.out))
+        self.out, self.dataflow = saved
+        return ir.SeqExpr(blocks, body, s.loc)
+
     def emit(self, var: ir.Var, value) -> ir.Var:
         self.out.append(ir.VarBinding(var, value))
         return var
@@ -228,6 +247,14 @@ class _FunctionRewriter:
             self.emit_redef(b.var)
             return
         if id(b.var) in self.lifted:
+            return
+        if type(b.value) is ir.If:
+            # As TVM's ExprMutator: each branch rewritten in place, its launches and lifted
+            # bindings inside it.
+            v = b.value
+            value = ir.If(self.expr(v.cond), self.seq(v.true_branch), self.seq(v.false_branch),
+                          v.loc)
+            self.out.append(ir.VarBinding(b.var, value, b.loc, b.bare))
             return
         value = self.expr(b.value)
         if isinstance(b, ir.MatchCast):

@@ -34,40 +34,51 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
     # With follow_getitem: tuples of which only some fields are returned (`r = t[0]`).
     partial: dict[int, set[int]] = {}
     storages: set[int] = set()
-    for block in reversed(f.blocks):
-        forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
-        for b in (block.bindings if forwards else reversed(block.bindings)):
-            if not isinstance(b, ir.VarBinding):
-                continue
-            whole = id(b.var) in outputs
-            fields = partial.get(id(b.var))
-            if not whole and not fields:
-                continue
-            v = b.value
-            t = type(v)
-            if t is ir.Var:
-                if whole:
-                    outputs.add(id(v))
-                else:
-                    partial.setdefault(id(v), set()).update(fields)
-            elif t is ir.Tuple:
-                for i, field in enumerate(v.fields):
-                    if type(field) is ir.Var and (whole or i in fields):
-                        outputs.add(id(field))
-                    elif follow_getitem and (whole or i in fields):
-                        # A nested tuple literal: all the vars in it (TVM skips these).
-                        outputs.update(id(x) for x in free_vars(field, []))
-            elif t is ir.Call:
-                if whole and isinstance(v.op, ir.Op) and \
-                        v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
-                    storages.add(id(v.args[0]))
-                elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
-                        v.op.name in relax_functions:
-                    # A Relax function may return (part of) an argument: what is passed in
-                    # may come back as the result (TVM does not look through calls).
-                    outputs.update(id(x) for a in v.args for x in free_vars(a, []))
-            elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
-                # The returned value is field `index` of the tuple (all of it if this var is
-                # itself only partly returned: one level of precision is enough).
-                partial.setdefault(id(v.tuple_value), set()).add(v.index)
+
+    def visit(blocks):
+        for block in reversed(blocks):
+            forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
+            for b in (block.bindings if forwards else reversed(block.bindings)):
+                if not isinstance(b, ir.VarBinding):
+                    continue
+                if type(b.value) is ir.If:
+                    # As TVM: each branch's result counts as returned (its visitor treats
+                    # every SeqExpr's result so), then the branch is walked backwards.
+                    for seq in (b.value.true_branch, b.value.false_branch):
+                        outputs.update(id(v) for v in free_vars(seq.body, []))
+                        visit(seq.blocks)
+                    continue
+                whole = id(b.var) in outputs
+                fields = partial.get(id(b.var))
+                if not whole and not fields:
+                    continue
+                v = b.value
+                t = type(v)
+                if t is ir.Var:
+                    if whole:
+                        outputs.add(id(v))
+                    else:
+                        partial.setdefault(id(v), set()).update(fields)
+                elif t is ir.Tuple:
+                    for i, field in enumerate(v.fields):
+                        if type(field) is ir.Var and (whole or i in fields):
+                            outputs.add(id(field))
+                        elif follow_getitem and (whole or i in fields):
+                            # A nested tuple literal: all the vars in it (TVM skips these).
+                            outputs.update(id(x) for x in free_vars(field, []))
+                elif t is ir.Call:
+                    if whole and isinstance(v.op, ir.Op) and \
+                            v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
+                        storages.add(id(v.args[0]))
+                    elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
+                            v.op.name in relax_functions:
+                        # A Relax function may return (part of) an argument: what is passed in
+                        # may come back as the result (TVM does not look through calls).
+                        outputs.update(id(x) for a in v.args for x in free_vars(a, []))
+                elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
+                    # The returned value is field `index` of the tuple (all of it if this var is
+                    # itself only partly returned: one level of precision is enough).
+                    partial.setdefault(id(v.tuple_value), set()).add(v.index)
+
+    visit(f.blocks)
     return storages
