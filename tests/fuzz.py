@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import os
 import random
 import re
 import resource

@@ -151,14 +151,17 @@ def test_accepted_input_never_crashes_the_pipeline(case: Case, tmp_path: Path):
     else:
         json.loads(out)
     if case.original is not None:
-        # The case is a (broken) rewrite of BASES[original]: it must not run, and verify
-        # must say where, in REWRITTEN.
+        # The case is a damaged rewrite of BASES[original]: either it still computes the
+        # same (exit 0), or it cannot run and verify says where, in REWRITTEN (exit 2). Exit 1
+        # ("differ") would blame the rewrite for a module that does not run.
         orig = tmp_path / "original.relax"
         orig.write_text(BASES[case.original], encoding="utf-8")
         files[str(orig)] = orig.read_bytes()
         code, out, err = cgraph("verify", str(orig), path, "--calls", "2")
         assert_no_crash("cgraph verify", code, err)
-        assert code == 2, f"verify of a broken rewrite exits {code}:\n{out}{err}"
+        assert code in (0, 2), f"verify of a damaged rewrite exits {code}:\n{out}{err}"
+        if code == 0:
+            return
         file, _ = located_line("cgraph verify", err, files)
         assert file == path, f"the error is in REWRITTEN, not in {file}:\n{err}"
         return

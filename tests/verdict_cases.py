@@ -150,8 +150,7 @@ IF_ELSE_KERNELS = sub(KB, """\
             cls.add_one(y, z)
         else:
             cls.add_one(x, z)
-""").replace('def main(x: R.Tensor((8,), dtype="float32"))',
-             'def main(x: R.Tensor((8,), dtype="float32"))')
+""")
 
 NESTED = """\
 @I.ir_module
