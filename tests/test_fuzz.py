@@ -13,6 +13,7 @@ through the same checks; its README says what each one found.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -80,5 +81,12 @@ def test_fuzz(capsys):
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
 def test_fuzz_regression(path: Path):
+    # verdicts.json: what the fuzzer found on it, and TVM 0.27's verdict (recorded with
+    # tests/record_tvm_verdicts.py's tvm_verdict), which cgraph fmt must share.
+    expected = json.loads((path.parent / "verdicts.json").read_text())[path.name]
     outcome = fuzz.Harness().check(path.read_bytes())
-    assert not outcome.findings, "\n".join(f"{f.group}: {f.detail}" for f in outcome.findings)
+    assert not outcome.findings, \
+        f"found before: {expected['found']}\n" + \
+        "\n".join(f"{f.group}: {f.detail}" for f in outcome.findings)
+    cgraph_verdict = "accept" if outcome.verdict == "accepted" else "reject"
+    assert cgraph_verdict == expected["tvm"], f"TVM: {expected['tvm']} {expected.get('error', '')}"
