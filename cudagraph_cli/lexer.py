@@ -167,14 +167,14 @@ def _check_number(value: str, text: str, end: int, loc: Loc) -> None:
                           "0o prefix for octal integers", loc)
 
 
-def _prim_body_end(text: str, start: int, def_indent: int) -> int:
-    """End of a PrimFunc body that starts at `start` (a line start): the first line outside
+def _prim_func_end(text: str, start: int, def_indent: int) -> int:
+    """End of the PrimFunc whose `def` line starts at `start`: the first line after it outside
     brackets that is neither blank nor a comment and is indented no deeper than the `def`."""
     depth = 0
     pos = start
     n = len(text)
     last_code_end = start
-    continued = False  # the previous line ended in a backslash: this one continues it
+    continued = True  # the `def` line itself is not the end
     while pos < n:
         eol = text.find("\n", pos)
         if eol < 0:
@@ -209,22 +209,36 @@ def _line_end(text: str, start: int, lines: int) -> int:
     return pos
 
 
-def check_prim_func(text: str, def_start: int, body_end: int, def_line: int,
-                    indented: bool) -> int:
-    """Check the PrimFunc whose `def` line starts at `def_start` with Python's parser (TVM's
-    reader runs `ast.parse` over the whole file first, so a PrimFunc that is not Python is
-    refused there); a SyntaxError is located in the file. Returns where the function ends as
-    Python sees it (the body scanner can only overrun it, never stop short of a valid end)."""
+def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -> int:
+    """Check the PrimFunc whose `def` line starts at `def_start`, header and body, with
+    Python's parser (TVM's reader runs `ast.parse` over the whole file first, so a PrimFunc
+    that is not Python is refused there); a SyntaxError is located in the file as Python
+    locates it. Returns where the function ends as Python sees it (the line scanner can only
+    overrun that end, on a string it does not understand, never stop short of it)."""
+    body_end = _prim_func_end(text, def_start, def_indent)
+    indented = def_indent > 0
     # An indented `def` parses as the body of an `if`: columns stay those of the file, and
     # only the line numbers shift by the one added line.
     prefix = "if 1:\n" if indented else ""
     shift = def_line - 1 - (1 if indented else 0)
-    try:
+
+    def parse(end: int):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # e.g. "invalid escape sequence": not ours to say
-            tree = compile(prefix + text[def_start:body_end], "<PrimFunc>", "exec",
+            return compile(prefix + text[def_start:end], "<PrimFunc>", "exec",
                            ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as e:
+
+    try:
+        tree = parse(body_end)
+    except SyntaxError as error:
+        e = error
+        # Python reports a bracket its tokenizer finds unmatched anywhere after the error in
+        # preference to it; read on to the end of the file to locate the error as TVM does.
+        try:
+            parse(len(text))
+        except SyntaxError as whole:
+            e = whole
+        body_end = len(text)
         message = _ON_LINE_RE.sub(lambda m: f"on line {int(m.group(1)) + shift}",
                                   e.msg or "invalid syntax")
         line = max((e.lineno or 1) + shift, def_line)
@@ -254,7 +268,7 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
     at_line_start = True  # no token yet on this logical line
     prim_pending = False  # saw `@T.prim_func`; its `def` line comes
     prim_def_indent = -1  # >= 0: inside a prim_func `def` header; capture its body at the NEWLINE
-    prim_def_start = prim_def_line = 0
+    prim_end = 0  # where the PrimFunc being read ends
     lit = literal_types
     n = len(text)
 
@@ -308,11 +322,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 # The header's newline: take the body whole, then lex on after it.
                 body_start = start + 1
                 body_line = newline_line + 1
-                body_end = _prim_body_end(text, body_start, prim_def_indent)
+                body_end = prim_end
                 if body_end <= body_start:
                     raise SourceError("expected an indented PrimFunc body", Loc(body_line, 1))
-                body_end = check_prim_func(text, prim_def_start, body_end, prim_def_line,
-                                           prim_def_indent > 0)
                 yield Token("PRIMBODY", text[body_start:body_end], body_start, body_line, 1)
                 prim_def_indent = -1
                 skip = _BLANK_LINES_RE.match(text, body_end)
@@ -362,8 +374,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 if value == "def" and prim_pending:
                     prim_pending = False
                     prim_def_indent = indents[-1]
-                    prim_def_start = line_start
-                    prim_def_line = line
+                    # Checked whole before its header is parsed, so that a bracket problem
+                    # in the header is reported where Python (and TVM) report it.
+                    prim_end = check_prim_func(text, line_start, line, prim_def_indent)
                 yield Token(t, value, start, line, col)
             else:
                 yield Token("NAME", value, start, line, col)
