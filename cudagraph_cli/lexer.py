@@ -38,12 +38,13 @@ _STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
                 '|"(?:[^"\\\\\\n]|\\\\.)*"'
                 "|'(?:[^'\\\\\\n]|\\\\.)*'")
 
-# A string prefix (`r"..."`) first matches as a name; the name branch of `tokenize` re-reads
-# it as a string (trying strings before names here would slow down every name).
+# A prefixed string (`r"..."`) is found by its prefix alone (`prefix`) and then read whole by
+# `_PREFIXED_STRING_RE`: matching whole prefixed strings before names would slow every name.
 _TOKEN_RE = re.compile(
     "(?P<ws>[ \\t\\f]+|\\\\\\n)"
     "|(?P<nl>(?:\\n[ \\t\\f]*(?:#[^\\n]*)?)+)"
     "|(?P<comment>#[^\\n]*)"
+    "|(?P<prefix>(?:[rRuUfFbB]|[fFbB][rR]|[rR][fFbB])(?=[\"']))"
     f"|(?P<name>{_NAME}(?:\\.{_NAME})*)"
     f"|(?P<string>{_STRING_BODY})"
     f"|(?P<number>{_NUMBER})"
@@ -53,8 +54,6 @@ _TOKEN_RE = re.compile(
 )
 _NAME_CHAR_RE = re.compile("[A-Za-z0-9_\x80-\U0010FFFF]")
 _PREFIXED_STRING_RE = re.compile(f"{_STRING_PREFIX}(?:{_STRING_BODY})", re.DOTALL)
-_STRING_PREFIXES = frozenset(p for low in ("r", "u", "f", "b", "fr", "rf", "br", "rb")
-                             for p in {low, low.upper(), low.capitalize(), low[0] + low[1:].upper()})
 
 _PRIM_DECORATOR_RE = re.compile(r"[ \t]*(?:T|tir|tirx|tvm\.script\.tir|tvm\.script\.tirx)"
                                 r"[ \t]*\.[ \t]*prim_func\b")
@@ -352,17 +351,6 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 raise SourceError("unexpected indent", Loc(line, col))
         value = m.group()
         if kind == "name":
-            if value in _STRING_PREFIXES and text.startswith(("'", '"'), m.end()):
-                sm = _PREFIXED_STRING_RE.match(text, start)
-                if sm is None:
-                    raise SourceError("unterminated string", Loc(line, col + len(value)))
-                value = sm.group()
-                yield Token("STRING", value, start, line, col)
-                if "\n" in value:
-                    line += value.count("\n")
-                    line_start = start + value.rfind("\n") + 1
-                it = _TOKEN_RE.finditer(text, sm.end())
-                continue
             if not value.isascii():
                 value = _identifier(value, text, start, line, col)
             # Dotted names (`R.memory.alloc_storage`) are one token: far fewer tokens and
@@ -394,14 +382,20 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 prim_pending = True
             t = lit.get(value)
             if t is None:
-                raise SourceError(f"unexpected '{value}'", Loc(line, col))
+                raise SourceError(f"unexpected `{value}`", Loc(line, col))
             yield Token(t, value, start, line, col)
         elif kind == "number":
             nxt = text[m.end():m.end() + 1]
             if value[0] == "0" or value[-1] in "jJ" or nxt.isalnum() or nxt == "_":
                 _check_number(value, text, m.end(), Loc(line, col))
             yield Token("NUMBER", value, start, line, col)
-        elif kind == "string":
+        elif kind == "string" or kind == "prefix":
+            if kind == "prefix":
+                sm = _PREFIXED_STRING_RE.match(text, start)
+                if sm is None:
+                    raise SourceError("unterminated string", Loc(line, col + len(value)))
+                value = sm.group()
+                it = _TOKEN_RE.finditer(text, sm.end())
             yield Token("STRING", value, start, line, col)
             if "\n" in value:  # a triple-quoted string, or a backslash-continued one
                 line += value.count("\n")

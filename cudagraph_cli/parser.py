@@ -28,6 +28,7 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent.parent / "grammar" / "relax.lark"
 
 
+_INT_PREFIXES = frozenset({"0x", "0X", "0o", "0O", "0b", "0B"})
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
 
 
@@ -73,7 +74,9 @@ class ToSyntax(Transformer):
         t = c[0]
         text = t.value
         # The lexer admits only Python's number forms: prefixed or without . e E is an int.
-        if text[:2].lower() in ("0x", "0o", "0b") or not any(c in text for c in ".eE"):
+        if text.isdigit():
+            value = int(text)
+        elif text[:2] in _INT_PREFIXES or not ("." in text or "e" in text or "E" in text):
             value = int(text, 0)
         else:
             value = float(text)
