@@ -41,13 +41,21 @@ def _tok_pos(children) -> tuple[int, int]:
     return 0, 0
 
 
+def _literal(tok: Token, text: str) -> str:
+    try:
+        return ast.literal_eval(text)
+    except (SyntaxError, ValueError) as e:  # a bad escape: "\x.", "\N{nothing}"
+        msg = getattr(e, "msg", None) or str(e)
+        raise SourceError(f"bad string literal: {msg}", Loc(tok.line, tok.column)) from None
+
+
 def _string_value(tok: Token) -> str:
     """The value of a string literal token, as Python reads it."""
     text = tok.value
     if text[0] in "\"'":
         if "\\" not in text:
             return text[3:-3] if text.startswith(text[0] * 3) and len(text) >= 6 else text[1:-1]
-        return ast.literal_eval(text)
+        return _literal(tok, text)
     i = min(p for p in (text.find('"'), text.find("'")) if p >= 0)
     prefix = text[:i].lower()
     if "b" in prefix:
@@ -59,7 +67,7 @@ def _string_value(tok: Token) -> str:
             raise SourceError("f-string replacement fields are not supported in Relax text",
                               Loc(tok.line, tok.column))
         text = prefix.replace("f", "") + text[i:]
-    return ast.literal_eval(text)
+    return _literal(tok, text)
 
 
 class ToSyntax(Transformer):

@@ -167,6 +167,9 @@ TABLE = [
     Case("string-bytes", body("y = x", 's = R.str(b"ab")', "return y"), NO, (12, 19), "bytes"),
     Case("string-raw-bytes", body("y = x", 's = R.str(rb"ab")', "return y"), NO, (12, 19),
          "bytes"),
+    # Found by fuzzing: a bad escape was a Python exception (exit 3).
+    Case("string-bad-escape", body("y = x", 's = R.str("a\\x.")', "return y"), NO, (12, 19),
+         "bad string literal"),
     # ---- line continuation and comments
     Case("backslash-continuation", body("y = \\", "    x", "return y"), OK),
     Case("backslash-continuation-crlf", body("y = \\", "    x", "return y").replace("\n", "\r\n"),
