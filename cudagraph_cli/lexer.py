@@ -4,36 +4,73 @@ Lark's stock lexer tries one regex per terminal; this one runs a single alternat
 hands Lark ready tokens. It also produces the layout tokens Lark cannot infer on its own:
 `_NEWLINE` at the end of each logical line (newlines inside brackets are spaces), `_INDENT` /
 `_DEDENT` when the indentation changes, and `PRIMBODY`: the body of a `@T.prim_func` taken
-whole, as text. cgraph never looks inside TIR, so it never tokenizes it.
+whole, as text. cgraph never looks inside TIR, so it never tokenizes it; but TVMScript is
+Python, so each PrimFunc is checked with Python's own parser (as TVM's reader does first).
+
+What counts as a line, whitespace, a name, a number or a string is Python's: TVM 0.27's reader
+is `ast.parse` followed by evaluation, so anything Python's tokenizer refuses TVM refuses.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import unicodedata
+import warnings
 from typing import Iterator
 
 from lark.lexer import Lexer
 
 from .diagnostics import Loc, SourceError
 
+# PEP 515 underscores, 0x/0o/0b, floats; a `j` suffix is matched so it can be refused by name.
+_DIGITS = r"\d(?:_?\d)*"
+_EXPONENT = rf"[eE][+-]?{_DIGITS}"
+_NUMBER = (rf"(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+"
+           rf"|(?:{_DIGITS})?\.{_DIGITS}(?:{_EXPONENT})?"
+           rf"|{_DIGITS}(?:\.(?:{_EXPONENT})?|{_EXPONENT})?)[jJ]?")
+# As in CPython's tokenizer, every non-ASCII character may belong to a name; the whole name is
+# then checked (and NFKC-normalized) as Python does, in `_identifier`.
+_NAME = "[A-Za-z_\x80-\U0010FFFF][A-Za-z0-9_\x80-\U0010FFFF]*"
+_STRING_PREFIX = "(?:[rRuU]|[fF][rR]?|[rR][fF]|[bB][rR]?|[rR][bB])?"
+_STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
+                "|'''(?:[^'\\\\]|\\\\.|'(?!''))*'''"
+                '|"(?:[^"\\\\\\n]|\\\\.)*"'
+                "|'(?:[^'\\\\\\n]|\\\\.)*'")
+
+# A prefixed string (`r"..."`) is found by its prefix alone (`prefix`) and then read whole by
+# `_PREFIXED_STRING_RE`: matching whole prefixed strings before names would slow every name.
 _TOKEN_RE = re.compile(
-    r"""
-    (?P<ws>[ \t\f]+|\\\r?\n)
-    |(?P<nl>(?:\r?\n[ \t\f]*(?:\#[^\n]*)?)+)
-    |(?P<comment>\#[^\n]*)
-    |(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)
-    |(?P<number>0[xX][0-9a-fA-F]+|(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)
-    |(?P<string>(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'))
-    |(?P<op>\*\*|//|->|==|!=|<=|>=|[-+*/%@()\[\]{},:.=<>])
-    |(?P<err>.)
-    """,
-    re.VERBOSE | re.DOTALL,
+    "(?P<ws>[ \\t\\f]+|\\\\\\n)"
+    "|(?P<nl>(?:\\n[ \\t\\f]*(?:#[^\\n]*)?)+)"
+    "|(?P<comment>#[^\\n]*)"
+    "|(?P<prefix>(?:[rRuUfFbB]|[fFbB][rR]|[rR][fFbB])(?=[\"']))"
+    f"|(?P<name>{_NAME}(?:\\.{_NAME})*)"
+    f"|(?P<string>{_STRING_BODY})"
+    f"|(?P<number>{_NUMBER})"
+    "|(?P<op>\\*\\*|//|->|==|!=|<=|>=|[-+*/%@()\\[\\]{},:.=<>;])"
+    "|(?P<err>.)",
+    re.DOTALL,
 )
+_NAME_CHAR_RE = re.compile("[A-Za-z0-9_\x80-\U0010FFFF]")
+_PREFIXED_STRING_RE = re.compile(f"{_STRING_PREFIX}(?:{_STRING_BODY})", re.DOTALL)
 
 _PRIM_DECORATOR_RE = re.compile(r"[ \t]*(?:T|tir|tirx|tvm\.script\.tir|tvm\.script\.tirx)"
                                 r"[ \t]*\.[ \t]*prim_func\b")
 # What a line of TIR looks like to the body scanner: strings and comments removed, brackets kept.
 _STRIP_RE = re.compile(r"""\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_ON_LINE_RE = re.compile(r"\bon line (\d+)")
+
+
+def normalize_source(text: str) -> str:
+    """The text as Python's tokenizer sees it: no byte-order mark, every line break (`\\r\\n`,
+    a lone `\\r`, `\\n`) a `\\n`; so line numbers are counted as Python (and TVM) count them."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
 
 class Token:
     """A token as Lark's LALR parser needs it (type, value, position), without the cost of
@@ -79,13 +116,64 @@ def _line_col(text: str, pos: int) -> Loc:
     return Loc(line, pos - (text.rfind("\n", 0, pos) + 1) + 1)
 
 
-def _prim_body_end(text: str, start: int, def_indent: int) -> int:
-    """End of a PrimFunc body that starts at `start` (a line start): the first line outside
+def indent_width(ws: str) -> tuple[int, int]:
+    """Python's two measures of an indentation: tabs to the next multiple of 8, and tabs as
+    one column; a form feed starts both again at 0. A block is consistent only if both agree."""
+    if "\t" not in ws and "\f" not in ws:
+        return len(ws), len(ws)
+    col = alt = 0
+    for ch in ws:
+        if ch == " ":
+            col += 1
+            alt += 1
+        elif ch == "\t":
+            col = (col // 8 + 1) * 8
+            alt += 1
+        else:
+            col = alt = 0
+    return col, alt
+
+
+def _identifier(value: str, text: str, start: int, line: int, col: int) -> str:
+    """A name with non-ASCII characters, as Python reads it (NFKC), or a located error at the
+    first character that cannot be part of it."""
+    parts = []
+    offset = 0
+    for part in value.split("."):
+        name = unicodedata.normalize("NFKC", part)
+        if not name.isidentifier():
+            k = 1
+            while unicodedata.normalize("NFKC", part[:k]).isidentifier():
+                k += 1
+            ch = part[k - 1]
+            where = Loc(line, col + offset + k - 1)
+            if not ch.isprintable():
+                raise SourceError(f"invalid non-printable character U+{ord(ch):04X}", where)
+            raise SourceError(f"invalid character '{ch}' (U+{ord(ch):04X})", where)
+        parts.append(name)
+        offset += len(part) + 1
+    return ".".join(parts)
+
+
+def _check_number(value: str, text: str, end: int, loc: Loc) -> None:
+    """Python's tokenizer rules a number token must follow beyond the regex."""
+    if end < len(text) and _NAME_CHAR_RE.match(text, end):
+        raise SourceError("invalid number literal", loc)
+    if value[-1] in "jJ":
+        raise SourceError(f"complex number {value} is not supported in Relax text", loc)
+    if value[0] == "0" and value.strip("0_") and not any(c in value for c in ".eExXoObB"):
+        raise SourceError("leading zeros in decimal integer literals are not permitted; use an "
+                          "0o prefix for octal integers", loc)
+
+
+def _prim_func_end(text: str, start: int, def_indent: int) -> int:
+    """End of the PrimFunc whose `def` line starts at `start`: the first line after it outside
     brackets that is neither blank nor a comment and is indented no deeper than the `def`."""
     depth = 0
     pos = start
     n = len(text)
     last_code_end = start
+    continued = True  # the `def` line itself is not the end
     while pos < n:
         eol = text.find("\n", pos)
         if eol < 0:
@@ -93,8 +181,8 @@ def _prim_body_end(text: str, start: int, def_indent: int) -> int:
         line = text[pos:eol]
         stripped = line.lstrip(" \t\f")
         if stripped and not stripped.startswith("#"):
-            indent = len(line) - len(stripped)
-            if depth == 0 and indent <= def_indent:
+            if (depth == 0 and not continued
+                    and indent_width(line[:len(line) - len(stripped)])[0] <= def_indent):
                 break
             code = _STRIP_RE.sub("", stripped)
             for ch in code:
@@ -102,37 +190,109 @@ def _prim_body_end(text: str, start: int, def_indent: int) -> int:
                     depth += 1
                 elif ch in _CLOSE and depth > 0:
                     depth -= 1
+            continued = code.endswith("\\")
             last_code_end = eol
         pos = eol + 1
     # Trailing blank and comment lines belong to what follows, not to the body.
     return min(last_code_end + 1, n) if last_code_end > start else start
 
 
+def _line_end(text: str, start: int, lines: int) -> int:
+    """The position after the `lines`-th line that begins at `start`."""
+    pos = start
+    for _ in range(lines):
+        eol = text.find("\n", pos)
+        if eol < 0:
+            return len(text)
+        pos = eol + 1
+    return pos
+
+
+def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -> int:
+    """Check the PrimFunc whose `def` line starts at `def_start`, header and body, with
+    Python's parser (TVM's reader runs `ast.parse` over the whole file first, so a PrimFunc
+    that is not Python is refused there); a SyntaxError is located in the file as Python
+    locates it. Returns where the function ends as Python sees it (the line scanner can only
+    overrun that end, on a string it does not understand, never stop short of it)."""
+    body_end = _prim_func_end(text, def_start, def_indent)
+    indented = def_indent > 0
+    # An indented `def` parses as the body of an `if`: columns stay those of the file, and
+    # only the line numbers shift by the one added line.
+    prefix = "if 1:\n" if indented else ""
+    shift = def_line - 1 - (1 if indented else 0)
+
+    def parse(end: int):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. "invalid escape sequence": not ours to say
+            return compile(prefix + text[def_start:end], "<PrimFunc>", "exec",
+                           ast.PyCF_ONLY_AST, dont_inherit=True)
+
+    try:
+        tree = parse(body_end)
+    except SyntaxError as error:
+        e = error
+        # Python reports a bracket its tokenizer finds unmatched anywhere after the error in
+        # preference to it; read on to the end of the file to locate the error as TVM does.
+        try:
+            parse(len(text))
+        except SyntaxError as whole:
+            e = whole
+        body_end = len(text)
+        message = _ON_LINE_RE.sub(lambda m: f"on line {int(m.group(1)) + shift}",
+                                  e.msg or "invalid syntax")
+        line = max((e.lineno or 1) + shift, def_line)
+        lines = text[:body_end].split("\n")
+        if len(lines) > 1 and not lines[-1]:
+            lines.pop()
+        if line > len(lines):  # at the end of the file: just after its last character
+            line = len(lines)
+            col = len(lines[-1]) + 1
+        else:
+            col = min(max(e.offset or 1, 1), len(lines[line - 1]) + 1)
+        raise SourceError(message, Loc(line, col)) from None
+    body = tree.body[0].body if indented else tree.body
+    if len(body) == 1:
+        return body_end
+    return _line_end(text, def_start, body[0].end_lineno - (1 if indented else 0))
+
+
 def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
-    """Yield Lark tokens for `text`; raise SourceError on characters or layout Python rejects."""
-    indents = [0]
+    """Yield Lark tokens for `text` (line breaks already `\\n`, see `normalize_source`); raise
+    SourceError on characters or layout Python rejects."""
+    indents = [0]  # Python's indentation columns (tabs to multiples of 8) ...
+    alt_indents = [0]  # ... and the same with tabs as one column; the two must agree
     brackets: list[tuple[str, int]] = []
     line = 1
     line_start = 0
     at_line_start = True  # no token yet on this logical line
     prim_pending = False  # saw `@T.prim_func`; its `def` line comes
     prim_def_indent = -1  # >= 0: inside a prim_func `def` header; capture its body at the NEWLINE
+    prim_end = 0  # where the PrimFunc being read ends
     lit = literal_types
     n = len(text)
 
     def indentation(pos: int) -> Iterator[Token]:
         """Layout tokens for a code line that starts (after its indentation) at `pos`."""
-        indent = pos - line_start
+        col = pos - line_start + 1
+        indent, alt = indent_width(text[line_start:pos])
         if indent > indents[-1]:
+            if alt <= alt_indents[-1]:
+                raise SourceError("inconsistent use of tabs and spaces in indentation",
+                                  Loc(line, col))
             indents.append(indent)
-            yield Token("_INDENT", "", pos, line, indent + 1)
-        elif indent < indents[-1]:
-            while indent < indents[-1]:
-                indents.pop()
-                yield Token("_DEDENT", "", pos, line, indent + 1)
-            if indent != indents[-1]:
-                raise SourceError("unindent does not match any outer indentation level",
-                                  Loc(line, indent + 1))
+            alt_indents.append(alt)
+            yield Token("_INDENT", "", pos, line, col)
+            return
+        while indent < indents[-1]:
+            indents.pop()
+            alt_indents.pop()
+            yield Token("_DEDENT", "", pos, line, col)
+        if indent != indents[-1]:
+            raise SourceError("unindent does not match any outer indentation level",
+                              Loc(line, col))
+        if alt != alt_indents[-1]:
+            raise SourceError("inconsistent use of tabs and spaces in indentation",
+                              Loc(line, col))
 
     it = _TOKEN_RE.finditer(text)
     while True:
@@ -159,9 +319,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             at_line_start = True
             if prim_def_indent >= 0:
                 # The header's newline: take the body whole, then lex on after it.
-                body_start = start + value.find("\n") + 1
+                body_start = start + 1
                 body_line = newline_line + 1
-                body_end = _prim_body_end(text, body_start, prim_def_indent)
+                body_end = prim_end
                 if body_end <= body_start:
                     raise SourceError("expected an indented PrimFunc body", Loc(body_line, 1))
                 yield Token("PRIMBODY", text[body_start:body_end], body_start, body_line, 1)
@@ -186,10 +346,13 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
         col = start - line_start + 1
         if at_line_start:
             at_line_start = False
-            if col != 1 and line_start == 0 and not brackets and indents == [0]:
+            if (col != 1 and line_start == 0 and not brackets and indents == [0]
+                    and indent_width(text[:start])[0]):
                 raise SourceError("unexpected indent", Loc(line, col))
         value = m.group()
         if kind == "name":
+            if not value.isascii():
+                value = _identifier(value, text, start, line, col)
             # Dotted names (`R.memory.alloc_storage`) are one token: far fewer tokens and
             # reductions than NAME "." NAME "." NAME, for the commonest thing in the text.
             if value in KEYWORDS:
@@ -199,6 +362,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 if value == "def" and prim_pending:
                     prim_pending = False
                     prim_def_indent = indents[-1]
+                    # Checked whole before its header is parsed, so that a bracket problem
+                    # in the header is reported where Python (and TVM) report it.
+                    prim_end = check_prim_func(text, line_start, line, prim_def_indent)
                 yield Token(t, value, start, line, col)
             else:
                 yield Token("NAME", value, start, line, col)
@@ -216,17 +382,34 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 prim_pending = True
             t = lit.get(value)
             if t is None:
-                raise SourceError(f"unexpected '{value}'", Loc(line, col))
+                raise SourceError(f"unexpected `{value}`", Loc(line, col))
             yield Token(t, value, start, line, col)
         elif kind == "number":
+            nxt = text[m.end():m.end() + 1]
+            if value[0] == "0" or value[-1] in "jJ" or nxt.isalnum() or nxt == "_":
+                _check_number(value, text, m.end(), Loc(line, col))
             yield Token("NUMBER", value, start, line, col)
-        elif kind == "string":
+        elif kind == "string" or kind == "prefix":
+            if kind == "prefix":
+                sm = _PREFIXED_STRING_RE.match(text, start)
+                if sm is None:
+                    raise SourceError("unterminated string", Loc(line, col + len(value)))
+                value = sm.group()
+                it = _TOKEN_RE.finditer(text, sm.end())
             yield Token("STRING", value, start, line, col)
+            if "\n" in value:  # a triple-quoted string, or a backslash-continued one
+                line += value.count("\n")
+                line_start = start + value.rfind("\n") + 1
         else:
             if value in "\"'":
                 raise SourceError("unterminated string", Loc(line, col))
-            shown = value if value.isprintable() else repr(value)[1:-1]
-            raise SourceError(f"unexpected character '{shown}'", Loc(line, col))
+            if value == "\\":
+                raise SourceError("unexpected character after line continuation character",
+                                  Loc(line, col))
+            if not value.isprintable():
+                raise SourceError(f"invalid non-printable character U+{ord(value):04X}",
+                                  Loc(line, col))
+            raise SourceError(f"unexpected character '{value}'", Loc(line, col))
     if brackets:
         ch, p = brackets[-1]
         raise SourceError(f"'{ch}' was never closed", _line_col(text, p))
@@ -239,4 +422,4 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
         yield Token("_DEDENT", "", n, line, 1)
 
 
-_BLANK_LINES_RE = re.compile(r"(?:[ \t\f]*(?:\#[^\n]*)?\r?\n)*")
+_BLANK_LINES_RE = re.compile(r"(?:[ \t\f]*(?:\#[^\n]*)?\n)*")

@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import syntax as S
 from .diagnostics import Loc, SourceError
-from .lexer import RelaxLexer, Token
+from .lexer import RelaxLexer, Token, normalize_source
 
 
 def grammar_path() -> Path:
@@ -28,6 +28,7 @@ def grammar_path() -> Path:
     return Path(__file__).resolve().parent.parent / "grammar" / "relax.lark"
 
 
+_INT_PREFIXES = frozenset({"0x", "0X", "0o", "0O", "0b", "0B"})
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
 
 
@@ -40,11 +41,33 @@ def _tok_pos(children) -> tuple[int, int]:
     return 0, 0
 
 
+def _literal(tok: Token, text: str) -> str:
+    try:
+        return ast.literal_eval(text)
+    except (SyntaxError, ValueError) as e:  # a bad escape: "\x.", "\N{nothing}"
+        msg = getattr(e, "msg", None) or str(e)
+        raise SourceError(f"bad string literal: {msg}", Loc(tok.line, tok.column)) from None
+
+
 def _string_value(tok: Token) -> str:
+    """The value of a string literal token, as Python reads it."""
     text = tok.value
-    if "\\" not in text:
-        return text[1:-1]
-    return ast.literal_eval(text)
+    if text[0] in "\"'":
+        if "\\" not in text:
+            return text[3:-3] if text.startswith(text[0] * 3) and len(text) >= 6 else text[1:-1]
+        return _literal(tok, text)
+    i = min(p for p in (text.find('"'), text.find("'")) if p >= 0)
+    prefix = text[:i].lower()
+    if "b" in prefix:
+        # TVM refuses bytes wherever Relax takes a string (R.str, a dtype, an attribute).
+        raise SourceError("bytes literals are not supported in Relax text",
+                          Loc(tok.line, tok.column))
+    if "f" in prefix:
+        if "{" in text or "}" in text:
+            raise SourceError("f-string replacement fields are not supported in Relax text",
+                              Loc(tok.line, tok.column))
+        text = prefix.replace("f", "") + text[i:]
+    return _literal(tok, text)
 
 
 class ToSyntax(Transformer):
@@ -58,9 +81,12 @@ class ToSyntax(Transformer):
     def number(self, c):
         t = c[0]
         text = t.value
-        try:
-            value = int(text, 0) if text.isdigit() or text[:2] in ("0x", "0X") else float(text)
-        except ValueError:
+        # The lexer admits only Python's number forms: prefixed or without . e E is an int.
+        if text.isdigit():
+            value = int(text)
+        elif text[:2] in _INT_PREFIXES or not ("." in text or "e" in text or "E" in text):
+            value = int(text, 0)
+        else:
             value = float(text)
         return S.Num(value, t.line, t.column)
 
@@ -171,9 +197,6 @@ class ToSyntax(Transformer):
             acc[0].append(a)
         return acc
 
-    def trailing_comma(self, c):
-        return c[0]
-
     def kwarg(self, c):
         t, value = c
         return S.Kwarg(t.value, value, t.line, t.column)
@@ -264,17 +287,31 @@ class ToSyntax(Transformer):
         kw, cond, body = c
         return S.If(cond, body, None, kw.line, kw.column)
 
+    def small_stmts(self, c):
+        return list(c)
+
     def stmts(self, c):
+        # A statement is one node, or a list of them for `a = x; b = a`.
         if len(c) == 1:
-            return [c[0]]
-        c[0].append(c[1])
-        return c[0]
+            return c[0] if isinstance(c[0], list) else [c[0]]
+        acc, s = c
+        if isinstance(s, list):
+            acc.extend(s)
+        else:
+            acc.append(s)
+        return acc
 
     def suite(self, c):
         return c[0]
 
     def start(self, c):
-        return [s for s in c if isinstance(s, S.Node)]
+        out = []
+        for s in c:
+            if isinstance(s, S.Node):
+                out.append(s)
+            elif isinstance(s, list):
+                out.extend(s)
+        return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -377,19 +414,59 @@ def _drive(tables: _Tables, tokens) -> list:
             return values[-1]
 
 
-_TOKEN_WORDS = {"_NEWLINE": "end of line", "_INDENT": "indentation", "_DEDENT": "end of block",
-                "$END": "end of file", "PRIMBODY": "PrimFunc body", "NAME": "a name",
-                "NUMBER": "a number", "STRING": "a string"}
+# How a terminal is named in a message: the text it stands for where it stands for one.
+_TERMINAL_WORDS = {"_NEWLINE": "end of line", "_INDENT": "an indented block",
+                   "_DEDENT": "end of block", "$END": "end of file",
+                   "PRIMBODY": "a PrimFunc body", "NAME": "a name", "NUMBER": "a number",
+                   "STRING": "a string"}
+# Listing every way an expression can start says less than "an expression".
+_EXPRESSION_STARTS = ("NAME", "NUMBER", "STRING", "(", "[", "{", "-", "True", "False", "None")
+_MAX_EXPECTED_SHOWN = 6
+
+
+@functools.lru_cache(maxsize=1)
+def _terminal_text() -> dict[str, str]:
+    return {name: text for text, name in _literal_types().items()}
 
 
 def _describe(tok: Token) -> str:
-    if tok.type in _TOKEN_WORDS:
-        return _TOKEN_WORDS[tok.type]
-    return f"'{tok.value}'"
+    """The unexpected token, in plain words: name 'foo', number 3, `,`, end of line."""
+    if tok.type == "NAME":
+        return f"name '{tok.value}'"
+    if tok.type == "NUMBER":
+        return f"number {tok.value}"
+    if tok.type == "STRING":
+        shown = tok.value if len(tok.value) <= 40 else tok.value[:37] + "..."
+        return f"string {shown}"
+    if tok.type in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[tok.type].removeprefix("a ").removeprefix("an ")
+    return f"`{tok.value}`"
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    """What the parser would have accepted, in plain words (empty: too many to be useful)."""
+    texts = _terminal_text()
+    lits = _literal_types()
+    starts = {lits.get(x, x) for x in _EXPRESSION_STARTS}
+    words = []
+    if starts <= expected:
+        expected = expected - starts
+        words.append("an expression")
+    for name in sorted(expected):
+        if name in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[name])
+        elif name in texts:
+            words.append(f"`{texts[name]}`")
+    return words if len(words) <= _MAX_EXPECTED_SHOWN else []
+
+
+def _one_of(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def parse_syntax(text: str) -> list:
     """Text -> list of top-level syntax statements."""
+    text = normalize_source(text)
     tables = _tables()
     lexer = RelaxLexer.__new__(RelaxLexer)
     lexer.literal_types = _literal_types()
@@ -407,10 +484,8 @@ def parse_syntax(text: str) -> list:
             raise SourceError("unexpected indent", Loc(tok.line, tok.column)) from None
         if tok.type == "_DEDENT":
             raise SourceError("unexpected end of block", Loc(tok.line, tok.column)) from None
-        expected = sorted(x for x in e.expected if x.isupper() or x.startswith("_"))
-        hint = ""
-        if expected and len(expected) <= 4:
-            hint = " (expected " + ", ".join(_TOKEN_WORDS.get(x, x) for x in expected) + ")"
+        words = _expected_words({x for x in e.expected if x.isupper() or x.startswith("_")})
+        hint = f"; expected {_one_of(words)}" if words else ""
         raise SourceError(f"unexpected {_describe(tok)}{hint}", Loc(tok.line, tok.column)) from None
     except UnexpectedEOF:
         lines = text.split("\n")
@@ -455,6 +530,7 @@ def parse_module(text: str, filename: str = "<input>"):
     # third of the parse time, so it is paused until the module is built.
     gc_was_enabled = gc.isenabled()
     gc.disable()
+    text = normalize_source(text)
     try:
         if not text.strip():
             raise SourceError("empty input: no module found", Loc(1, 1))
