@@ -367,6 +367,9 @@ def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions
         click.echo(f"{name}: verified: the rewrite computes what the original computes "
                    f"({len(result.functions)} function(s) x {result.calls} calls, "
                    f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
+    if not mod.relax_functions():
+        # Still a valid module (written as read), but most likely a file cut off early.
+        click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
     write_text(output, print_module(out, dialect), inputs=(input_path,))
 
 
@@ -606,9 +609,13 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
 
     from .exec.backend import CpuBackend, Tensor
     from .exec.interpreter import Executor
-    from .exec.verify import Weights, _Inputs, _to_backend, public_functions
+    from .exec.verify import Weights, _Inputs, _to_backend, public_functions, runnable_functions
 
     mod, text, name = _read_module(input_path)
+    try:
+        runnable_functions(mod)
+    except SourceError as e:
+        raise e.located(name, text)
     _check_shape_names(shapes, mod, name)
     inputs = _Inputs(seed, shapes)
     executor = Executor(mod, CpuBackend())
@@ -736,6 +743,13 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     if rendered is not None:
         write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
                                                             else ()))
+    if fail_under is not None and facts.kernel_launches == 0:
+        # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
+        # functions is exactly such a module.
+        click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
+                   f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
+                   f"--fail-under {fail_under:.1%} fails", err=True)
+        sys.exit(EXIT_CHECK_FAILED)
     if fail_under is not None and facts.ratio < fail_under:
         click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
                    f"captured ({facts.ratio:.1%}), below --fail-under {fail_under:.1%}",

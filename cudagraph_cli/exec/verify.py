@@ -73,6 +73,23 @@ def public_functions(mod: ir.Module) -> list[ir.Function]:
     return [f for f in mod.relax_functions() if not f.is_private]
 
 
+def runnable_functions(mod: ir.Module) -> list[ir.Function]:
+    """The public functions, or a SourceError at the module's header when there is none: a
+    module cut off inside its PrimFuncs still reads (it is valid TVMScript), and running
+    nothing must not look like a run that went well."""
+    found = public_functions(mod)
+    if found:
+        return found
+    relax = mod.relax_functions()
+    if relax:
+        why = f"its Relax functions ({', '.join(f.name for f in relax)}) are all private"
+    else:
+        prims = [f.name for f in mod.functions]
+        why = ("it has no Relax function, only PrimFuncs (" + ", ".join(prims) + ")" if prims
+               else "it has no function") + "; was the file cut off?"
+    raise SourceError(f"nothing to run in module '{mod.name}': {why}", mod.loc)
+
+
 def check_correspondence(a: ir.Module, b: ir.Module) -> list[str]:
     """The public functions both modules have, with the same signatures; else ModuleMismatch."""
     fa = {f.name: f for f in public_functions(a)}
@@ -297,6 +314,11 @@ def _compare(a, b, path: str = ""):
 
 def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
            shapes: dict | None = None, backend_factory=CpuBackend) -> VerifyReport:
+    for which, mod in (("original", original), ("rewritten", rewritten)):
+        try:
+            runnable_functions(mod)
+        except SourceError as e:
+            raise ModuleFails(which, e) from None
     names = check_correspondence(original, rewritten)
     inputs = _Inputs(seed, shapes or {})
     # The original runs with initialization tracking: a module that reads memory nothing

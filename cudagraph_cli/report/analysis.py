@@ -295,6 +295,10 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 fact.reason = reasons[id(b)]
         functions.append(facts)
     notes = list(report.notes) if report is not None else []
+    if not any(f.kernel_launches for f in functions):
+        # captured_ratio reads 1.0 here; say why, so that nobody takes it for full capture.
+        notes.append("nothing to capture: the module has no kernel launch" +
+                     ("" if original.relax_functions() else " (no Relax function)"))
     return ModuleFacts(original.name, functions, static, unshared, notes)
 
 
