@@ -8,7 +8,10 @@ OutputStorageCollector walks the bindings backwards from the returned vars throu
 reach the return value through one and still be lifted; cgraph follows them, to the field
 taken (`follow_getitem=True`, always on in the pipeline; False reproduces TVM). It also takes
 the arguments of a call to a Relax function as possibly returned: the callee may return one
-of them (found by `cgraph verify` on generated modules).
+of them (found by `cgraph verify` on generated modules). And a storage the function returns
+itself (`return (storage, storage1)`) stays the caller's: TVM takes only the storages of
+returned tensors, lifts a returned static storage, and the next call overwrites what the
+caller holds (found by `cgraph verify` on fuzzed samples).
 
 A second gap, also closed by `follow_getitem=True`: TVM visits the bindings of a dataflow block
 forwards, not backwards (its visitor overrides only plain blocks), so a chain written in
@@ -70,6 +73,10 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
                     if whole and isinstance(v.op, ir.Op) and \
                             v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
                         storages.add(id(v.args[0]))
+                    elif whole and follow_getitem and isinstance(v.op, ir.Op) and \
+                            v.op.name == "relax.memory.alloc_storage":
+                        # The storage itself is returned (TVM looks only for tensors in one).
+                        storages.add(id(b.var))
                     elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
                             v.op.name in relax_functions:
                         # A Relax function may return (part of) an argument: what is passed in

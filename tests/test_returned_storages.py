@@ -1,0 +1,80 @@
+"""A storage a function returns itself stays the caller's (docs/REWRITE.md, correction 3).
+
+TVM 0.27's storage collector takes the storages of returned *tensors* only: a static storage
+returned as it is (`return (storage, storage1)`) is lifted into `cuda_graph_alloc`, shared by
+every call, so the next call overwrites what the previous one returned. cgraph keeps it in
+the function; `TVM_COMPAT` turns that off and reproduces TVM's output.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import SAMPLES
+from cudagraph_cli.exec.verify import verify
+from cudagraph_cli.parser import parse_module
+from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.printer import print_module
+from rewrite_helpers import slots, storages_allocated
+from tvm_oracle import tvm_equal
+
+BEFORE = (SAMPLES / "tvm" / "rewrite_cuda_graph_before.relax").read_text()
+
+
+def returning_storages() -> str:
+    """The sample's main, returning its first two storages instead of alloc4 (and no longer
+    killing them)."""
+    edits = [('-> R.Tensor((2,4), dtype="float32"):', "-> R.Tuple(R.Any, R.Any):"),
+             ("        _10: R.Tuple = R.memory.kill_storage(storage)\n", ""),
+             ("        _11: R.Tuple = R.memory.kill_storage(storage1)\n", ""),
+             ("        return alloc4", "        return (storage, storage1)")]
+    text = BEFORE
+    for old, new in edits:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    return text
+
+
+TEXT = returning_storages()
+
+
+def test_cgraph_keeps_returned_storages_and_verify_passes():
+    mod = parse_module(TEXT)
+    out, _ = rewrite(mod)
+    main = out.function("main")
+    # storage and storage1 are returned: allocated by main each call. storage2 (only alloc3,
+    # which nothing returns) is the one static storage left to lift: one slot.
+    assert storages_allocated(main) == {"storage", "storage1"}
+    assert slots(main) == {0}
+    assert verify(mod, parse_module(print_module(out)), calls=2).equal
+
+
+def test_tvm_compat_lifts_them_and_verify_catches_it():
+    mod = parse_module(TEXT)
+    compat, _ = rewrite(mod, **TVM_COMPAT)
+    main = compat.function("main")
+    assert storages_allocated(main) == set()
+    assert slots(main) == {0, 1, 2}
+    result = verify(mod, parse_module(print_module(compat)), calls=2)
+    d = result.difference
+    assert d is not None and d.function == "main" and d.call == 0 and d.output == "[0]"
+    assert d.checked_after == "main, call 2", "overwritten by the second call"
+
+
+@pytest.mark.tvm
+def test_tvm_lifts_returned_storages(tvm):
+    # TVM 0.27's own pass on the same module is cgraph's TVM_COMPAT output, which verify
+    # refuses above; cgraph's output differs from it exactly there.
+    from tvm import relax
+    from tvm.script import from_source
+
+    with tvm.target.Target("cuda"), \
+            tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(from_source(TEXT))
+    compat, _ = rewrite(parse_module(TEXT), **TVM_COMPAT)
+    assert tvm_equal(from_source(print_module(compat, "current")), expected) is None
+    ours, _ = rewrite(parse_module(TEXT))
+    assert tvm_equal(from_source(print_module(ours, "current")), expected) is not None
+    tvm_text = expected.script()
+    result = verify(parse_module(TEXT), parse_module(tvm_text), calls=2)
+    assert not result.equal
