@@ -8,7 +8,7 @@ so that a failure names a mutant anyone can rebuild (`python tests/fuzz.py --sho
     CGRAPH_FUZZ_MUTANTS=50000 CGRAPH_FUZZ_SEED=7 python -m pytest -q tests/test_fuzz.py
 
 tests/data/fuzz_regressions/ holds minimal reproducers of what earlier runs found, each run
-through the same checks; its README says what each one found.
+through the same checks; verdicts.json beside them says what each one found and TVM's verdict.
 """
 
 from __future__ import annotations

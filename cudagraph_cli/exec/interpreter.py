@@ -94,17 +94,7 @@ class Executor:
         for p, a in zip(f.params, args):
             env[id(p)] = a
             self._match(p.sinfo, a, syms, p.loc, p.name)
-        for block in f.blocks:
-            for b in block.bindings:
-                try:
-                    value = self._eval(b.value, env, syms)
-                    if isinstance(b, ir.MatchCast):
-                        self._match(b.sinfo, value, syms, b.loc, b.var.name)
-                except ExecError as e:
-                    if e.loc.line == 0:
-                        e.loc = b.loc
-                    raise
-                env[id(b.var)] = value
+        self._bindings(f.blocks, env, syms)
         return self._eval(f.body, env, syms)
 
     def _match(self, s, value, syms: dict, loc, name: str):
@@ -200,7 +190,7 @@ class Executor:
         raise ExecError("an if condition must be a bool tensor or an R.Prim value")
 
     def _bindings(self, blocks: list, env: dict, syms: dict):
-        """Evaluate the bindings of a branch or a closure's body into `env`."""
+        """Evaluate the bindings of a function, a branch or a closure's body into `env`."""
         for block in blocks:
             for b in block.bindings:
                 try:

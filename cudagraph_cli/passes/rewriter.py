@@ -196,8 +196,23 @@ class _FunctionRewriter:
 
     def run(self) -> ir.Function:
         f = self.f
+        blocks, body = self.blocks_and_body(f.blocks, f.body)
+        new = ir.Function(f.name, f.params, f.ret_sinfo, blocks, body, list(f.attrs),
+                          f.is_private, f.is_pure, list(f.sym_vars), f.loc, f.ret_loc,
+                          f.ret_deduced)
+        return new
+
+    def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
+        """A branch of an If, rewritten as a function body is (see `run`)."""
+        saved = self.out, self.dataflow
+        blocks, body = self.blocks_and_body(s.blocks, s.body)
+        self.out, self.dataflow = saved
+        return ir.SeqExpr(blocks, body, s.loc)
+
+    def blocks_and_body(self, old_blocks, old_body) -> tuple[list, object]:
+        """Rewrite the blocks and result of a function body or a branch."""
         blocks = []
-        for block in f.blocks:
+        for block in old_blocks:
             self.out = []
             self.dataflow = block.is_dataflow
             for b in block.bindings:
@@ -207,32 +222,10 @@ class _FunctionRewriter:
         # As TVM's ExprMutator: what visiting the return value emits goes to a new plain block.
         self.out = []
         self.dataflow = False
-        body = self.expr(f.body)
+        body = self.expr(old_body)
         if self.out:
             blocks.append(ir.BindingBlock(self.out))
-        new = ir.Function(f.name, f.params, f.ret_sinfo, blocks, body, list(f.attrs),
-                          f.is_private, f.is_pure, list(f.sym_vars), f.loc, f.ret_loc,
-                          f.ret_deduced)
-        return new
-
-    def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
-        """A branch of an If, rewritten as a function body is (see `run`)."""
-        saved = self.out, self.dataflow
-        blocks = []
-        for block in s.blocks:
-            self.out = []
-            self.dataflow = block.is_dataflow
-            for b in block.bindings:
-                self.binding(b)
-            if self.out:
-                blocks.append(ir.BindingBlock(self.out, block.is_dataflow, block.loc))
-        self.out = []
-        self.dataflow = False
-        body = self.expr(s.body)
-        if self.out:
-            blocks.append(ir.BindingBlock(self.out))
-        self.out, self.dataflow = saved
-        return ir.SeqExpr(blocks, body, s.loc)
+        return blocks, body
 
     def emit(self, var: ir.Var, value) -> ir.Var:
         self.out.append(ir.VarBinding(var, value))
