@@ -22,7 +22,7 @@ import re
 from . import ir
 from . import syntax as S
 from .diagnostics import Loc, SourceError
-from .dtypes import int_range, is_dtype
+from .dtypes import NAMED_FLOATS, int_range, is_dtype
 from .relax_ops import RELAX_OPS
 from .sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
 
@@ -58,6 +58,7 @@ class _Function:
         self.scope: dict[str, ir.Var] = {}
         self.syms: dict[str, ir.SymVar] = {}
         self.sym_decl: dict[str, str] = dict(module_syms)  # declared names -> dtype
+        self.sym_decl_loc: dict[str, Loc] = {}  # where a body declares one (`n = T.int32()`)
         self.sym_order: list[ir.SymVar] = []
         self.class_aliases = set(class_aliases)
 
@@ -76,6 +77,10 @@ class ModuleBuilder:
     def __init__(self):
         self.dialect = _Dialect()
         self.signatures: dict[str, object] = {}  # function name -> ir.Function | ir.PrimFunc
+        # id(var) -> struct info of the value bound to an annotated var: TVM keeps the value's
+        # where it is more precise than the annotation (`y: R.Any = x` is a tensor), so the
+        # argument checks use it; cgraph's var keeps the annotation as written.
+        self.value_sinfo: dict[int, object] = {}
         self.module: ir.Module | None = None
 
     # ---- module level --------------------------------------------------------------------
@@ -85,7 +90,10 @@ class ModuleBuilder:
         module_syms: dict[str, str] = {}
         globals_text: list[str] = []
         for s in stmts:
-            if isinstance(s, (S.Import, S.Pass, S.ClassDef)):
+            if isinstance(s, S.Import):
+                check_import(s)
+                continue
+            if isinstance(s, (S.Pass, S.ClassDef)):
                 continue
             if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
                     isinstance(s.value, S.Call) and S.dotted(s.value.func) == "TypeVar":
@@ -178,6 +186,12 @@ class ModuleBuilder:
                               [f"{k.name}={S.unparse(k.value)}" for k in d.kwargs])
             if any(k.name == "s_tir" for k in d.kwargs):
                 self.dialect.current += 1
+        for p in fd.params:
+            if p.annotation is not None:
+                check_tir_dtype_names(p.annotation)
+        if fd.ret is not None:
+            check_tir_dtype_names(fd.ret)
+        check_tir_dtype_names_in_body(fd.body, fd.body_line)
         if _LEGACY_PRIM_BODY.search(fd.body):
             self.dialect.legacy += 1
         if _CURRENT_PRIM_BODY.search(fd.body):
@@ -239,6 +253,7 @@ class ModuleBuilder:
                 dt = _SYM_DTYPES.get(S.dotted(s.value.func) or "")
                 if dt is not None:
                     fctx.sym_decl[s.target.id] = dt
+                    fctx.sym_decl_loc[s.target.id] = s.loc
         params = []
         seen = set()
         for p in fd.params:
@@ -364,6 +379,11 @@ class ModuleBuilder:
                     raise SourceError("R.match_cast takes a value and a struct info", v.loc)
                 value = self.expr(v.args[0], fctx, "value")
                 target = self.sinfo(v.args[1], fctx, define=True)
+                given = self.effective_sinfo(value)
+                if impossible_match(target, given):
+                    raise SourceError(f"R.match_cast can never succeed: a value of "
+                                      f"{_sinfo_text(given)} is never {_sinfo_text(target)}",
+                                      s.loc)
                 var = ir.Var(name, target, False, s.loc, s.annotation is not None)
                 if s.annotation is not None:
                     var.sinfo = self.sinfo(s.annotation, fctx)
@@ -371,8 +391,7 @@ class ModuleBuilder:
                 return ir.MatchCast(var, value, target, s.loc)
             value = self.expr(v, fctx, "value")
             if s.annotation is not None:
-                sinfo = self.sinfo(s.annotation, fctx)
-                var = ir.Var(name, sinfo, False, s.loc, True)
+                var = self._annotated_var(name, s, value, fctx, s.loc)
             else:
                 var = ir.Var(name, deduce(value, self.signatures), False, s.loc, False)
             fctx.scope[name] = var
@@ -382,8 +401,31 @@ class ModuleBuilder:
         if isinstance(s, S.FuncDef):
             return self._nested_function(s, fctx, class_name)
         if isinstance(s, S.Import):
+            check_import(s)
             return None
         raise SourceError("unsupported statement in a Relax function", s.loc)
+
+    def _annotated_var(self, name: str, s: S.Assign, value, fctx: _Function,
+                       loc: Loc) -> ir.Var:
+        """The var of `name: annotation = value`. As TVM's normalizer, an annotation the value
+        can never satisfy (another kind, dtype, rank or constant dimension) is an error."""
+        sinfo = self.sinfo(s.annotation, fctx)
+        given = self.effective_sinfo(value)
+        if impossible_match(sinfo, given):
+            raise SourceError(f"the annotation {_sinfo_text(sinfo)} does not match the value, "
+                              f"which is {_sinfo_text(given)}", loc)
+        var = ir.Var(name, sinfo, False, loc, True)
+        self.value_sinfo[id(var)] = given
+        return var
+
+    def effective_sinfo(self, e):
+        """The struct info TVM gives `e`: for an annotated var, its value's (see
+        `value_sinfo`) where that is known and more precise than the annotation."""
+        if isinstance(e, ir.Var) and id(e) in self.value_sinfo:
+            given = self.value_sinfo[id(e)]
+            if given is not None and isinstance(e.sinfo, ir.ObjectSInfo):
+                return given
+        return deduce(e, self.signatures)
 
     def _if(self, s: S.If, f: ir.Function, fctx: _Function, class_name: str) -> ir.VarBinding:
         """`if`/`else` as TVM 0.27's parser reads it: each branch ends by assigning the same
@@ -442,8 +484,7 @@ class ModuleBuilder:
         value = self.expr(last.value, fctx, "value")
         if not _is_leaf(value):
             if last.annotation is not None:
-                sinfo = self.sinfo(last.annotation, fctx)
-                var = ir.Var(name + suffix, sinfo, False, last.loc, True)
+                var = self._annotated_var(name + suffix, last, value, fctx, last.loc)
             else:
                 var = ir.Var(name + suffix, deduce(value, self.signatures), False, last.loc,
                              False)
@@ -505,6 +546,9 @@ class ModuleBuilder:
     def _dataflow(self, w: S.With, fctx: _Function) -> ir.BindingBlock:
         if not (isinstance(w.ctx, S.Call) and S.dotted(w.ctx.func) == "R.dataflow"):
             raise SourceError("only `with R.dataflow():` blocks are supported", w.ctx.loc)
+        if w.as_name is not None:
+            raise SourceError(f"`with R.dataflow() as {w.as_name}`: a dataflow block cannot be "
+                              "bound to a name (write `with R.dataflow():`)", w.loc)
         block = ir.BindingBlock([], True, w.loc)
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
@@ -562,6 +606,11 @@ class ModuleBuilder:
             idx = node.index
             if not isinstance(idx, S.Num) or not isinstance(idx.value, int):
                 raise SourceError("tuple index must be an integer literal", idx.loc)
+            bs = deduce(base, self.signatures)
+            if isinstance(bs, ir.TupleSInfo) and not 0 <= idx.value < len(bs.fields):
+                raise SourceError(f"index {idx.value} out of range: the tuple has "
+                                  f"{len(bs.fields)} field{'s' if len(bs.fields) != 1 else ''}",
+                                  idx.loc)
             return ir.TupleGetItem(base, idx.value, node.loc)
         if t is S.Num:
             if isinstance(node.value, int):
@@ -661,11 +710,11 @@ class ModuleBuilder:
         for i, (param, arg) in enumerate(zip(params, args)):
             if param is None:
                 continue
-            given = deduce(arg, self.signatures)
-            if isinstance(given, ir.ObjectSInfo) and isinstance(arg, ir.Var) and arg.annotated:
-                # `y: R.Any = x` keeps x's struct info in TVM; cgraph only has the annotation.
-                continue
-            if static_mismatch(param, given):
+            given = self.effective_sinfo(arg)
+            # TVM's well-formedness check wants each argument to be of its parameter's kind
+            # already: an object (a storage, a string, an R.Any) is no tensor.
+            if static_mismatch(param, given) or (isinstance(given, ir.ObjectSInfo) and
+                                                 not isinstance(param, ir.ObjectSInfo)):
                 raise SourceError(f"argument {i} of '{name}' does not match its parameter: "
                                   f"expected {_sinfo_text(param)}, given {_sinfo_text(given)}",
                                   node.args[i].loc)
@@ -779,8 +828,26 @@ class ModuleBuilder:
 
     def _as_shape(self, node, fctx: _Function):
         if isinstance(node, (S.TupleLit, S.ListLit)):
-            return ir.ShapeExpr(tuple(self.prim(x, fctx) for x in node.items), node.loc)
+            return ir.ShapeExpr(self.dims(node.items, fctx), node.loc)
         return self.expr(node, fctx)
+
+    def dims(self, items: list, fctx: _Function, define: bool = False) -> tuple:
+        """The dimensions of a shape: TVM holds every one to int64 (`the value in ShapeType
+        can only have dtype of int64`), so a float, a bool or an int32 variable is an error."""
+        out = []
+        for x in items:
+            e = self.prim(x, fctx, define)
+            bad = _non_int64_leaf(e)
+            if bad is not None:
+                if isinstance(bad, ir.SymVar):
+                    decl = fctx.sym_decl_loc.get(bad.name)
+                    where = f" (declared at line {decl.line})" if decl is not None else ""
+                    what = f"'{bad.name}' is {bad.dtype}{where}"
+                else:
+                    what = f"{bad.value!r} is {bad.dtype}"
+                raise SourceError(f"a shape dimension must be an int64 integer; {what}", x.loc)
+            out.append(e)
+        return tuple(out)
 
     # ---- R.* calls that cgraph models ----------------------------------------------------
 
@@ -844,7 +911,7 @@ class ModuleBuilder:
         (x,) = self._args(node, ["value"], {}, 1)
         if not isinstance(x, (S.ListLit, S.TupleLit)):
             raise SourceError("R.shape takes a list of dimensions", x.loc)
-        return ir.ShapeExpr(tuple(self.prim(v, fctx) for v in x.items), node.loc)
+        return ir.ShapeExpr(self.dims(x.items, fctx), node.loc)
 
     def _r_tuple(self, node, fctx):
         self._no_kwargs(node, "R.tuple")
@@ -1062,7 +1129,7 @@ class ModuleBuilder:
                 if shape is not None and not (isinstance(shape, S.Const) and shape.value is None):
                     if not isinstance(shape, (S.TupleLit, S.ListLit)):
                         raise SourceError("tensor shape must be a tuple", shape.loc)
-                    dims = tuple(self.prim(d, fctx, define) for d in shape.items)
+                    dims = self.dims(shape.items, fctx, define)
                 dt = ""
                 if dtype is not None:
                     if not isinstance(dtype, S.Str):
@@ -1086,7 +1153,7 @@ class ModuleBuilder:
                 if values is not None:
                     if not isinstance(values, (S.TupleLit, S.ListLit)):
                         raise SourceError("R.Shape takes a list of dimensions", values.loc)
-                    dims = tuple(self.prim(d, fctx, define) for d in values.items)
+                    dims = self.dims(values.items, fctx, define)
                     return ir.ShapeSInfo(dims, len(dims))
                 nd = ndim.value if isinstance(ndim, S.Num) else -1
                 return ir.ShapeSInfo(None, nd)
@@ -1140,6 +1207,28 @@ _OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "
                    "call_dps_packed"}
 
 # ---- helpers ------------------------------------------------------------------------------
+
+def impossible_match(annotation, given) -> bool:
+    """True where no value of struct info `given` can have struct info `annotation`: TVM's
+    level-0 failure. An object (R.Any) or unknown value may turn out to be anything."""
+    if given is None or isinstance(given, ir.ObjectSInfo):
+        return False
+    if isinstance(annotation, ir.TupleSInfo) and isinstance(given, ir.TupleSInfo):
+        return len(annotation.fields) != len(given.fields) or \
+            any(impossible_match(a, g) for a, g in zip(annotation.fields, given.fields))
+    return static_mismatch(annotation, given)
+
+
+def _non_int64_leaf(e):
+    """The first constant or variable of a shape dimension that is not an int64, or None."""
+    if isinstance(e, ir.PrimBinOp):
+        return _non_int64_leaf(e.lhs) or _non_int64_leaf(e.rhs)
+    if isinstance(e, ir.IntImm) and e.dtype == "bool":
+        return None  # Python's True and False are ints; TVM takes them as 1 and 0
+    if isinstance(e, (ir.IntImm, ir.FloatImm, ir.SymVar)) and e.dtype != "int64":
+        return e
+    return None
+
 
 def _is_bool_condition(s) -> bool:
     if isinstance(s, ir.TensorSInfo):
@@ -1299,6 +1388,67 @@ _KNOWN_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 _LEGACY_KWARGS = {"sinfo_args": "ty_args", "out_sinfo": "out_ty"}
 
 
+# `T.int64`, `T.float32x4`, `T.int65`: a TIR name that reads as a dtype, which TVM looks up
+# as an attribute of T. T has fewer of them than the dtype parser reads (no `T.int65`, though
+# "int65" is a dtype): these are all of them in TVM 0.27 (`dir(tvm.script.parser.tirx)`).
+_TIR_DTYPE_CANDIDATE = re.compile(r"(?:u?int|b?float|bool)\d+\w*")
+_TIR_DTYPE_IN_TEXT = re.compile(r"\bT\.((?:u?int|b?float|bool)\d+\w*)")
+_TIR_DTYPE_ATTRS = frozenset(
+    [base + lanes
+     for base in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                  "float16", "float32", "float64", *NAMED_FLOATS)
+     for lanes in ("", "x2", "x4", "x8", "x16", "x32", "x64")] + ["bfloat16"])
+
+
+def check_tir_dtype_names(node) -> None:
+    """A located error at the first `T.<dtype>` in a PrimFunc signature whose dtype is not one."""
+    if isinstance(node, S.Attr):
+        if isinstance(node.obj, S.Name) and node.obj.id == "T":
+            _check_tir_dtype_name(node.attr, node.loc)
+        check_tir_dtype_names(node.obj)
+    elif isinstance(node, S.Name):
+        head, _, rest = node.id.partition(".")
+        if head == "T" and rest:
+            _check_tir_dtype_name(rest, node.loc)
+    elif isinstance(node, S.Call):
+        check_tir_dtype_names(node.func)
+        for a in node.args:
+            check_tir_dtype_names(a)
+        for k in node.kwargs:
+            check_tir_dtype_names(k.value)
+    elif isinstance(node, (S.TupleLit, S.ListLit)):
+        for x in node.items:
+            check_tir_dtype_names(x)
+    elif isinstance(node, S.GetItem):
+        check_tir_dtype_names(node.obj)
+        check_tir_dtype_names(node.index)
+    elif isinstance(node, S.BinOp):
+        check_tir_dtype_names(node.lhs)
+        check_tir_dtype_names(node.rhs)
+    elif isinstance(node, S.Neg):
+        check_tir_dtype_names(node.operand)
+
+
+def check_tir_dtype_names_in_body(body: str, first_line: int) -> None:
+    """The same for a PrimFunc body, which cgraph keeps as text (comments skipped; a string
+    naming `T.int65` would be refused too, a price worth not tokenizing every body)."""
+    for m in _TIR_DTYPE_IN_TEXT.finditer(body):
+        if m.group(1) in _TIR_DTYPE_ATTRS:
+            continue
+        line_start = body.rfind("\n", 0, m.start()) + 1
+        if "#" in body[line_start:m.start()]:
+            continue
+        loc = Loc(first_line + body.count("\n", 0, m.start()), m.start() - line_start + 1)
+        _check_tir_dtype_name(m.group(1), loc)
+
+
+def _check_tir_dtype_name(name: str, loc: Loc) -> None:
+    if _TIR_DTYPE_CANDIDATE.fullmatch(name) and name not in _TIR_DTYPE_ATTRS:
+        close = difflib.get_close_matches(name, _KNOWN_DTYPES, n=1)
+        hint = f" (did you mean T.{close[0]}?)" if close else ""
+        raise SourceError(f"unknown TIR dtype 'T.{name}'{hint}", loc)
+
+
 def check_dtype(text: str, loc: Loc) -> str:
     """`text` if TVM reads it as a dtype, else a located error naming the closest dtype."""
     if is_dtype(text):
@@ -1306,6 +1456,17 @@ def check_dtype(text: str, loc: Loc) -> str:
     close = difflib.get_close_matches(text, _KNOWN_DTYPES, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise SourceError(f"unknown dtype '{text}'{hint}", loc)
+
+
+_FUTURE_ANNOTATIONS = "from __future__ import annotations"
+
+
+def check_import(s: S.Import) -> None:
+    """TVM's parser evaluates no imports (the names I, R, T are given to it); it accepts only
+    the one its printer may emit, and refuses every other, wherever it stands."""
+    if s.text != _FUTURE_ANNOTATIONS:
+        raise SourceError(f"only '{_FUTURE_ANNOTATIONS}' may be imported (TVMScript provides "
+                          "I, R and T itself)", s.loc)
 
 
 def int_imm(value: int, dtype: str, loc: Loc) -> ir.IntImm:

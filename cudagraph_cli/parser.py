@@ -105,7 +105,7 @@ class ToSyntax(Transformer):
         return S.Const(None, c[0].line, c[0].column)
 
     def empty_tuple(self, c):
-        return S.TupleLit([], True, 0, 0)
+        return S.TupleLit([], True, c[0].line, c[0].column)
 
     def paren_tuple(self, c):
         items = [c[0]] + (c[1] if len(c) > 1 else [])
@@ -119,7 +119,7 @@ class ToSyntax(Transformer):
         return self.bare_tuple(c)
 
     def empty_list(self, c):
-        return S.ListLit([], 0, 0)
+        return S.ListLit([], c[0].line, c[0].column)
 
     def list(self, c):
         items = c[0]
@@ -132,7 +132,7 @@ class ToSyntax(Transformer):
         return c[0]
 
     def empty_dict(self, c):
-        return S.DictLit([], 0, 0)
+        return S.DictLit([], c[0].line, c[0].column)
 
     def dict_items(self, c):
         if len(c) == 2:
@@ -228,7 +228,7 @@ class ToSyntax(Transformer):
 
     def import_stmt(self, c):
         line, col = _tok_pos(c)
-        return S.Import(line, col)
+        return S.Import(" ".join(t.value for t in c), line, col)
 
     def decorator(self, c):
         return c[0]
@@ -464,9 +464,9 @@ def _one_of(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def parse_syntax(text: str) -> list:
-    """Text -> list of top-level syntax statements."""
-    text = normalize_source(text)
+def parse_syntax(text: str, strip_bom: bool = True) -> list:
+    """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`)."""
+    text = normalize_source(text, strip_bom)
     tables = _tables()
     lexer = RelaxLexer.__new__(RelaxLexer)
     lexer.literal_types = _literal_types()
@@ -539,7 +539,7 @@ def parse_module(text: str, filename: str = "<input>"):
             line = text.count("\n", 0, i) + 1
             col = i - (text.rfind("\n", 0, i) + 1) + 1
             raise SourceError("binary data (NUL byte) in input", Loc(line, col))
-        stmts = parse_syntax(text)
+        stmts = parse_syntax(text, strip_bom=False)
         return ModuleBuilder().build(stmts, _leading_comments(text))
     except SourceError as e:
         raise e.located(filename, text)

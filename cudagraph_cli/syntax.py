@@ -146,10 +146,12 @@ class Pass(Node):
 
 
 class Import(Node):
-    __slots__ = ()
+    """An import statement; `text` is its words joined by single spaces."""
 
-    def __init__(self, line: int, col: int):
-        self.line, self.col = line, col
+    __slots__ = ("text",)
+
+    def __init__(self, text: str, line: int, col: int):
+        self.text, self.line, self.col = text, line, col
 
 
 class Param(Node):
