@@ -73,6 +73,16 @@ class _Function:
         return v
 
 
+class _Closure:
+    """A lambda bound to a name (`f = lambda a: a`): a Python value in TVM's parser, not a
+    Relax one; a call to it is inlined where it is made."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: S.Lambda):
+        self.node = node
+
+
 class ModuleBuilder:
     def __init__(self):
         self.dialect = _Dialect()
@@ -303,13 +313,11 @@ class ModuleBuilder:
                 current = None
                 blocks.append(self._dataflow(s, fctx))
                 continue
-            binding = self._statement(s, f, fctx, class_name)
-            if binding is None:
-                continue
-            if current is None:
-                current = ir.BindingBlock([], False, binding.loc)
-                blocks.append(current)
-            current.bindings.append(binding)
+            for binding in self._bindings(s, f, fctx, class_name):
+                if current is None:
+                    current = ir.BindingBlock([], False, binding.loc)
+                    blocks.append(current)
+                current.bindings.append(binding)
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
         f.blocks = blocks
@@ -324,6 +332,51 @@ class ModuleBuilder:
                 ret = erase_to_well_defined(ret, defined)
             f.ret_sinfo = ret
             f.ret_deduced = True
+
+    def _bindings(self, s, f: ir.Function, fctx: _Function, class_name: str) -> list:
+        """One statement of a Relax function body -> its bindings (none, one, or one per name
+        of `a, b = t`)."""
+        if isinstance(s, S.Assign) and isinstance(s.target, (S.TupleLit, S.ListLit)):
+            return self._unpack(s, fctx)
+        binding = self._statement(s, f, fctx, class_name)
+        return [] if binding is None else [binding]
+
+    def _unpack(self, s: S.Assign, fctx: _Function) -> list:
+        """`a, b = value` as Python runs it in TVM's parser: a tuple (a literal, R.tuple(...))
+        gives its fields themselves; a var holding a tuple gives `t[0]`, `t[1]`, ...; the
+        counts must agree."""
+        if s.annotation is not None:
+            raise SourceError("only a single name can be annotated", s.target.loc)
+        names = []
+        for t in s.target.items:
+            if not isinstance(t, S.Name) or "." in t.id:
+                raise SourceError("can only unpack into names", t.loc)
+            names.append(t)
+        value = self.expr(s.value, fctx, "value")
+        if isinstance(value, ir.Tuple):
+            items = list(value.fields)
+        elif isinstance(value, ir.Var):
+            vs = self.effective_sinfo(value)
+            if not isinstance(vs, ir.TupleSInfo):
+                raise SourceError(f"cannot unpack '{value.name}': it is "
+                                  f"{_sinfo_text(vs)}, not a tuple", s.value.loc)
+            items = [ir.TupleGetItem(value, i, s.loc) for i in range(len(vs.fields))]
+        else:
+            raise SourceError("cannot unpack a call's result here; bind it to a name first "
+                              "(`t = ...`, then `a, b = t`)", s.value.loc)
+        if len(items) < len(names):
+            raise SourceError(f"not enough values to unpack (expected {len(names)}, got "
+                              f"{len(items)})", s.loc)
+        if len(items) > len(names):
+            raise SourceError(f"too many values to unpack (expected {len(names)})", s.loc)
+        out = []
+        for t, item in zip(names, items):
+            var = ir.Var(t.id, deduce(item, self.signatures), False, t.loc, False)
+            out.append(ir.VarBinding(var, item, t.loc))
+        # Python binds the names after evaluating the whole right-hand side: `a, b = b, a`.
+        for b in out:
+            fctx.scope[b.var.name] = b.var
+        return out
 
     def _statement(self, s, f: ir.Function, fctx: _Function, class_name: str):
         """One statement of a Relax function body -> a binding, or None (handled here)."""
@@ -373,6 +426,9 @@ class ModuleBuilder:
             if isinstance(v, S.Call) and not v.args and not v.kwargs and \
                     (S.dotted(v.func) or "") in _SYM_DTYPES:
                 fctx.sym(name, s.loc)  # `m = T.int64()`
+                return None
+            if isinstance(v, S.Lambda) and s.annotation is None:
+                fctx.scope[name] = _Closure(v)
                 return None
             if isinstance(v, S.Call) and S.dotted(v.func) == "R.match_cast":
                 if len(v.args) != 2:
@@ -474,6 +530,8 @@ class ModuleBuilder:
             self._append(seq, inner)
             seq.body = inner.var
             return seq, name
+        if isinstance(last, S.ExprStmt):
+            return self._branch_ending_in_call(body, s, f, fctx, class_name)
         if not isinstance(last, S.Assign) or not isinstance(last.target, S.Name) or \
                 "." in last.target.id:
             where = last.loc if last is not None else s.loc
@@ -492,6 +550,25 @@ class ModuleBuilder:
             value = var
         seq.body = value
         return seq, name
+
+    def _branch_ending_in_call(self, body: list, s: S.If, f: ir.Function, fctx: _Function,
+                               class_name: str):
+        """A branch whose last statement is a call for its effect (`cls.kernel(x, y)`): TVM
+        binds it to `_` like any such call, and that last binding's var is the branch result
+        and names the `if`; being void, the result reads as R.tuple()."""
+        last = body[-1]
+        seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+        binding = self._statement(last, f, fctx, class_name)
+        if binding is None:
+            raise SourceError("a branch of an `if` must end by assigning its result to a name "
+                              "(`z = ...`) or by a call", last.loc)
+        self._append(seq, binding)
+        if is_void(binding.var.sinfo):
+            seq.body = ir.Tuple((), last.loc)
+        else:
+            binding.bare = False
+            seq.body = binding.var
+        return seq, binding.var.name
 
     @staticmethod
     def _append(seq: ir.SeqExpr, binding):
@@ -512,13 +589,11 @@ class ModuleBuilder:
                 current = None
                 blocks.append(self._dataflow(x, fctx))
                 continue
-            binding = self._statement(x, f, fctx, class_name)
-            if binding is None:
-                continue
-            if current is None:
-                current = ir.BindingBlock([], False, binding.loc)
-                blocks.append(current)
-            current.bindings.append(binding)
+            for binding in self._bindings(x, f, fctx, class_name):
+                if current is None:
+                    current = ir.BindingBlock([], False, binding.loc)
+                    blocks.append(current)
+                current.bindings.append(binding)
         return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: _Function, class_name: str):
@@ -566,9 +641,7 @@ class ModuleBuilder:
                 continue
             if isinstance(s, S.With):
                 raise SourceError("nested `with` blocks are not supported", s.loc)
-            b = self._statement(s, dummy_f, fctx, "")
-            if b is not None:
-                block.bindings.append(b)
+            block.bindings.extend(self._bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
         out_ids = {id(v) for v in outputs or ()}
@@ -591,6 +664,11 @@ class ModuleBuilder:
                 return self._dotted_value(node, fctx)
             var = fctx.scope.get(name)
             if var is not None:
+                if type(var) is not ir.Var:
+                    if type(var) is _Closure:
+                        raise SourceError(f"'{name}' is a lambda, not a Relax value (call it)",
+                                          node.loc)
+                    return var  # a lambda's parameter: the value it was called with
                 if is_void(var.sinfo):
                     return ir.Tuple((), node.loc)  # as TVM's normalizer does
                 return var
@@ -626,6 +704,9 @@ class ModuleBuilder:
             return ir.PrimValue(self.prim(node, fctx), node.loc)
         if t is S.DictLit:
             raise SourceError("a dict is not a Relax value", node.loc)
+        if t is S.Lambda:
+            raise SourceError("a lambda is not a Relax value (call it, or bind it to a name "
+                              "and call that)", node.loc)
         raise SourceError("unsupported expression", node.loc)
 
     def _dotted_value(self, node: S.Name, fctx: _Function):
@@ -647,6 +728,8 @@ class ModuleBuilder:
         raise SourceError(f"undefined variable '{head}'", node.loc)
 
     def _call(self, node: S.Call, fctx: _Function):
+        if isinstance(node.func, S.Lambda):
+            return self._inline_lambda(node.func, node, fctx)
         name = S.dotted(node.func)
         if name is None:
             raise SourceError("unsupported call", node.loc)
@@ -685,12 +768,39 @@ class ModuleBuilder:
             return ir.PrimValue(self.prim(node, fctx), node.loc)
         if "." not in name:
             var = fctx.scope.get(name)
+            if type(var) is _Closure:
+                return self._inline_lambda(var.node, node, fctx)
             if var is not None:
                 self._no_kwargs(node, name)
                 return ir.Call(var, tuple(self.expr(a, fctx) for a in node.args), (), (),
                                node.loc)
             raise SourceError(f"undefined function '{name}'", node.func.loc)
         raise SourceError(f"unknown function '{name}'", node.func.loc)
+
+    def _inline_lambda(self, lam: S.Lambda, node: S.Call, fctx: _Function):
+        """A call to a lambda, as Python runs it in TVM's parser: the arguments are evaluated,
+        then the body, with the parameters naming those values (and other names as at the
+        call, Python's late binding)."""
+        if len(node.args) > len(lam.params):
+            raise SourceError(f"the lambda takes {len(lam.params)} argument"
+                              f"{'s' if len(lam.params) != 1 else ''}, {len(node.args)} given",
+                              node.args[len(lam.params)].loc)
+        bound = {p: self.expr(a, fctx) for p, a in zip(lam.params, node.args)}
+        for k in node.kwargs:
+            if k.name not in lam.params:
+                raise SourceError(f"the lambda has no parameter '{k.name}'", k.loc)
+            if k.name in bound:
+                raise SourceError(f"the lambda got two values for '{k.name}'", k.loc)
+            bound[k.name] = self.expr(k.value, fctx)
+        missing = [p for p in lam.params if p not in bound]
+        if missing:
+            raise SourceError(f"the lambda is missing argument '{missing[0]}'", node.loc)
+        saved = fctx.scope
+        fctx.scope = {**saved, **bound}
+        try:
+            return self.expr(lam.body, fctx)
+        finally:
+            fctx.scope = saved
 
     def _check_global_call(self, node: S.Call, name: str, callee: str, args: tuple):
         """What TVM's normalizer checks on a call to a module function: the argument count,
@@ -782,9 +892,10 @@ class ModuleBuilder:
         if isinstance(node, S.Const) and isinstance(node.value, bool):
             return ir.PrimValue(ir.IntImm(int(node.value), "bool"), node.loc)
         v = self.expr(node, fctx)
-        given = deduce(v, self.signatures)
+        # TVM converts only a primitive value: an object (a storage, an R.Any) is refused.
+        given = self.effective_sinfo(v)
         if isinstance(v, ir.StringImm) or \
-                (given is not None and not isinstance(given, (ir.PrimSInfo, ir.ObjectSInfo))):
+                (given is not None and not isinstance(given, ir.PrimSInfo)):
             raise SourceError("expected an integer (a literal or R.prim_value(...)), given "
                               f"{'a string' if isinstance(v, ir.StringImm) else _sinfo_text(given)}",
                               node.loc)

@@ -169,6 +169,19 @@ class ToSyntax(Transformer):
             return S.Num(-x.value, minus.line, minus.column)
         return S.Neg(x, minus.line, minus.column)
 
+    def lambda_expr(self, c):
+        kw = c[0]
+        params = c[1] if len(c) > 2 else []
+        return S.Lambda(params, c[-1], kw.line, kw.column)
+
+    def lambda_params(self, c):
+        names = [t.value for t in c]
+        if len(set(names)) != len(names):
+            dup = next(t for i, t in enumerate(c) if t.value in names[:i])
+            raise SourceError(f"duplicate argument '{dup.value}' in lambda",
+                              Loc(dup.line, dup.column))
+        return names
+
     def getattr(self, c):
         obj, t = c
         return S.Attr(obj, t.value, obj.line, obj.col)
@@ -420,7 +433,8 @@ _TERMINAL_WORDS = {"_NEWLINE": "end of line", "_INDENT": "an indented block",
                    "PRIMBODY": "a PrimFunc body", "NAME": "a name", "NUMBER": "a number",
                    "STRING": "a string"}
 # Listing every way an expression can start says less than "an expression".
-_EXPRESSION_STARTS = ("NAME", "NUMBER", "STRING", "(", "[", "{", "-", "True", "False", "None")
+_EXPRESSION_STARTS = ("NAME", "NUMBER", "STRING", "(", "[", "{", "-", "True", "False", "None",
+                      "lambda")
 _MAX_EXPECTED_SHOWN = 6
 
 
