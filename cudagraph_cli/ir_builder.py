@@ -91,6 +91,7 @@ class ModuleBuilder:
         # where it is more precise than the annotation (`y: R.Any = x` is a tensor), so the
         # argument checks use it; cgraph's var keeps the annotation as written.
         self.value_sinfo: dict[int, object] = {}
+        self.in_binding_annotation = False  # TVM reads "m" in a shape only in a signature
         self.module: ir.Module | None = None
 
     # ---- module level --------------------------------------------------------------------
@@ -465,7 +466,11 @@ class ModuleBuilder:
                        loc: Loc) -> ir.Var:
         """The var of `name: annotation = value`. As TVM's normalizer, an annotation the value
         can never satisfy (another kind, dtype, rank or constant dimension) is an error."""
-        sinfo = self.sinfo(s.annotation, fctx)
+        self.in_binding_annotation = True
+        try:
+            sinfo = self.sinfo(s.annotation, fctx)
+        finally:
+            self.in_binding_annotation = False
         given = self.effective_sinfo(value)
         if impossible_match(sinfo, given):
             raise SourceError(f"the annotation {_sinfo_text(sinfo)} does not match the value, "
@@ -510,7 +515,7 @@ class ModuleBuilder:
         if then_name != else_name:
             raise SourceError(f"both branches of an `if` must end by assigning the same name "
                               f"('{then_name}' in the first, '{else_name}' in the second)",
-                              s.orelse[-1].loc)
+                              s.loc)  # where TVM locates it: the `if`
         value = ir.If(cond, then_seq, else_seq, s.loc)
         var = ir.Var(then_name, deduce(value, self.signatures), False, s.loc, False)
         fctx.scope[then_name] = var
@@ -944,10 +949,13 @@ class ModuleBuilder:
 
     def dims(self, items: list, fctx: _Function, define: bool = False) -> tuple:
         """The dimensions of a shape: TVM holds every one to int64 (`the value in ShapeType
-        can only have dtype of int64`), so a float, a bool or an int32 variable is an error."""
+        can only have dtype of int64`): it widens an integer constant (`T.int32(3)` is 3), and
+        refuses a float or a variable of another type."""
         out = []
         for x in items:
             e = self.prim(x, fctx, define)
+            if isinstance(e, ir.IntImm) and e.dtype not in ("int64", "bool"):
+                e = int_imm(e.value, "int64", x.loc)
             bad = _non_int64_leaf(e)
             if bad is not None:
                 if isinstance(bad, ir.SymVar):
@@ -1145,6 +1153,10 @@ class ModuleBuilder:
                 return fctx.sym(node.id, node.loc)
             raise SourceError(f"undefined symbolic variable '{node.id}'", node.loc)
         if t is S.Str:
+            if self.in_binding_annotation:
+                raise SourceError("a shape written as a string is only allowed in function "
+                                  "parameters and return annotations (declare `m = "
+                                  "T.int64()` and write `m`)", node.loc)
             text = node.value.strip()
             if re.fullmatch(r"[A-Za-z_]\w*", text):
                 if not define and text not in fctx.syms and text not in fctx.sym_decl:
