@@ -12,13 +12,13 @@ from __future__ import annotations
 import re
 
 # Low-precision float formats, by name; they take lanes but no bit width.
-_NAMED_FLOATS = ("float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
+NAMED_FLOATS = ("float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn",
                  "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
                  "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn")
 
 _DTYPE = re.compile(
     r"void"
-    r"|(?:" + "|".join(_NAMED_FLOATS) + r")(?:x(?P<nlanes>\d+))?"
+    r"|(?:" + "|".join(NAMED_FLOATS) + r")(?:x(?P<nlanes>\d+))?"
     r"|(?:int|uint|float|bfloat|bool|handle)(?P<bits>\d*)(?:x(?P<lanes>\d+)|xvscalex(?P<vs>\d+))?"
     r"|(?:i|u|f|bf)(?P<sbits>\d+)(?:x(?P<slanes>\d+)|xvscalex(?P<svs>\d+))?")
 
@@ -49,3 +49,19 @@ def int_range(dtype: str) -> tuple[int, int]:
     m = re.fullmatch(r"int(\d+)", dtype)
     bits = int(m.group(1)) if m and 1 <= int(m.group(1)) <= 64 else 64
     return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+
+
+_SHORT = {"i": "int", "u": "uint", "f": "float", "bf": "bfloat"}
+_DEFAULT_BITS = {"int": "32", "uint": "32", "float": "32", "bfloat": "16"}
+
+
+def canonical_dtype(text: str) -> str:
+    """The name TVM prints for a dtype it reads (`f32` is float32, `int` is int32), so that
+    two spellings of one type compare equal; text that is no dtype comes back unchanged."""
+    m = re.fullmatch(r"(bf|i|u|f|int|uint|float|bfloat)(\d*)((?:x|xvscalex)\d+)?", text)
+    if m is None:
+        return text
+    base = _SHORT.get(m.group(1), m.group(1))
+    if not m.group(2) and len(m.group(1)) <= 2:
+        return text  # `i` alone is no dtype
+    return base + (m.group(2) or _DEFAULT_BITS[base]) + (m.group(3) or "")

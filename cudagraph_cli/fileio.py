@@ -88,8 +88,8 @@ def read_text(path: str) -> tuple[str, str]:
                 raise SourceError("is a socket; cgraph reads files, FIFOs and devices",
                                   filename=name) from None
             raise SourceError(f"cannot read: {e.strerror or e}", filename=name) from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    # A byte-order mark is left to the reader (parser.parse_module), which drops one: dropping
+    # it here too would let a file with two pass, which Python and TVM refuse.
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

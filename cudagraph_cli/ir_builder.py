@@ -22,7 +22,7 @@ import re
 from . import ir
 from . import syntax as S
 from .diagnostics import Loc, SourceError
-from .dtypes import int_range, is_dtype
+from .dtypes import NAMED_FLOATS, int_range, is_dtype
 from .relax_ops import RELAX_OPS
 from .sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
 
@@ -58,6 +58,7 @@ class _Function:
         self.scope: dict[str, ir.Var] = {}
         self.syms: dict[str, ir.SymVar] = {}
         self.sym_decl: dict[str, str] = dict(module_syms)  # declared names -> dtype
+        self.sym_decl_loc: dict[str, Loc] = {}  # where a body declares one (`n = T.int32()`)
         self.sym_order: list[ir.SymVar] = []
         self.class_aliases = set(class_aliases)
 
@@ -72,10 +73,25 @@ class _Function:
         return v
 
 
+class _Closure:
+    """A lambda bound to a name (`f = lambda a: a`): a Python value in TVM's parser, not a
+    Relax one; a call to it is inlined where it is made."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: S.Lambda):
+        self.node = node
+
+
 class ModuleBuilder:
     def __init__(self):
         self.dialect = _Dialect()
         self.signatures: dict[str, object] = {}  # function name -> ir.Function | ir.PrimFunc
+        # id(var) -> struct info of the value bound to an annotated var: TVM keeps the value's
+        # where it is more precise than the annotation (`y: R.Any = x` is a tensor), so the
+        # argument checks use it; cgraph's var keeps the annotation as written.
+        self.value_sinfo: dict[int, object] = {}
+        self.in_binding_annotation = False  # TVM reads "m" in a shape only in a signature
         self.module: ir.Module | None = None
 
     # ---- module level --------------------------------------------------------------------
@@ -85,7 +101,10 @@ class ModuleBuilder:
         module_syms: dict[str, str] = {}
         globals_text: list[str] = []
         for s in stmts:
-            if isinstance(s, (S.Import, S.Pass, S.ClassDef)):
+            if isinstance(s, S.Import):
+                check_import(s)
+                continue
+            if isinstance(s, (S.Pass, S.ClassDef)):
                 continue
             if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
                     isinstance(s.value, S.Call) and S.dotted(s.value.func) == "TypeVar":
@@ -178,6 +197,12 @@ class ModuleBuilder:
                               [f"{k.name}={S.unparse(k.value)}" for k in d.kwargs])
             if any(k.name == "s_tir" for k in d.kwargs):
                 self.dialect.current += 1
+        for p in fd.params:
+            if p.annotation is not None:
+                check_tir_dtype_names(p.annotation)
+        if fd.ret is not None:
+            check_tir_dtype_names(fd.ret)
+        check_tir_dtype_names_in_body(fd.body, fd.body_line)
         if _LEGACY_PRIM_BODY.search(fd.body):
             self.dialect.legacy += 1
         if _CURRENT_PRIM_BODY.search(fd.body):
@@ -239,6 +264,7 @@ class ModuleBuilder:
                 dt = _SYM_DTYPES.get(S.dotted(s.value.func) or "")
                 if dt is not None:
                     fctx.sym_decl[s.target.id] = dt
+                    fctx.sym_decl_loc[s.target.id] = s.loc
         params = []
         seen = set()
         for p in fd.params:
@@ -288,13 +314,11 @@ class ModuleBuilder:
                 current = None
                 blocks.append(self._dataflow(s, fctx))
                 continue
-            binding = self._statement(s, f, fctx, class_name)
-            if binding is None:
-                continue
-            if current is None:
-                current = ir.BindingBlock([], False, binding.loc)
-                blocks.append(current)
-            current.bindings.append(binding)
+            for binding in self._bindings(s, f, fctx, class_name):
+                if current is None:
+                    current = ir.BindingBlock([], False, binding.loc)
+                    blocks.append(current)
+                current.bindings.append(binding)
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
         f.blocks = blocks
@@ -309,6 +333,51 @@ class ModuleBuilder:
                 ret = erase_to_well_defined(ret, defined)
             f.ret_sinfo = ret
             f.ret_deduced = True
+
+    def _bindings(self, s, f: ir.Function, fctx: _Function, class_name: str) -> list:
+        """One statement of a Relax function body -> its bindings (none, one, or one per name
+        of `a, b = t`)."""
+        if isinstance(s, S.Assign) and isinstance(s.target, (S.TupleLit, S.ListLit)):
+            return self._unpack(s, fctx)
+        binding = self._statement(s, f, fctx, class_name)
+        return [] if binding is None else [binding]
+
+    def _unpack(self, s: S.Assign, fctx: _Function) -> list:
+        """`a, b = value` as Python runs it in TVM's parser: a tuple (a literal, R.tuple(...))
+        gives its fields themselves; a var holding a tuple gives `t[0]`, `t[1]`, ...; the
+        counts must agree."""
+        if s.annotation is not None:
+            raise SourceError("only a single name can be annotated", s.target.loc)
+        names = []
+        for t in s.target.items:
+            if not isinstance(t, S.Name) or "." in t.id:
+                raise SourceError("can only unpack into names", t.loc)
+            names.append(t)
+        value = self.expr(s.value, fctx, "value")
+        if isinstance(value, ir.Tuple):
+            items = list(value.fields)
+        elif isinstance(value, ir.Var):
+            vs = self.effective_sinfo(value)
+            if not isinstance(vs, ir.TupleSInfo):
+                raise SourceError(f"cannot unpack '{value.name}': it is "
+                                  f"{_sinfo_text(vs)}, not a tuple", s.value.loc)
+            items = [ir.TupleGetItem(value, i, s.loc) for i in range(len(vs.fields))]
+        else:
+            raise SourceError("cannot unpack a call's result here; bind it to a name first "
+                              "(`t = ...`, then `a, b = t`)", s.value.loc)
+        if len(items) < len(names):
+            raise SourceError(f"not enough values to unpack (expected {len(names)}, got "
+                              f"{len(items)})", s.loc)
+        if len(items) > len(names):
+            raise SourceError(f"too many values to unpack (expected {len(names)})", s.loc)
+        out = []
+        for t, item in zip(names, items):
+            var = ir.Var(t.id, deduce(item, self.signatures), False, t.loc, False)
+            out.append(ir.VarBinding(var, item, t.loc))
+        # Python binds the names after evaluating the whole right-hand side: `a, b = b, a`.
+        for b in out:
+            fctx.scope[b.var.name] = b.var
+        return out
 
     def _statement(self, s, f: ir.Function, fctx: _Function, class_name: str):
         """One statement of a Relax function body -> a binding, or None (handled here)."""
@@ -359,11 +428,19 @@ class ModuleBuilder:
                     (S.dotted(v.func) or "") in _SYM_DTYPES:
                 fctx.sym(name, s.loc)  # `m = T.int64()`
                 return None
+            if isinstance(v, S.Lambda) and s.annotation is None:
+                fctx.scope[name] = _Closure(v)
+                return None
             if isinstance(v, S.Call) and S.dotted(v.func) == "R.match_cast":
                 if len(v.args) != 2:
                     raise SourceError("R.match_cast takes a value and a struct info", v.loc)
                 value = self.expr(v.args[0], fctx, "value")
                 target = self.sinfo(v.args[1], fctx, define=True)
+                given = self.effective_sinfo(value)
+                if impossible_match(target, given):
+                    raise SourceError(f"R.match_cast can never succeed: a value of "
+                                      f"{_sinfo_text(given)} is never {_sinfo_text(target)}",
+                                      s.loc)
                 var = ir.Var(name, target, False, s.loc, s.annotation is not None)
                 if s.annotation is not None:
                     var.sinfo = self.sinfo(s.annotation, fctx)
@@ -371,8 +448,7 @@ class ModuleBuilder:
                 return ir.MatchCast(var, value, target, s.loc)
             value = self.expr(v, fctx, "value")
             if s.annotation is not None:
-                sinfo = self.sinfo(s.annotation, fctx)
-                var = ir.Var(name, sinfo, False, s.loc, True)
+                var = self._annotated_var(name, s, value, fctx, s.loc)
             else:
                 var = ir.Var(name, deduce(value, self.signatures), False, s.loc, False)
             fctx.scope[name] = var
@@ -382,8 +458,35 @@ class ModuleBuilder:
         if isinstance(s, S.FuncDef):
             return self._nested_function(s, fctx, class_name)
         if isinstance(s, S.Import):
+            check_import(s)
             return None
         raise SourceError("unsupported statement in a Relax function", s.loc)
+
+    def _annotated_var(self, name: str, s: S.Assign, value, fctx: _Function,
+                       loc: Loc) -> ir.Var:
+        """The var of `name: annotation = value`. As TVM's normalizer, an annotation the value
+        can never satisfy (another kind, dtype, rank or constant dimension) is an error."""
+        self.in_binding_annotation = True
+        try:
+            sinfo = self.sinfo(s.annotation, fctx)
+        finally:
+            self.in_binding_annotation = False
+        given = self.effective_sinfo(value)
+        if impossible_match(sinfo, given):
+            raise SourceError(f"the annotation {_sinfo_text(sinfo)} does not match the value, "
+                              f"which is {_sinfo_text(given)}", loc)
+        var = ir.Var(name, sinfo, False, loc, True)
+        self.value_sinfo[id(var)] = given
+        return var
+
+    def effective_sinfo(self, e):
+        """The struct info TVM gives `e`: for an annotated var, its value's (see
+        `value_sinfo`) where that is known and more precise than the annotation."""
+        if isinstance(e, ir.Var) and id(e) in self.value_sinfo:
+            given = self.value_sinfo[id(e)]
+            if given is not None and isinstance(e.sinfo, ir.ObjectSInfo):
+                return given
+        return deduce(e, self.signatures)
 
     def _if(self, s: S.If, f: ir.Function, fctx: _Function, class_name: str) -> ir.VarBinding:
         """`if`/`else` as TVM 0.27's parser reads it: each branch ends by assigning the same
@@ -412,7 +515,7 @@ class ModuleBuilder:
         if then_name != else_name:
             raise SourceError(f"both branches of an `if` must end by assigning the same name "
                               f"('{then_name}' in the first, '{else_name}' in the second)",
-                              s.orelse[-1].loc)
+                              s.loc)  # where TVM locates it: the `if`
         value = ir.If(cond, then_seq, else_seq, s.loc)
         var = ir.Var(then_name, deduce(value, self.signatures), False, s.loc, False)
         fctx.scope[then_name] = var
@@ -432,6 +535,8 @@ class ModuleBuilder:
             self._append(seq, inner)
             seq.body = inner.var
             return seq, name
+        if isinstance(last, S.ExprStmt):
+            return self._branch_ending_in_call(body, s, f, fctx, class_name)
         if not isinstance(last, S.Assign) or not isinstance(last.target, S.Name) or \
                 "." in last.target.id:
             where = last.loc if last is not None else s.loc
@@ -442,8 +547,7 @@ class ModuleBuilder:
         value = self.expr(last.value, fctx, "value")
         if not _is_leaf(value):
             if last.annotation is not None:
-                sinfo = self.sinfo(last.annotation, fctx)
-                var = ir.Var(name + suffix, sinfo, False, last.loc, True)
+                var = self._annotated_var(name + suffix, last, value, fctx, last.loc)
             else:
                 var = ir.Var(name + suffix, deduce(value, self.signatures), False, last.loc,
                              False)
@@ -451,6 +555,25 @@ class ModuleBuilder:
             value = var
         seq.body = value
         return seq, name
+
+    def _branch_ending_in_call(self, body: list, s: S.If, f: ir.Function, fctx: _Function,
+                               class_name: str):
+        """A branch whose last statement is a call for its effect (`cls.kernel(x, y)`): TVM
+        binds it to `_` like any such call, and that last binding's var is the branch result
+        and names the `if`; being void, the result reads as R.tuple()."""
+        last = body[-1]
+        seq, _ = self._branch_prefix(body[:-1], s, f, fctx, class_name)
+        binding = self._statement(last, f, fctx, class_name)
+        if binding is None:
+            raise SourceError("a branch of an `if` must end by assigning its result to a name "
+                              "(`z = ...`) or by a call", last.loc)
+        self._append(seq, binding)
+        if is_void(binding.var.sinfo):
+            seq.body = ir.Tuple((), last.loc)
+        else:
+            binding.bare = False
+            seq.body = binding.var
+        return seq, binding.var.name
 
     @staticmethod
     def _append(seq: ir.SeqExpr, binding):
@@ -471,13 +594,11 @@ class ModuleBuilder:
                 current = None
                 blocks.append(self._dataflow(x, fctx))
                 continue
-            binding = self._statement(x, f, fctx, class_name)
-            if binding is None:
-                continue
-            if current is None:
-                current = ir.BindingBlock([], False, binding.loc)
-                blocks.append(current)
-            current.bindings.append(binding)
+            for binding in self._bindings(x, f, fctx, class_name):
+                if current is None:
+                    current = ir.BindingBlock([], False, binding.loc)
+                    blocks.append(current)
+                current.bindings.append(binding)
         return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: _Function, class_name: str):
@@ -505,6 +626,9 @@ class ModuleBuilder:
     def _dataflow(self, w: S.With, fctx: _Function) -> ir.BindingBlock:
         if not (isinstance(w.ctx, S.Call) and S.dotted(w.ctx.func) == "R.dataflow"):
             raise SourceError("only `with R.dataflow():` blocks are supported", w.ctx.loc)
+        if w.as_name is not None:
+            raise SourceError(f"`with R.dataflow() as {w.as_name}`: a dataflow block cannot be "
+                              "bound to a name (write `with R.dataflow():`)", w.loc)
         block = ir.BindingBlock([], True, w.loc)
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
@@ -522,9 +646,7 @@ class ModuleBuilder:
                 continue
             if isinstance(s, S.With):
                 raise SourceError("nested `with` blocks are not supported", s.loc)
-            b = self._statement(s, dummy_f, fctx, "")
-            if b is not None:
-                block.bindings.append(b)
+            block.bindings.extend(self._bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
         out_ids = {id(v) for v in outputs or ()}
@@ -547,6 +669,11 @@ class ModuleBuilder:
                 return self._dotted_value(node, fctx)
             var = fctx.scope.get(name)
             if var is not None:
+                if type(var) is not ir.Var:
+                    if type(var) is _Closure:
+                        raise SourceError(f"'{name}' is a lambda, not a Relax value (call it)",
+                                          node.loc)
+                    return var  # a lambda's parameter: the value it was called with
                 if is_void(var.sinfo):
                     return ir.Tuple((), node.loc)  # as TVM's normalizer does
                 return var
@@ -562,6 +689,11 @@ class ModuleBuilder:
             idx = node.index
             if not isinstance(idx, S.Num) or not isinstance(idx.value, int):
                 raise SourceError("tuple index must be an integer literal", idx.loc)
+            bs = deduce(base, self.signatures)
+            if isinstance(bs, ir.TupleSInfo) and not 0 <= idx.value < len(bs.fields):
+                raise SourceError(f"index {idx.value} out of range: the tuple has "
+                                  f"{len(bs.fields)} field{'s' if len(bs.fields) != 1 else ''}",
+                                  idx.loc)
             return ir.TupleGetItem(base, idx.value, node.loc)
         if t is S.Num:
             if isinstance(node.value, int):
@@ -577,6 +709,9 @@ class ModuleBuilder:
             return ir.PrimValue(self.prim(node, fctx), node.loc)
         if t is S.DictLit:
             raise SourceError("a dict is not a Relax value", node.loc)
+        if t is S.Lambda:
+            raise SourceError("a lambda is not a Relax value (call it, or bind it to a name "
+                              "and call that)", node.loc)
         raise SourceError("unsupported expression", node.loc)
 
     def _dotted_value(self, node: S.Name, fctx: _Function):
@@ -598,6 +733,8 @@ class ModuleBuilder:
         raise SourceError(f"undefined variable '{head}'", node.loc)
 
     def _call(self, node: S.Call, fctx: _Function):
+        if isinstance(node.func, S.Lambda):
+            return self._inline_lambda(node.func, node, fctx)
         name = S.dotted(node.func)
         if name is None:
             raise SourceError("unsupported call", node.loc)
@@ -636,12 +773,39 @@ class ModuleBuilder:
             return ir.PrimValue(self.prim(node, fctx), node.loc)
         if "." not in name:
             var = fctx.scope.get(name)
+            if type(var) is _Closure:
+                return self._inline_lambda(var.node, node, fctx)
             if var is not None:
                 self._no_kwargs(node, name)
                 return ir.Call(var, tuple(self.expr(a, fctx) for a in node.args), (), (),
                                node.loc)
             raise SourceError(f"undefined function '{name}'", node.func.loc)
         raise SourceError(f"unknown function '{name}'", node.func.loc)
+
+    def _inline_lambda(self, lam: S.Lambda, node: S.Call, fctx: _Function):
+        """A call to a lambda, as Python runs it in TVM's parser: the arguments are evaluated,
+        then the body, with the parameters naming those values (and other names as at the
+        call, Python's late binding)."""
+        if len(node.args) > len(lam.params):
+            raise SourceError(f"the lambda takes {len(lam.params)} argument"
+                              f"{'s' if len(lam.params) != 1 else ''}, {len(node.args)} given",
+                              node.args[len(lam.params)].loc)
+        bound = {p: self.expr(a, fctx) for p, a in zip(lam.params, node.args)}
+        for k in node.kwargs:
+            if k.name not in lam.params:
+                raise SourceError(f"the lambda has no parameter '{k.name}'", k.loc)
+            if k.name in bound:
+                raise SourceError(f"the lambda got two values for '{k.name}'", k.loc)
+            bound[k.name] = self.expr(k.value, fctx)
+        missing = [p for p in lam.params if p not in bound]
+        if missing:
+            raise SourceError(f"the lambda is missing argument '{missing[0]}'", node.loc)
+        saved = fctx.scope
+        fctx.scope = {**saved, **bound}
+        try:
+            return self.expr(lam.body, fctx)
+        finally:
+            fctx.scope = saved
 
     def _check_global_call(self, node: S.Call, name: str, callee: str, args: tuple):
         """What TVM's normalizer checks on a call to a module function: the argument count,
@@ -661,11 +825,11 @@ class ModuleBuilder:
         for i, (param, arg) in enumerate(zip(params, args)):
             if param is None:
                 continue
-            given = deduce(arg, self.signatures)
-            if isinstance(given, ir.ObjectSInfo) and isinstance(arg, ir.Var) and arg.annotated:
-                # `y: R.Any = x` keeps x's struct info in TVM; cgraph only has the annotation.
-                continue
-            if static_mismatch(param, given):
+            given = self.effective_sinfo(arg)
+            # TVM's well-formedness check wants each argument to be of its parameter's kind
+            # already: an object (a storage, a string, an R.Any) is no tensor.
+            if static_mismatch(param, given) or (isinstance(given, ir.ObjectSInfo) and
+                                                 not isinstance(param, ir.ObjectSInfo)):
                 raise SourceError(f"argument {i} of '{name}' does not match its parameter: "
                                   f"expected {_sinfo_text(param)}, given {_sinfo_text(given)}",
                                   node.args[i].loc)
@@ -733,9 +897,10 @@ class ModuleBuilder:
         if isinstance(node, S.Const) and isinstance(node.value, bool):
             return ir.PrimValue(ir.IntImm(int(node.value), "bool"), node.loc)
         v = self.expr(node, fctx)
-        given = deduce(v, self.signatures)
+        # TVM converts only a primitive value: an object (a storage, an R.Any) is refused.
+        given = self.effective_sinfo(v)
         if isinstance(v, ir.StringImm) or \
-                (given is not None and not isinstance(given, (ir.PrimSInfo, ir.ObjectSInfo))):
+                (given is not None and not isinstance(given, ir.PrimSInfo)):
             raise SourceError("expected an integer (a literal or R.prim_value(...)), given "
                               f"{'a string' if isinstance(v, ir.StringImm) else _sinfo_text(given)}",
                               node.loc)
@@ -779,8 +944,29 @@ class ModuleBuilder:
 
     def _as_shape(self, node, fctx: _Function):
         if isinstance(node, (S.TupleLit, S.ListLit)):
-            return ir.ShapeExpr(tuple(self.prim(x, fctx) for x in node.items), node.loc)
+            return ir.ShapeExpr(self.dims(node.items, fctx), node.loc)
         return self.expr(node, fctx)
+
+    def dims(self, items: list, fctx: _Function, define: bool = False) -> tuple:
+        """The dimensions of a shape: TVM holds every one to int64 (`the value in ShapeType
+        can only have dtype of int64`): it widens an integer constant (`T.int32(3)` is 3), and
+        refuses a float or a variable of another type."""
+        out = []
+        for x in items:
+            e = self.prim(x, fctx, define)
+            if isinstance(e, ir.IntImm) and e.dtype not in ("int64", "bool"):
+                e = int_imm(e.value, "int64", x.loc)
+            bad = _non_int64_leaf(e)
+            if bad is not None:
+                if isinstance(bad, ir.SymVar):
+                    decl = fctx.sym_decl_loc.get(bad.name)
+                    where = f" (declared at line {decl.line})" if decl is not None else ""
+                    what = f"'{bad.name}' is {bad.dtype}{where}"
+                else:
+                    what = f"{bad.value!r} is {bad.dtype}"
+                raise SourceError(f"a shape dimension must be an int64 integer; {what}", x.loc)
+            out.append(e)
+        return tuple(out)
 
     # ---- R.* calls that cgraph models ----------------------------------------------------
 
@@ -844,7 +1030,7 @@ class ModuleBuilder:
         (x,) = self._args(node, ["value"], {}, 1)
         if not isinstance(x, (S.ListLit, S.TupleLit)):
             raise SourceError("R.shape takes a list of dimensions", x.loc)
-        return ir.ShapeExpr(tuple(self.prim(v, fctx) for v in x.items), node.loc)
+        return ir.ShapeExpr(self.dims(x.items, fctx), node.loc)
 
     def _r_tuple(self, node, fctx):
         self._no_kwargs(node, "R.tuple")
@@ -967,6 +1153,10 @@ class ModuleBuilder:
                 return fctx.sym(node.id, node.loc)
             raise SourceError(f"undefined symbolic variable '{node.id}'", node.loc)
         if t is S.Str:
+            if self.in_binding_annotation:
+                raise SourceError("a shape written as a string is only allowed in function "
+                                  "parameters and return annotations (declare `m = "
+                                  "T.int64()` and write `m`)", node.loc)
             text = node.value.strip()
             if re.fullmatch(r"[A-Za-z_]\w*", text):
                 if not define and text not in fctx.syms and text not in fctx.sym_decl:
@@ -1062,7 +1252,7 @@ class ModuleBuilder:
                 if shape is not None and not (isinstance(shape, S.Const) and shape.value is None):
                     if not isinstance(shape, (S.TupleLit, S.ListLit)):
                         raise SourceError("tensor shape must be a tuple", shape.loc)
-                    dims = tuple(self.prim(d, fctx, define) for d in shape.items)
+                    dims = self.dims(shape.items, fctx, define)
                 dt = ""
                 if dtype is not None:
                     if not isinstance(dtype, S.Str):
@@ -1086,7 +1276,7 @@ class ModuleBuilder:
                 if values is not None:
                     if not isinstance(values, (S.TupleLit, S.ListLit)):
                         raise SourceError("R.Shape takes a list of dimensions", values.loc)
-                    dims = tuple(self.prim(d, fctx, define) for d in values.items)
+                    dims = self.dims(values.items, fctx, define)
                     return ir.ShapeSInfo(dims, len(dims))
                 nd = ndim.value if isinstance(ndim, S.Num) else -1
                 return ir.ShapeSInfo(None, nd)
@@ -1140,6 +1330,28 @@ _OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "
                    "call_dps_packed"}
 
 # ---- helpers ------------------------------------------------------------------------------
+
+def impossible_match(annotation, given) -> bool:
+    """True where no value of struct info `given` can have struct info `annotation`: TVM's
+    level-0 failure. An object (R.Any) or unknown value may turn out to be anything."""
+    if given is None or isinstance(given, ir.ObjectSInfo):
+        return False
+    if isinstance(annotation, ir.TupleSInfo) and isinstance(given, ir.TupleSInfo):
+        return len(annotation.fields) != len(given.fields) or \
+            any(impossible_match(a, g) for a, g in zip(annotation.fields, given.fields))
+    return static_mismatch(annotation, given)
+
+
+def _non_int64_leaf(e):
+    """The first constant or variable of a shape dimension that is not an int64, or None."""
+    if isinstance(e, ir.PrimBinOp):
+        return _non_int64_leaf(e.lhs) or _non_int64_leaf(e.rhs)
+    if isinstance(e, ir.IntImm) and e.dtype == "bool":
+        return None  # Python's True and False are ints; TVM takes them as 1 and 0
+    if isinstance(e, (ir.IntImm, ir.FloatImm, ir.SymVar)) and e.dtype != "int64":
+        return e
+    return None
+
 
 def _is_bool_condition(s) -> bool:
     if isinstance(s, ir.TensorSInfo):
@@ -1299,6 +1511,67 @@ _KNOWN_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "
 _LEGACY_KWARGS = {"sinfo_args": "ty_args", "out_sinfo": "out_ty"}
 
 
+# `T.int64`, `T.float32x4`, `T.int65`: a TIR name that reads as a dtype, which TVM looks up
+# as an attribute of T. T has fewer of them than the dtype parser reads (no `T.int65`, though
+# "int65" is a dtype): these are all of them in TVM 0.27 (`dir(tvm.script.parser.tirx)`).
+_TIR_DTYPE_CANDIDATE = re.compile(r"(?:u?int|b?float|bool)\d+\w*")
+_TIR_DTYPE_IN_TEXT = re.compile(r"\bT\.((?:u?int|b?float|bool)\d+\w*)")
+_TIR_DTYPE_ATTRS = frozenset(
+    [base + lanes
+     for base in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                  "float16", "float32", "float64", *NAMED_FLOATS)
+     for lanes in ("", "x2", "x4", "x8", "x16", "x32", "x64")] + ["bfloat16"])
+
+
+def check_tir_dtype_names(node) -> None:
+    """A located error at the first `T.<dtype>` in a PrimFunc signature whose dtype is not one."""
+    if isinstance(node, S.Attr):
+        if isinstance(node.obj, S.Name) and node.obj.id == "T":
+            _check_tir_dtype_name(node.attr, node.loc)
+        check_tir_dtype_names(node.obj)
+    elif isinstance(node, S.Name):
+        head, _, rest = node.id.partition(".")
+        if head == "T" and rest:
+            _check_tir_dtype_name(rest, node.loc)
+    elif isinstance(node, S.Call):
+        check_tir_dtype_names(node.func)
+        for a in node.args:
+            check_tir_dtype_names(a)
+        for k in node.kwargs:
+            check_tir_dtype_names(k.value)
+    elif isinstance(node, (S.TupleLit, S.ListLit)):
+        for x in node.items:
+            check_tir_dtype_names(x)
+    elif isinstance(node, S.GetItem):
+        check_tir_dtype_names(node.obj)
+        check_tir_dtype_names(node.index)
+    elif isinstance(node, S.BinOp):
+        check_tir_dtype_names(node.lhs)
+        check_tir_dtype_names(node.rhs)
+    elif isinstance(node, S.Neg):
+        check_tir_dtype_names(node.operand)
+
+
+def check_tir_dtype_names_in_body(body: str, first_line: int) -> None:
+    """The same for a PrimFunc body, which cgraph keeps as text (comments skipped; a string
+    naming `T.int65` would be refused too, a price worth not tokenizing every body)."""
+    for m in _TIR_DTYPE_IN_TEXT.finditer(body):
+        if m.group(1) in _TIR_DTYPE_ATTRS:
+            continue
+        line_start = body.rfind("\n", 0, m.start()) + 1
+        if "#" in body[line_start:m.start()]:
+            continue
+        loc = Loc(first_line + body.count("\n", 0, m.start()), m.start() - line_start + 1)
+        _check_tir_dtype_name(m.group(1), loc)
+
+
+def _check_tir_dtype_name(name: str, loc: Loc) -> None:
+    if _TIR_DTYPE_CANDIDATE.fullmatch(name) and name not in _TIR_DTYPE_ATTRS:
+        close = difflib.get_close_matches(name, _KNOWN_DTYPES, n=1)
+        hint = f" (did you mean T.{close[0]}?)" if close else ""
+        raise SourceError(f"unknown TIR dtype 'T.{name}'{hint}", loc)
+
+
 def check_dtype(text: str, loc: Loc) -> str:
     """`text` if TVM reads it as a dtype, else a located error naming the closest dtype."""
     if is_dtype(text):
@@ -1306,6 +1579,17 @@ def check_dtype(text: str, loc: Loc) -> str:
     close = difflib.get_close_matches(text, _KNOWN_DTYPES, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise SourceError(f"unknown dtype '{text}'{hint}", loc)
+
+
+_FUTURE_ANNOTATIONS = "from __future__ import annotations"
+
+
+def check_import(s: S.Import) -> None:
+    """TVM's parser evaluates no imports (the names I, R, T are given to it); it accepts only
+    the one its printer may emit, and refuses every other, wherever it stands."""
+    if s.text != _FUTURE_ANNOTATIONS:
+        raise SourceError(f"only '{_FUTURE_ANNOTATIONS}' may be imported (TVMScript provides "
+                          "I, R and T itself)", s.loc)
 
 
 def int_imm(value: int, dtype: str, loc: Loc) -> ir.IntImm:

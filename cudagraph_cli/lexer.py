@@ -62,10 +62,12 @@ _STRIP_RE = re.compile(r"""\#[^\n]*|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 _ON_LINE_RE = re.compile(r"\bon line (\d+)")
 
 
-def normalize_source(text: str) -> str:
+def normalize_source(text: str, strip_bom: bool = True) -> str:
     """The text as Python's tokenizer sees it: no byte-order mark, every line break (`\\r\\n`,
-    a lone `\\r`, `\\n`) a `\\n`; so line numbers are counted as Python (and TVM) count them."""
-    if text.startswith("\ufeff"):
+    a lone `\\r`, `\\n`) a `\\n`; so line numbers are counted as Python (and TVM) count them.
+    Only one byte-order mark is the file's: normalize once (`strip_bom=False` after that), so
+    that a second is read as the character it is, which Python refuses."""
+    if strip_bom and text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -105,7 +105,7 @@ class ToSyntax(Transformer):
         return S.Const(None, c[0].line, c[0].column)
 
     def empty_tuple(self, c):
-        return S.TupleLit([], True, 0, 0)
+        return S.TupleLit([], True, c[0].line, c[0].column)
 
     def paren_tuple(self, c):
         items = [c[0]] + (c[1] if len(c) > 1 else [])
@@ -119,7 +119,7 @@ class ToSyntax(Transformer):
         return self.bare_tuple(c)
 
     def empty_list(self, c):
-        return S.ListLit([], 0, 0)
+        return S.ListLit([], c[0].line, c[0].column)
 
     def list(self, c):
         items = c[0]
@@ -132,7 +132,7 @@ class ToSyntax(Transformer):
         return c[0]
 
     def empty_dict(self, c):
-        return S.DictLit([], 0, 0)
+        return S.DictLit([], c[0].line, c[0].column)
 
     def dict_items(self, c):
         if len(c) == 2:
@@ -168,6 +168,19 @@ class ToSyntax(Transformer):
         if isinstance(x, S.Num):
             return S.Num(-x.value, minus.line, minus.column)
         return S.Neg(x, minus.line, minus.column)
+
+    def lambda_expr(self, c):
+        kw = c[0]
+        params = c[1] if len(c) > 2 else []
+        return S.Lambda(params, c[-1], kw.line, kw.column)
+
+    def lambda_params(self, c):
+        names = [t.value for t in c]
+        if len(set(names)) != len(names):
+            dup = next(t for i, t in enumerate(c) if t.value in names[:i])
+            raise SourceError(f"duplicate argument '{dup.value}' in lambda",
+                              Loc(dup.line, dup.column))
+        return names
 
     def getattr(self, c):
         obj, t = c
@@ -228,7 +241,7 @@ class ToSyntax(Transformer):
 
     def import_stmt(self, c):
         line, col = _tok_pos(c)
-        return S.Import(line, col)
+        return S.Import(" ".join(t.value for t in c), line, col)
 
     def decorator(self, c):
         return c[0]
@@ -420,7 +433,8 @@ _TERMINAL_WORDS = {"_NEWLINE": "end of line", "_INDENT": "an indented block",
                    "PRIMBODY": "a PrimFunc body", "NAME": "a name", "NUMBER": "a number",
                    "STRING": "a string"}
 # Listing every way an expression can start says less than "an expression".
-_EXPRESSION_STARTS = ("NAME", "NUMBER", "STRING", "(", "[", "{", "-", "True", "False", "None")
+_EXPRESSION_STARTS = ("NAME", "NUMBER", "STRING", "(", "[", "{", "-", "True", "False", "None",
+                      "lambda")
 _MAX_EXPECTED_SHOWN = 6
 
 
@@ -464,9 +478,9 @@ def _one_of(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def parse_syntax(text: str) -> list:
-    """Text -> list of top-level syntax statements."""
-    text = normalize_source(text)
+def parse_syntax(text: str, strip_bom: bool = True) -> list:
+    """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`)."""
+    text = normalize_source(text, strip_bom)
     tables = _tables()
     lexer = RelaxLexer.__new__(RelaxLexer)
     lexer.literal_types = _literal_types()
@@ -539,7 +553,7 @@ def parse_module(text: str, filename: str = "<input>"):
             line = text.count("\n", 0, i) + 1
             col = i - (text.rfind("\n", 0, i) + 1) + 1
             raise SourceError("binary data (NUL byte) in input", Loc(line, col))
-        stmts = parse_syntax(text)
+        stmts = parse_syntax(text, strip_bom=False)
         return ModuleBuilder().build(stmts, _leading_comments(text))
     except SourceError as e:
         raise e.located(filename, text)

@@ -8,6 +8,7 @@ unknown, and struct-info comparisons involving it are skipped (see equality.py).
 from __future__ import annotations
 
 from . import ir
+from .dtypes import canonical_dtype
 
 VOID = ir.TupleSInfo(())
 
@@ -199,7 +200,8 @@ def static_mismatch(param, arg) -> bool:
     if type(arg) is not type(param):
         return True
     if isinstance(param, ir.TensorSInfo):
-        if param.dtype and arg.dtype and param.dtype != arg.dtype:
+        if param.dtype and arg.dtype and \
+                canonical_dtype(param.dtype) != canonical_dtype(arg.dtype):
             return True
         if param.ndim >= 0 and arg.ndim >= 0 and param.ndim != arg.ndim:
             return True
@@ -209,7 +211,8 @@ def static_mismatch(param, arg) -> bool:
             return True
         return _dims_differ(param.values, arg.values)
     if isinstance(param, ir.PrimSInfo):
-        return bool(param.dtype and arg.dtype and param.dtype != arg.dtype)
+        return bool(param.dtype and arg.dtype and
+                    canonical_dtype(param.dtype) != canonical_dtype(arg.dtype))
     if isinstance(param, ir.TupleSInfo):
         return len(param.fields) != len(arg.fields) or \
             any(static_mismatch(p, a) for p, a in zip(param.fields, arg.fields))

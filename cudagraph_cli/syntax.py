@@ -114,6 +114,15 @@ class Neg(Node):
         self.operand, self.line, self.col = operand, line, col
 
 
+class Lambda(Node):
+    """`lambda a, b: body`; `params` are names."""
+
+    __slots__ = ("params", "body")
+
+    def __init__(self, params: list, body, line: int, col: int):
+        self.params, self.body, self.line, self.col = params, body, line, col
+
+
 # ---- statements --------------------------------------------------------------------------
 
 class Assign(Node):
@@ -146,10 +155,12 @@ class Pass(Node):
 
 
 class Import(Node):
-    __slots__ = ()
+    """An import statement; `text` is its words joined by single spaces."""
 
-    def __init__(self, line: int, col: int):
-        self.line, self.col = line, col
+    __slots__ = ("text",)
+
+    def __init__(self, text: str, line: int, col: int):
+        self.text, self.line, self.col = text, line, col
 
 
 class Param(Node):
@@ -243,6 +254,9 @@ def unparse(node) -> str:
         return f"{_operand(node.lhs, node.op, False)} {node.op} {_operand(node.rhs, node.op, True)}"
     if isinstance(node, Neg):
         return f"-{_operand(node.operand, 'neg', True)}"
+    if isinstance(node, Lambda):
+        head = " ".join(["lambda", ", ".join(node.params)]).rstrip()
+        return f"{head}: {unparse(node.body)}"
     raise TypeError(f"cannot unparse {type(node).__name__}")
 
 

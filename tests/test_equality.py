@@ -44,7 +44,8 @@ def test_renamed_locals_and_sugar_are_equal():
 
 @pytest.mark.parametrize("old,new,expect", [
     ("R.shape([64])", "R.shape([65])", "binding 's'"),
-    ('R.shape([m, 4]), "float32")', 'R.shape([m, 4]), "float16")', "binding 'a'"),
+    # (A float16 alloc under a float32 annotation is no longer read: TVM refuses it.)
+    ("alloc_tensor(s, 0,", "alloc_tensor(s, 16,", "binding 'a'"),
     ("t[0]", "t[1]", "binding 'u'"),
     ('"num_input": 1', '"num_input": 2', 'attribute "num_input"'),
     ('"relax.force_pure": True, ', "", 'attribute "relax.force_pure"'),
