@@ -11,6 +11,7 @@ import json
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -132,6 +133,31 @@ def test_a_kernel_given_a_storage_instead_of_a_tensor(tmp_path):
                    "argument 0 of 'cls.exp' does not match its parameter", "given R.Any")
 
 
+def test_the_executor_refuses_a_storage_given_to_a_kernel():
+    # The reader refuses this text (above); the executor's own guard still stands behind it
+    # for modules built in Python: the same call with the storage put in after reading.
+    from cudagraph_cli.exec.backend import CpuBackend
+    from cudagraph_cli.exec.interpreter import Executor
+
+    mod = parse_module(BEFORE)
+    main = mod.function("main")
+    bindings = [b for block in main.blocks for b in block.bindings]
+    storage = next(b.var for b in bindings if b.var.name == "storage")
+    launch = next(b for b in bindings if "cls.exp(x, alloc)" in line_text(b.loc.line))
+    launch.value.args = (storage,) + tuple(launch.value.args[1:])
+    x = np.zeros((2, 4), "float32")
+    executor = Executor(mod, CpuBackend())
+    with pytest.raises(ExecError) as e:
+        executor.call("main", [executor.backend.from_numpy(x)])
+    assert e.value.loc.line == launch.loc.line
+    assert "argument 0 of kernel 'exp'" in e.value.message
+    assert "a storage of 32 bytes, not a tensor" in e.value.message
+
+
+def line_text(n: int) -> str:
+    return BEFORE.split("\n")[n - 1]
+
+
 def test_a_kernel_given_too_few_arguments(tmp_path):
     text = BEFORE.replace("_1: R.Tuple = cls.exp(x, alloc)", "_1: R.Tuple = cls.exp(alloc)")
     bad = write(tmp_path, "bad.relax", text)
@@ -170,11 +196,25 @@ def test_a_storage_size_whose_product_overflows_int64(tmp_path):
 
 
 def test_a_huge_result_shape_is_refused_before_numpy_tries(tmp_path):
+    # The annotation leaves the shape open, so the reader (as TVM's) lets it through and the
+    # executor's guard is what refuses it.
+    text = BEFORE.replace('alloc4: R.Tensor((2, 4), dtype="float32") = '
+                          'R.builtin.alloc_tensor(R.shape([2, 4])',
+                          'alloc4: R.Tensor(dtype="float32", ndim=2) = '
+                          'R.builtin.alloc_tensor(R.shape([1099511627776, 4])')
+    assert text != BEFORE
+    bad = write(tmp_path, "bad.relax", text)
+    code, _, err = cgraph("run", bad, "--device", "cpu")
+    assert_located(code, err, bad, line_of(text, "1099511627776"),
+                   "a tensor of 17592186044416 bytes")
+
+
+def test_the_reader_refuses_a_huge_shape_its_annotation_contradicts(tmp_path):
     text = BEFORE.replace('R.builtin.alloc_tensor(R.shape([2, 4])',
                           'R.builtin.alloc_tensor(R.shape([1099511627776, 4])')
     bad = write(tmp_path, "bad.relax", text)
     code, _, err = cgraph("run", bad, "--device", "cpu")
-    # The reader refuses it now: the binding's annotation says (2, 4), which TVM checks.
+    # The binding's annotation says (2, 4), which TVM's reader checks too.
     assert_located(code, err, bad, line_of(text, "1099511627776"),
                    "does not match the value", "R.Tensor((1099511627776, 4)")
 
