@@ -80,13 +80,10 @@ def test_fuzz(capsys):
 
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
-def test_fuzz_regression(path: Path, request):
+def test_fuzz_regression(path: Path):
     # verdicts.json: what the fuzzer found on it, and TVM 0.27's verdict (recorded with
-    # tests/record_tvm_verdicts.py's tvm_verdict), which cgraph fmt must share. "open": a
-    # finding in a layer fixed elsewhere, kept here so that it shows (XPASS) once fixed.
+    # tests/record_tvm_verdicts.py's tvm_verdict), which cgraph fmt must share.
     expected = json.loads((path.parent / "verdicts.json").read_text())[path.name]
-    if "open" in expected:
-        request.applymarker(pytest.mark.xfail(reason=expected["open"], strict=False))
     outcome = fuzz.Harness().check(path.read_bytes())
     assert not outcome.findings, \
         f"found before: {expected['found']}\n" + \
