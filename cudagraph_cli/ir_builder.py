@@ -690,6 +690,11 @@ class ModuleBuilder:
             if not isinstance(idx, S.Num) or not isinstance(idx.value, int):
                 raise SourceError("tuple index must be an integer literal", idx.loc)
             bs = deduce(base, self.signatures)
+            if isinstance(bs, (ir.TensorSInfo, ir.ShapeSInfo, ir.PrimSInfo, ir.FuncSInfo)):
+                # TVM's normalizer: "The type of Tuple must be TupleType" (an R.Any may still
+                # hold a tuple, so only a value known to be something else is refused).
+                raise SourceError("only a tuple can be indexed; this value is "
+                                  f"{_sinfo_text(bs)}", node.loc)
             if isinstance(bs, ir.TupleSInfo) and not 0 <= idx.value < len(bs.fields):
                 raise SourceError(f"index {idx.value} out of range: the tuple has "
                                   f"{len(bs.fields)} field{'s' if len(bs.fields) != 1 else ''}",
