@@ -9,6 +9,7 @@ compares this with TVM's own parser on a corpus when TVM is installed.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Low-precision float formats, by name; they take lanes but no bit width.
@@ -26,6 +27,7 @@ _MAX_BITS = 255  # bits are a uint8_t
 _MAX_LANES = 65535  # lanes are a uint16_t
 
 
+@functools.lru_cache(maxsize=1024)
 def is_dtype(text: str) -> bool:
     """True when TVM 0.27 reads `text` as a data type (the empty string is the void type)."""
     if text == "":
@@ -43,6 +45,7 @@ def is_dtype(text: str) -> bool:
     return True
 
 
+@functools.lru_cache(maxsize=64)
 def int_range(dtype: str) -> tuple[int, int]:
     """The values an integer literal of `dtype` may take, as TVM checks them on reading
     (`Literal value ... exceeds range of int32`); every other type is held to int64."""
@@ -55,6 +58,7 @@ _SHORT = {"i": "int", "u": "uint", "f": "float", "bf": "bfloat"}
 _DEFAULT_BITS = {"int": "32", "uint": "32", "float": "32", "bfloat": "16"}
 
 
+@functools.lru_cache(maxsize=1024)  # a module spells a handful of dtypes thousands of times
 def canonical_dtype(text: str) -> str:
     """The name TVM prints for a dtype it reads (`f32` is float32, `int` is int32), so that
     two spellings of one type compare equal; text that is no dtype comes back unchanged."""

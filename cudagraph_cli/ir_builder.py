@@ -87,6 +87,7 @@ class ModuleBuilder:
     def __init__(self):
         self.dialect = _Dialect()
         self.signatures: dict[str, object] = {}  # function name -> ir.Function | ir.PrimFunc
+        self.prim_params: dict[str, list] = {}  # PrimFunc name -> its parameters as struct info
         # id(var) -> struct info of the value bound to an annotated var: TVM keeps the value's
         # where it is more precise than the annotation (`y: R.Any = x` is a tensor), so the
         # argument checks use it; cgraph's var keeps the annotation as written.
@@ -818,7 +819,9 @@ class ModuleBuilder:
         a constant dimension, the kind of value); symbolic differences are left to run time."""
         f = self.signatures.get(callee)
         if isinstance(f, ir.PrimFunc):
-            params = [prim_param_sinfo(p) for p in f.params]
+            params = self.prim_params.get(callee)
+            if params is None:  # once per PrimFunc: a model calls each kernel many times
+                params = self.prim_params[callee] = [prim_param_sinfo(p) for p in f.params]
         elif isinstance(f, ir.Function):
             params = [p.sinfo for p in f.params]
         else:
