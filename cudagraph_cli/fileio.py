@@ -217,11 +217,7 @@ def write_in_place(path: str, data: bytes) -> None:
     except OSError as e:
         raise cannot_write(path, e) from None
     try:
-        write_all(fd, data)
-    except BrokenPipeError:
-        raise
-    except OSError as e:
-        raise cannot_write(path, e) from None
+        write_to_fd(path, fd, data)
     finally:
         os.close(fd)
 
