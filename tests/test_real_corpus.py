@@ -33,18 +33,18 @@ TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 TVM_CANNOT_READ = {
-    "bb_convnet.before.relax": (TY_ARGS, 228, 54),
-    "bb_convnet.after.relax": (TY_ARGS, 246, 54),
-    "nn_convnet.before.relax": (TY_ARGS, 248, 54),
-    "nn_convnet.after.relax": (TY_ARGS, 254, 54),
-    "nn_llama_kv.before.relax": (TY_ARGS, 1423, 58),
-    "nn_llama_kv.after.relax": (TY_ARGS, 1354, 58),
-    "nn_mlp.before.relax": (TY_ARGS, 194, 53),
-    "nn_mlp.after.relax": (TY_ARGS, 203, 53),
-    "onnx_convnet.before.relax": (METADATA, 142, 9),
-    "onnx_convnet.after.relax": (METADATA, 150, 9),
-    "torch_convnet.before.relax": (METADATA, 142, 9),
-    "torch_convnet.after.relax": (METADATA, 150, 9),
+    "bb_convnet.before.relax": (TY_ARGS, 229, 54),
+    "bb_convnet.after.relax": (TY_ARGS, 247, 54),
+    "nn_convnet.before.relax": (TY_ARGS, 249, 54),
+    "nn_convnet.after.relax": (TY_ARGS, 255, 54),
+    "nn_llama_kv.before.relax": (TY_ARGS, 1424, 58),
+    "nn_llama_kv.after.relax": (TY_ARGS, 1355, 58),
+    "nn_mlp.before.relax": (TY_ARGS, 195, 53),
+    "nn_mlp.after.relax": (TY_ARGS, 204, 53),
+    "onnx_convnet.before.relax": (METADATA, 143, 9),
+    "onnx_convnet.after.relax": (METADATA, 151, 9),
+    "torch_convnet.before.relax": (METADATA, 143, 9),
+    "torch_convnet.after.relax": (METADATA, 151, 9),
     "static_plan_view.after.relax": (NOT_WELL_FORMED, 1, 1),
 }
 

@@ -1,7 +1,7 @@
 """Build the real-model corpus: TVM's own dumps right before and after its RewriteCUDAGraph.
 
 Each model is built with one of TVM's frontends and compiled the way a TVM user compiles it,
-`relax.build(mod, target="cuda")` under `relax.backend.use_cuda_graph`; a pass instrument
+`relax.build(mod, target="cuda")` (arch sm_80) under `relax.backend.use_cuda_graph`; a pass instrument
 prints the module (`mod.script()`) right before and right after TVM's `RewriteCUDAGraph`
 inside that build. No GPU is needed: `relax.build` only generates code for cuda here.
 
@@ -48,6 +48,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
 CONFIG = {"relax.backend.use_cuda_graph": True}
+# "cuda" alone takes the arch of the machine's GPU (sm_50 without one), and the kernels' schedules
+# may follow it: a fixed arch makes the files the same on every machine.
+TARGET = {"kind": "cuda", "arch": "sm_80"}
 COMMAND = "python bench/corpus/build_corpus.py (make corpus)"
 
 
@@ -89,7 +92,7 @@ def build_and_capture(mod, name: str) -> tuple[str, str]:
     capture = Capture()
     with tvm.transform.PassContext(opt_level=3, config=CONFIG,
                                    instruments=[capture.instrument()]):
-        relax.build(mod, target="cuda")
+        relax.build(mod, target=tvm.target.Target(TARGET))
     return capture.single(name)
 
 
@@ -359,7 +362,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
 
     try:
-        import tvm  # noqa: F401
+        import tvm
     except ImportError:
         print("apache-tvm is required: pip install -e '.[corpus]'", file=sys.stderr)
         return 2
@@ -373,20 +376,19 @@ def main(argv=None) -> int:
         except ImportError as e:
             print(f"{name}: skipped ({e.name or e} is not installed)")
             continue
-        print(f"{name}: relax.build(target='cuda') with {PASS_NAME} captured")
+        print(f"{name}: relax.build(target={TARGET}) with {PASS_NAME} captured")
         before, after = build_and_capture(mod, name)
         write_pair(args.out, name, [
             f"model: {model}",
             f"frontend: {frontend}; captured inside relax.build(mod, target=\"cuda\") under",
-            "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument",
+            "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+            f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "
               "tests/python/relax/test_transform_static_plan_block_memory.py)")
         return 0
-    import tvm
-
     digest = hashlib.sha256(args.tvm_tests.read_bytes()).hexdigest()[:16]
     for test, text in static_plan_modules(args.tvm_tests):
         name = "static_plan_" + test.removeprefix("test_")
@@ -398,7 +400,7 @@ def main(argv=None) -> int:
             f"model: class Expected of {test}() in apache/tvm",
             f"tests/python/relax/test_transform_static_plan_block_memory.py (sha256 {digest}...),",
             "the module right after StaticPlanBlockMemory, read by tvm.script.from_source;",
-            f"captured around relax.transform.RewriteCUDAGraph() alone under",
+            "captured around relax.transform.RewriteCUDAGraph() alone under",
             "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument",
         ], before, after)
     return 0
