@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test bench bench-gpu gpu-check clean
+.PHONY: demo test bench bench-gpu gpu-check corpus clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,16 @@ bench-gpu: $(VENV)/.base
 gpu-check: $(VENV)/.test
 	$(BIN)/python -m pytest -q -m gpu tests/test_cuda.py
 	compute-sanitizer --tool memcheck --error-exitcode 1 $(BIN)/cgraph run $(DEMO) --device 0 --iters 3 --warmup 1
+
+# samples/real: TVM's own dumps of small real models right before and after its RewriteCUDAGraph
+# inside relax.build (bench/corpus/build_corpus.py; no GPU needed). Deterministic: a second run
+# rewrites identical files. TVM_TESTS: a copy of apache/tvm's
+# tests/python/relax/test_transform_static_plan_block_memory.py, for the static_plan_* files
+# (without it they are left as they are).
+TVM_TESTS ?=
+corpus: $(VENV)/.base
+	$(PIP) install -e '.[corpus]'
+	$(BIN)/python bench/corpus/build_corpus.py $(if $(TVM_TESTS),--tvm-tests $(TVM_TESTS))
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist

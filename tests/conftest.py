@@ -14,7 +14,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 TVM_SAMPLES = sorted((SAMPLES / "tvm").glob("*.relax"))
 SEED_SAMPLES = sorted((SAMPLES / "seeds").glob("*.relax"))
-ALL_SAMPLES = sorted(SAMPLES.rglob("*.relax"))
+# samples/real is TVM's own dumps of real models, which cgraph cannot all read yet: it has its
+# own workflow test (tests/test_real_corpus.py, issue 12), not the per-sample tests over this list.
+REAL_SAMPLES = SAMPLES / "real"
+ALL_SAMPLES = sorted(p for p in SAMPLES.rglob("*.relax") if not p.is_relative_to(REAL_SAMPLES))
 
 
 def run_cli(*args: str, input: bytes | None = None, env: dict | None = None,

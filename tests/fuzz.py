@@ -43,7 +43,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted((ROOT / "samples").rglob("*.relax"))
+# The samples the tests run on (samples/real excluded: see conftest).
+from conftest import ALL_SAMPLES as SAMPLES  # noqa: E402
 # Verify runs every function on NumPy with the module's weights; past this size it dominates.
 VERIFY_MAX_BYTES = 20_000
 # Big samples cost ~100x a small one per mutant: they get one mutant in BIG_EVERY.
