@@ -109,23 +109,24 @@ def excerpt(source: str | None, loc: Loc) -> str | None:
     width_right = sum(len(p) for p in right)
     budget_left = max(half, EXCERPT_WIDTH - width_right)
     budget_right = max(half, EXCERPT_WIDTH - width_left)
-    kept_left, used = [], 0
-    for piece in left:
-        if used + len(piece) > budget_left:
-            break
-        kept_left.append(piece)
-        used += len(piece)
-    kept_right, used = [], 0
-    for piece in right:
-        if used + len(piece) > budget_right:
-            break
-        kept_right.append(piece)
-        used += len(piece)
+    kept_left = pieces_within(left, budget_left)
+    kept_right = pieces_within(right, budget_right)
     cut_left = len(kept_left) < caret_at
     cut_right = caret_at + len(kept_right) < len(line)
     before = ("..." if cut_left else "") + "".join(reversed(kept_left))
     after = "".join(kept_right) + ("..." if cut_right else "")
     return f"{before}{after}\n{' ' * len(before)}^"
+
+
+def pieces_within(pieces: list[str], budget: int) -> list[str]:
+    """The leading pieces whose total width stays within `budget` columns."""
+    kept, used = [], 0
+    for piece in pieces:
+        if used + len(piece) > budget:
+            break
+        kept.append(piece)
+        used += len(piece)
+    return kept
 
 
 def error(message: str, loc: Loc = NO_LOC) -> SourceError:
