@@ -63,6 +63,8 @@ class VerifyReport:
     launches_rewritten: int = 0
     outputs_compared: int = 0
     notes: list = field(default_factory=list)
+    # ("original" | "rewritten", loc, message): what ran only after a correction, located
+    warnings: list = field(default_factory=list)
 
     @property
     def equal(self) -> bool:
@@ -366,6 +368,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
 
 
 def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyReport:
+    report.warnings = [("original", loc, m) for loc, m in ex_a.warnings] + \
+        [("rewritten", loc, m) for loc, m in ex_b.warnings]
     report.captures = ex_b.captures
     report.replays = ex_b.replays
     report.launches_original = getattr(ex_a.backend, "launch_count", 0)
