@@ -209,7 +209,7 @@ def test_shape_of_tensor_to_shape_closures_and_print():
         y = R.reshape(x, s)
         c = R.make_closure(cls.twice, (x,))
         r = R.invoke_closure(c, (y,), ty_args=(R.Tensor((2, 3), "float32"),))
-        R.print(x, format="x: {}")
+        R.print(x, y, format="x: {} {}")
         return (s, r)
 ''', '''
     @R.function

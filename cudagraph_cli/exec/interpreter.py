@@ -351,6 +351,8 @@ class Executor:
         """The operators besides memory and kernel calls that TVM leaves in a module between
         memory planning and its lowering to VM builtins (docs/EXECUTOR.md lists them)."""
         name = c.op.name
+        if name == "relax.print":
+            return ()  # R.print(*values, format=...): the executor prints nothing
         params = OTHER_OPS[name]
         given = list(c.args)
         named = dict(c.attrs)
@@ -385,8 +387,6 @@ class Executor:
             return tuple(int(v) for v in arr)
         if name in ("relax.builtin.stop_lift_params", "relax.stop_lift_params"):
             return values[0]
-        if name == "relax.print":
-            return ()
         if name == "relax.assert_op":
             if not self._condition(values[0]):
                 text = values[2] if isinstance(values[2], str) else ""
@@ -652,7 +652,7 @@ OTHER_OPS = {
     "relax.tensor_to_shape": ("expr",),
     "relax.builtin.stop_lift_params": ("x",),
     "relax.stop_lift_params": ("x",),
-    "relax.print": ("values=", "format="),
+    "relax.print": (),  # any number of values
     "relax.assert_op": ("condition", "format_args=", "format="),
     "relax.make_closure": ("func", "args"),
     "relax.invoke_closure": ("closure", "args"),
