@@ -450,6 +450,9 @@ def verify_command(original, rewritten, calls, seed, shapes, fmt):
         raise e.located(name_a, text_a)
     except SourceError as e:
         raise e.located(name_a, text_a)
+    for which, loc, message in result.warnings:
+        click.echo(_warning(*((name_b, text_b) if which == "rewritten" else (name_a, text_a)),
+                            loc, message), err=True)
     if fmt == "json":
         d = result.difference
         report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
@@ -636,6 +639,9 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
     except SourceError as e:
         e.located(name, text)
         raise
+    finally:
+        for loc, message in executor.warnings:
+            click.echo(_warning(name, text, loc, message), err=True)
     if fmt == "json":
         click.echo(json.dumps({"module": name, "device": "cpu", "outputs": rows,
                                "kernel_launches": executor.backend.launch_count,
@@ -827,6 +833,15 @@ def _explanation(report, name: str) -> str:
                      f"{sum(r.kernels for r in kept)} of "
                      f"{sum(report.plan.launches.values())} kernel launches")
     return "\n".join(lines)
+
+
+def _warning(name: str, text: str, loc: Loc, message: str) -> str:
+    """`FILE:LINE:COL: warning: message`, the line and a caret (on stderr; no exit status)."""
+    if loc.line <= 0:
+        return f"{name}: warning: {one_line(message)}"
+    shown = excerpt(text, loc)
+    head = f"{name}:{loc.line}:{loc.col}: warning: {one_line(message)}"
+    return head if shown is None else f"{head}\n{shown}"
 
 
 def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:

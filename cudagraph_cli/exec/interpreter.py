@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import difflib
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import ir
+from ..diagnostics import NO_LOC, Loc
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
-from .kernels import KernelSpec, packed_spec, prim_func_spec
+from .kernels import KernelSpec, packed_spec, prim_func_loads, prim_func_spec
 
 GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
 RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
@@ -57,6 +59,15 @@ class DType:
     name: str
 
 
+@dataclass(frozen=True)
+class PartialCall:
+    """What `R.make_closure(f, (captured...))` makes: `invoke_closure` calls `f` with the
+    captured values first (TVM's lambda-lifted closures)."""
+
+    name: str
+    captured: tuple
+
+
 @dataclass(frozen=True, eq=False)
 class Closure:
     """A nested Relax function with the vars (and symbolic values) of the function that
@@ -77,6 +88,18 @@ class Executor:
         self.graphs: dict[tuple, tuple] = {}  # (index, shape) -> (graph, outputs)
         self.captures = 0
         self.replays = 0
+        # (loc, message) of what ran only after the executor corrected the module, once a
+        # location; the CLI prints them as located warnings.
+        self.warnings: list[tuple[Loc, str]] = []
+        self.binding_loc: Loc = NO_LOC
+        self.in_elements = storages_sized_in_elements(module)
+        # In such a module: each storage's size as declared, and its dtype.
+        self.declared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def warn(self, message: str, loc: Loc | None = None) -> None:
+        loc = self.binding_loc if loc is None else loc
+        if all(w[0] != loc for w in self.warnings):
+            self.warnings.append((loc, message))
 
     # ---- calling functions ---------------------------------------------------------------
 
@@ -121,10 +144,12 @@ class Executor:
         if len(dims) != len(actual):
             raise ExecError(f"'{name}' should have {len(dims)} dimensions, not {len(actual)}",
                             loc)
+        # Variables first: a dimension such as `T.max(n - m, 1)` may come before `m`.
         for d, a in zip(dims, actual):
             if isinstance(d, ir.SymVar) and id(d) not in syms:
                 syms[id(d)] = _integer(a, f"a dimension of '{name}'")
-            elif self._prim(d, syms) != a:
+        for d, a in zip(dims, actual):
+            if self._prim(d, syms) != a:
                 raise ExecError(f"'{name}' has shape {tuple(actual)}, which does not match its "
                                 "struct info", loc)
 
@@ -196,6 +221,7 @@ class Executor:
         """Evaluate the bindings of a function, a branch or a closure's body into `env`."""
         for block in blocks:
             for b in block.bindings:
+                self.binding_loc = b.loc
                 try:
                     value = self._eval(b.value, env, syms)
                     if isinstance(b, ir.MatchCast):
@@ -220,57 +246,22 @@ class Executor:
         return self._eval(f.body, env, syms)
 
     def _prim(self, e, syms: dict):
-        t = type(e)
-        if t is ir.IntImm or t is ir.FloatImm:
-            return e.value
-        if t is ir.SymVar:
-            try:
-                return syms[id(e)]
-            except KeyError:
-                raise ExecError(f"symbolic variable '{e.name}' has no value") from None
-        if t is ir.PrimBinOp:
-            a, b = self._prim(e.lhs, syms), self._prim(e.rhs, syms)
-            if e.op in ("//", "%", "/") and b == 0:
-                raise ExecError(f"division by zero in a symbolic expression ({a} {e.op} 0)")
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
-            if e.op == "//":
-                return a // b
-            if e.op == "%":
-                return a % b
-            return a / b
-        if t is ir.PrimCall:
-            args = [self._prim(a, syms) for a in e.args]
-            fn = {"T.max": max, "T.min": min, "T.floordiv": lambda a, b: a // b,
-                  "T.floormod": lambda a, b: a % b, "T.ceildiv": lambda a, b: -(-a // b),
-                  "T.truncdiv": lambda a, b: int(a / b),
-                  "T.truncmod": lambda a, b: a - int(a / b) * b}.get(e.func)
-            if fn is None:
-                raise ExecError(f"cannot evaluate {e.func}")
-            if e.func != "T.max" and e.func != "T.min":
-                if len(args) != 2:
-                    raise ExecError(f"{e.func} takes 2 arguments, {len(args)} given")
-                if args[1] == 0:
-                    raise ExecError(f"division by zero in {e.func}({args[0]}, 0)")
-            elif not args:
-                raise ExecError(f"{e.func} of nothing")
-            return fn(*args)
-        raise ExecError("cannot evaluate a symbolic expression")
+        return eval_prim(e, lambda v: syms[id(v)])
 
     def _call(self, c: ir.Call, env: dict, syms: dict):
         op = c.op
         args = c.args
         if isinstance(op, ir.Op):
             name = op.name
-            if name == "relax.memory.alloc_storage":
+            if name in ("relax.memory.alloc_storage", "relax.vm.alloc_storage"):
                 _arity(c, 1)
                 size = self._shape(self._eval(args[0], env, syms), "alloc_storage's size")
-                return self.backend.alloc_storage(check_alloc_size(math.prod(size), "a storage"))
-            if name == "relax.memory.alloc_tensor":
+                # relax.memory.alloc_storage(size, device, scope, dtype); relax.vm's
+                # (size, device, dtype, scope)
+                at = 3 if name == "relax.memory.alloc_storage" else 2
+                dtype = self._eval(args[at], env, syms) if len(args) > at else None
+                return self._alloc_storage(math.prod(size), dtype)
+            if name in ("relax.memory.alloc_tensor", "relax.vm.alloc_tensor"):
                 _arity(c, 4)
                 storage = self._eval(args[0], env, syms)
                 if not self.backend.is_storage(storage):
@@ -279,7 +270,16 @@ class Executor:
                 offset = _integer(self._eval(args[1], env, syms), "alloc_tensor's offset")
                 shape = self._shape(self._eval(args[2], env, syms), "alloc_tensor's shape")
                 dtype = self._dtype(self._eval(args[3], env, syms), "alloc_tensor")
-                check_alloc_size(math.prod(shape) * numpy_dtype(dtype).itemsize, "a tensor")
+                nbytes = math.prod(shape) * numpy_dtype(dtype).itemsize
+                check_alloc_size(nbytes, "a tensor")
+                declared = self.declared.get(storage)
+                if declared is not None and 0 <= offset and offset + nbytes > declared[0] and \
+                        offset + nbytes <= storage.nbytes:
+                    self.warn(f"a tensor of {nbytes} bytes at offset {offset} does not fit its "
+                              f"storage of {declared[0]} bytes; run with the storage grown to "
+                              f"{storage.nbytes} bytes ({declared[0]} {declared[1]} elements): "
+                              "this module sizes its storages in elements, as TVM's own test "
+                              "modules do")
                 return self.backend.view(storage, offset, shape, dtype)
             if name == "relax.builtin.alloc_tensor":
                 _arity(c, 2)
@@ -287,7 +287,8 @@ class Executor:
                 dtype = self._dtype(self._eval(args[1], env, syms), "alloc_tensor")
                 check_alloc_size(math.prod(shape) * numpy_dtype(dtype).itemsize, "a tensor")
                 return self.backend.alloc_tensor(shape, dtype)
-            if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
+            if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor",
+                        "relax.vm.kill_object"):
                 _arity(c, 1)
                 self.backend.free(self._eval(args[0], env, syms))
                 return ()
@@ -319,6 +320,11 @@ class Executor:
             if name in ("relax.call_tir", "relax.call_dps_packed"):
                 _arity(c, 2)
                 return self._call_dps(c, env, syms)
+            if name in OTHER_OPS:
+                return self._other_op(c, env, syms)
+            reason = NOT_EXECUTED.get(name)
+            if reason is not None:
+                raise ExecError(f"operator '{name}' is not executed by the executor: {reason}")
             raise ExecError(f"operator '{name}' is not supported by the executor (modules after "
                             "memory planning call kernels, not operators)")
         values = [self._eval(a, env, syms) for a in args]
@@ -332,6 +338,115 @@ class Executor:
         if isinstance(target, Closure):
             return self._call_closure(target, values)
         raise ExecError("calling a value that is not a function")
+
+    def _alloc_storage(self, size: int, dtype):
+        """A storage of `size` bytes; in a module that sizes storages in elements, of `size`
+        elements of its dtype (a warning says so where a tensor needs the difference)."""
+        itemsize = 1
+        if self.in_elements and isinstance(dtype, (DType, str)):
+            itemsize = numpy_dtype(self._dtype(dtype, "alloc_storage")).itemsize
+        storage = self.backend.alloc_storage(check_alloc_size(size * itemsize, "a storage"))
+        if itemsize > 1:
+            self.declared[storage] = (size, self._dtype(dtype, "alloc_storage"))
+        return storage
+
+    def _other_op(self, c: ir.Call, env: dict, syms: dict):
+        """The operators besides memory and kernel calls that TVM leaves in a module between
+        memory planning and its lowering to VM builtins (docs/EXECUTOR.md lists them)."""
+        name = c.op.name
+        if name == "relax.print":
+            return ()  # R.print(*values, format=...): the executor prints nothing
+        params = OTHER_OPS[name]
+        given = list(c.args)
+        named = dict(c.attrs)
+        if len(given) > len(params):
+            raise ExecError(f"'{name}' takes at most {len(params)} arguments, {len(given)} "
+                            "given")
+        values = []
+        for i, p in enumerate(params):
+            node = given[i] if i < len(given) else named.get(p.rstrip("="))
+            if node is None:
+                if not p.endswith("="):
+                    raise ExecError(f"'{name}' is missing its argument '{p}'")
+                values.append(None)
+                continue
+            v = self._eval(node, env, syms)
+            values.append(None if isinstance(v, HostObject) and v.name == "null" else v)
+        if name == "relax.reshape":
+            return self._reshape(values[0], values[1], "R.reshape")
+        if name == "relax.memory.view":
+            return self._view(*values)
+        if name == "relax.memory.ensure_zero_offset":
+            return self._tensor(values[0], "ensure_zero_offset's argument")
+        if name == "relax.vm.call_tir_dyn":
+            return self._call_tir_dyn(values[0], values[1])
+        if name == "relax.shape_of":
+            return tuple(self._tensor(values[0], "shape_of's argument").shape)
+        if name == "relax.tensor_to_shape":
+            arr = self.backend.to_numpy(self._tensor(values[0], "tensor_to_shape's argument"))
+            if arr.ndim != 1 or arr.dtype.kind not in "iu":
+                raise ExecError(f"tensor_to_shape takes a 1-D integer tensor, not "
+                                f"{_describe(values[0])}")
+            return tuple(int(v) for v in arr)
+        if name in ("relax.builtin.stop_lift_params", "relax.stop_lift_params"):
+            return values[0]
+        if name == "relax.assert_op":
+            if not self._condition(values[0]):
+                text = values[2] if isinstance(values[2], str) else ""
+                raise ExecError(f"R.assert_op failed{': ' + text if text else ''}")
+            return ()
+        if name == "relax.make_closure":
+            if not isinstance(values[0], FuncRef) or not isinstance(values[1], tuple):
+                raise ExecError("make_closure takes a module function and a tuple")
+            return PartialCall(values[0].name, values[1])
+        # invoke_closure, invoke_pure_closure
+        target, call_args = values[0], values[1]
+        if not isinstance(call_args, tuple):
+            raise ExecError(f"{name}'s arguments are {_describe(call_args)}, not a tuple")
+        if isinstance(target, PartialCall):
+            return self._call_global(target.name, list(target.captured + call_args))
+        if isinstance(target, Closure):
+            return self._call_closure(target, list(call_args))
+        if isinstance(target, FuncRef):
+            return self._call_global(target.name, list(call_args))
+        raise ExecError(f"{name} calls {_describe(target)}, not a closure")
+
+    def _tensor(self, value, what: str) -> Tensor:
+        if not isinstance(value, Tensor):
+            raise ExecError(f"{what} is {_describe(value)}, not a tensor")
+        return value
+
+    def _reshape(self, x, shape, what: str) -> Tensor:
+        """A view of the same bytes with another shape, as TVM's vm.builtin.reshape."""
+        x = self._tensor(x, f"{what}'s data")
+        if isinstance(shape, Tensor):
+            raise ExecError(f"{what}'s shape is a tensor, not a shape")
+        shape = self._shape(shape, f"{what}'s shape")
+        if math.prod(shape) != math.prod(x.shape):
+            raise ExecError(f"{what} of a tensor {tuple(x.shape)} ({math.prod(x.shape)} "
+                            f"elements) to {shape} ({math.prod(shape)} elements)")
+        return self.backend.tensor_view(x, 0, shape, x.dtype)
+
+    def _view(self, x, shape, dtype, offset) -> Tensor:
+        """R.memory.view: shape, dtype and byte offset relative to `x`, each defaulting to
+        `x`'s own; the view may not reach past `x`'s bytes."""
+        x = self._tensor(x, "R.memory.view's data")
+        shape = tuple(x.shape) if shape is None else self._shape(shape, "R.memory.view's shape")
+        dtype = x.dtype if dtype is None else self._dtype(dtype, "R.memory.view")
+        offset = 0 if offset is None else _integer(offset, "R.memory.view's byte offset")
+        return self.backend.tensor_view(x, offset, shape, dtype)
+
+    def _call_tir_dyn(self, func, args) -> tuple:
+        """R.vm.call_tir_dyn(f, (tensors..., shape)): f launched on the tensors, then each
+        value of the trailing shape as a scalar (TVM's vm.builtin.call_tir_dyn)."""
+        if not isinstance(func, FuncRef) or not isinstance(self.functions.get(func.name),
+                                                           ir.PrimFunc):
+            raise ExecError(f"call_tir_dyn calls {_describe(func)}, not a PrimFunc of the "
+                            "module")
+        if not isinstance(args, tuple) or not args or not isinstance(args[-1], tuple):
+            raise ExecError("call_tir_dyn's arguments are not a tuple ending with a shape")
+        self._launch_prim(self.functions[func.name], list(args[:-1]) + list(args[-1]))
+        return ()
 
     def _shape(self, value, what: str) -> tuple:
         """A shape the executor can allocate: a tuple of non-negative integers."""
@@ -375,15 +490,31 @@ class Executor:
                 raise ExecError(f"argument {i} of kernel '{f.name}' ('{p.name}', a scalar) is "
                                 f"{_describe(v)}, not a number")
         tensors, scalars, positions = _split(given)
-        key = (f.name, tuple(positions), len(values) + len(outputs))
+        # Scratch memory: TVM passes a kernel its workspace as a 1-D uint8 tensor, which the
+        # kernel writes before it reads (so its earlier bytes reach no output).
+        scratch = tuple(i for i, v in enumerate(given) if isinstance(v, Tensor) and
+                        v.dtype == "uint8" and len(v.shape) == 1)
+        key = (f.name, tuple(positions), len(values) + len(outputs), scratch)
         spec = self._specs.get(key)
         if spec is None:
             base = prim_func_spec(f)
-            written = tuple(positions.index(i) for i in base.outputs if i in positions)
-            spec = self._specs[key] = KernelSpec(base.name, written, base.builtin)
+            written = set(base.outputs)
+            if scratch:
+                read = prim_func_loads(f)
+                written |= {i for i in scratch if i not in read}
+            indices = tuple(positions.index(i) for i in sorted(written) if i in positions)
+            builtin = base.builtin if written == set(base.outputs) else None
+            spec = self._specs[key] = KernelSpec(base.name, indices, builtin, base.opaque)
+        self._launch(spec, tensors, scalars)
+
+    def _launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         self.backend.launch(spec, tensors, scalars)
+        for message in self.backend.take_warnings():
+            self.warn(message)
 
     def _packed(self, name: str, values: list, sinfo_args: tuple, syms: dict):
+        if name in VM_BUILTIN_OPS:
+            return self._vm_builtin(name, values)
         ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
         for v in _leaves(values):
             if self.backend.is_storage(v):
@@ -395,18 +526,31 @@ class Executor:
             outs = self._alloc_like(ret, syms)
             flat, _, _ = _split([outs])
             n_in = len(tensors)
-            spec = KernelSpec(name, tuple(range(n_in, n_in + len(flat))), None)
-            self.backend.launch(spec, tensors + flat, scalars)
+            spec = KernelSpec(name, tuple(range(n_in, n_in + len(flat))), None, True)
+            self._launch(spec, tensors + flat, scalars)
             return outs
         if tensors:
             key = ("packed", name, len(tensors))
             spec = self._specs.get(key)
             if spec is None:
                 spec = self._specs[key] = packed_spec(name, len(tensors))
-            self.backend.launch(spec, tensors, scalars)
+            self._launch(spec, tensors, scalars)
         if isinstance(ret, ir.TupleSInfo) and not ret.fields:
             return ()
         return HostObject(f"{name}()")
+
+    def _vm_builtin(self, name: str, values: list):
+        """The VM builtins TVM lowers the view operators to, called by name."""
+        want = VM_BUILTIN_OPS[name]
+        if len(values) != want:
+            raise ExecError(f"'{name}' takes {want} argument(s), {len(values)} given")
+        if name == "vm.builtin.reshape":
+            return self._reshape(values[0], values[1], name)
+        if name == "vm.builtin.shape_of":
+            return tuple(self._tensor(values[0], f"{name}'s argument").shape)
+        if name == "vm.builtin.ensure_zero_offset":
+            return self._tensor(values[0], f"{name}'s argument")
+        return HostObject("null")  # vm.builtin.null_value
 
     def _call_dps(self, c: ir.Call, env: dict, syms: dict):
         callee = c.args[0]
@@ -429,8 +573,9 @@ class Executor:
             if any(self.backend.is_storage(v) for v in _leaves(ins)):
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
-            spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None)
-            self.backend.launch(spec, tensors + flat, scalars)
+            spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None,
+                              True)
+            self._launch(spec, tensors + flat, scalars)
         return outs
 
     def _alloc_like(self, s, syms: dict):
@@ -497,6 +642,168 @@ class Executor:
         self.graphs[key] = (graph, outputs)
         self.captures += 1
         return outputs
+
+
+# Operators (besides memory and kernel calls) the executor runs -> their parameters, as
+# relax_ops.py records them (a trailing `=`: optional).
+OTHER_OPS = {
+    "relax.reshape": ("x", "shape"),
+    "relax.memory.view": ("data", "shape=", "dtype=", "relative_byte_offset="),
+    "relax.memory.ensure_zero_offset": ("data",),
+    "relax.vm.call_tir_dyn": ("func", "args"),
+    "relax.shape_of": ("expr",),
+    "relax.tensor_to_shape": ("expr",),
+    "relax.builtin.stop_lift_params": ("x",),
+    "relax.stop_lift_params": ("x",),
+    "relax.print": (),  # any number of values
+    "relax.assert_op": ("condition", "format_args=", "format="),
+    "relax.make_closure": ("func", "args"),
+    "relax.invoke_closure": ("closure", "args"),
+    "relax.invoke_pure_closure": ("closure", "args"),
+}
+
+# The VM builtins those operators are lowered to, when a module calls them by name -> their
+# number of arguments.
+VM_BUILTIN_OPS = {"vm.builtin.reshape": 2, "vm.builtin.shape_of": 1,
+                  "vm.builtin.ensure_zero_offset": 1, "vm.builtin.null_value": 0}
+
+# Operators TVM can leave in a module at this point that the executor does not run, and why.
+NOT_EXECUTED = {
+    "relax.to_vdevice": "it copies data to another device, and the executor has one",
+    "relax.hint_on_device": "it places data on a device, and the executor has one",
+    "relax.call_py_func": "it calls a Python function the module does not contain",
+    "relax.nonzero": "its result's shape depends on the data (relax.run.nonzero)",
+    "relax.unique": "its result's shape depends on the data (relax.run.unique)",
+    "relax.call_inplace_packed": "which arguments it writes is known only to its function",
+    "relax.call_tir_inplace": "TVM lowers it before memory planning (CallTIRRewrite)",
+    "relax.call_tir_with_grad": "TVM lowers it before memory planning (CallTIRRewrite)",
+    "relax.wrap_param": "TVM removes it before memory planning",
+}
+
+
+def storages_sized_in_elements(module: ir.Module) -> bool:
+    """Whether the module sizes storages in elements of their dtype, not in bytes: some
+    storage of a constant size N holds, at offset 0, a tensor of exactly N elements wider
+    than a byte. TVM's own test modules are written so (`alloc_storage(R.shape([8]), ...,
+    "float32")` for 8 float32 values); a module that does it once is read so throughout."""
+    sizes: dict[int, tuple] = {}  # var -> (N,), or a tuple of those for get_cached_alloc
+    returned: dict[str, tuple] = {}  # function -> sizes of the storages it returns
+
+    def size_of(e):
+        if isinstance(e, ir.Var):
+            return sizes.get(id(e))
+        if isinstance(e, ir.TupleGetItem):
+            t = size_of(e.tuple_value)
+            if isinstance(t, tuple) and t and isinstance(t[0], tuple) and \
+                    0 <= e.index < len(t):
+                return t[e.index]
+        if isinstance(e, ir.Tuple):
+            return tuple(size_of(f) or () for f in e.fields)
+        return None
+
+    def const(e):
+        if isinstance(e, ir.Literal) and isinstance(e.value, int):
+            return e.value
+        if isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm):
+            return e.value.value
+        return None
+
+    def scan(f: ir.Function) -> bool:
+        for block in f.blocks:
+            for b in block.bindings:
+                v = b.value
+                if not isinstance(v, ir.Call):
+                    s = size_of(v)
+                    if s is not None:
+                        sizes[id(b.var)] = s
+                    continue
+                op = v.op.name if isinstance(v.op, ir.Op) else None
+                if op == "relax.memory.alloc_storage" and v.args and \
+                        isinstance(v.args[0], ir.ShapeExpr) and len(v.args[0].values) == 1 \
+                        and isinstance(v.args[0].values[0], ir.IntImm):
+                    sizes[id(b.var)] = (v.args[0].values[0].value,)
+                elif op == "relax.call_builtin_with_ctx" and len(v.args) == 2 and \
+                        isinstance(v.args[0], ir.ExternFunc) and \
+                        v.args[0].name == GET_CACHED_ALLOC and \
+                        isinstance(v.args[1], ir.Tuple) and v.args[1].fields and \
+                        isinstance(v.args[1].fields[0], ir.GlobalVarRef):
+                    got = returned.get(v.args[1].fields[0].name)
+                    if got is not None:
+                        sizes[id(b.var)] = got
+                elif op == "relax.memory.alloc_tensor" and len(v.args) >= 4:
+                    n = size_of(v.args[0])
+                    shape = v.args[2]
+                    if not (isinstance(n, tuple) and len(n) == 1 and isinstance(n[0], int)
+                            and const(v.args[1]) == 0 and isinstance(shape, ir.ShapeExpr)
+                            and all(isinstance(d, ir.IntImm) for d in shape.values)):
+                        continue
+                    dtype = v.args[3]
+                    name = dtype.value if isinstance(dtype, ir.DataTypeImm) else \
+                        dtype.value if isinstance(dtype, ir.Literal) else None
+                    count = math.prod(d.value for d in shape.values)
+                    try:
+                        wide = isinstance(name, str) and numpy_dtype(name).itemsize > 1
+                    except ExecError:
+                        wide = False
+                    if wide and count == n[0]:
+                        return True
+        s = size_of(f.body)
+        if isinstance(s, tuple) and s and isinstance(s[0], tuple):
+            returned[f.name] = s
+        return False
+
+    functions = module.relax_functions()
+    # Allocation functions first: the functions that call get_cached_alloc read their sizes.
+    functions = sorted(functions, key=lambda f: not f.is_private)
+    return any(scan(f) for f in functions)
+
+
+PRIM_FUNCS = {"T.max": max, "T.min": min, "T.floordiv": lambda a, b: a // b,
+              "T.floormod": lambda a, b: a % b, "T.ceildiv": lambda a, b: -(-a // b),
+              "T.truncdiv": lambda a, b: int(a / b),
+              "T.truncmod": lambda a, b: a - int(a / b) * b}
+
+
+def eval_prim(e, value_of):
+    """The value of a symbolic expression; `value_of(var)` gives each SymVar's value (a
+    KeyError: the variable has none)."""
+    t = type(e)
+    if t is ir.IntImm or t is ir.FloatImm:
+        return e.value
+    if t is ir.SymVar:
+        try:
+            return value_of(e)
+        except KeyError:
+            raise ExecError(f"symbolic variable '{e.name}' has no value") from None
+    if t is ir.PrimBinOp:
+        a, b = eval_prim(e.lhs, value_of), eval_prim(e.rhs, value_of)
+        if e.op in ("//", "%", "/") and b == 0:
+            raise ExecError(f"division by zero in a symbolic expression ({a} {e.op} 0)")
+        if e.op == "+":
+            return a + b
+        if e.op == "-":
+            return a - b
+        if e.op == "*":
+            return a * b
+        if e.op == "//":
+            return a // b
+        if e.op == "%":
+            return a % b
+        return a / b
+    if t is ir.PrimCall:
+        args = [eval_prim(a, value_of) for a in e.args]
+        fn = PRIM_FUNCS.get(e.func)
+        if fn is None:
+            raise ExecError(f"cannot evaluate {e.func}")
+        if e.func != "T.max" and e.func != "T.min":
+            if len(args) != 2:
+                raise ExecError(f"{e.func} takes 2 arguments, {len(args)} given")
+            if args[1] == 0:
+                raise ExecError(f"division by zero in {e.func}({args[0]}, 0)")
+        elif not args:
+            raise ExecError(f"{e.func} of nothing")
+        return fn(*args)
+    raise ExecError("cannot evaluate a symbolic expression")
 
 
 def _split(values: list) -> tuple[list, list, list]:

@@ -7,7 +7,9 @@ any stale or overwritten input shows in the outputs. docs/EXECUTOR.md gives the 
 CUDA backend implements the same kernels in CUDA C.
 
 Which arguments a kernel writes: for a PrimFunc, the buffers its TIR body stores to (found
-in the body's text: `B[...] = ...`, following `T.match_buffer`), else its last argument; for
+in the body's text: `B[...] = ...`, following `T.match_buffer`), else its last argument that
+is not a scalar, plus its workspaces (exec/interpreter.py: a 1-D uint8 argument the body does
+not read, which the kernel writes before it reads, as TVM's scratch buffers are); for
 a packed function that returns nothing, its last tensor argument (destination-passing style);
 for one that returns tensors, fresh tensors of the declared struct info.
 """
@@ -61,6 +63,9 @@ class KernelSpec:
     name: str
     outputs: tuple  # indices (into the flattened tensor arguments) written by the kernel
     builtin: str | None  # an ELEMENTWISE name, or None for the synthetic kernel
+    # What it reads is not known: a packed function, or a PrimFunc whose body reads no
+    # buffer by name (an extern call, or a stub such as TVM's test modules' `T.evaluate(0)`).
+    opaque: bool = False
 
     @property
     def salt(self) -> int:
@@ -81,9 +86,34 @@ def prim_func_outputs(f: ir.PrimFunc) -> tuple:
         param = alias.get(target, target)
         if param in names and names.index(param) not in written:
             written.append(names.index(param))
-    if not written and names:
-        written = [len(names) - 1]
+    if not written:
+        # An opaque body (an extern call, or a stub such as `T.evaluate(0)`): the last
+        # parameter that can hold memory, by destination passing (the scalars of
+        # `R.vm.call_tir_dyn` come after the buffers).
+        memory = [i for i, p in enumerate(f.params) if p.kind != "scalar"]
+        if memory:
+            written = [memory[-1]]
     return tuple(sorted(written))
+
+
+def prim_func_loads(f: ir.PrimFunc) -> tuple:
+    """Indices of the parameters whose buffers the TIR body reads by name (`A[...]` anywhere
+    but as the target of a store, `T.reads(A[...])` included). An opaque body reads none
+    that way: what it passes to an extern call (`A.data`) is not counted."""
+    alias: dict[str, list] = {}
+    for buf, handle in _MATCH_RE.findall(f.body):
+        alias.setdefault(handle, []).append(buf)
+    stores: dict[str, int] = {}
+    for target in _STORE_RE.findall(f.body):
+        stores[target] = stores.get(target, 0) + 1
+    read = []
+    for i, p in enumerate(f.params):
+        for name in [p.name] + alias.get(p.name, []):
+            uses = len(re.findall(r"(?<![\w.])" + re.escape(name) + r"\s*\[", f.body))
+            if uses > stores.get(name, 0):
+                read.append(i)
+                break
+    return tuple(read)
 
 
 def prim_func_spec(f: ir.PrimFunc) -> KernelSpec:
@@ -93,7 +123,7 @@ def prim_func_spec(f: ir.PrimFunc) -> KernelSpec:
         n_in = ELEMENTWISE[f.name][0]
         if len(f.params) == n_in + 1 and outputs == (n_in,):
             builtin = f.name
-    return KernelSpec(f.name, outputs, builtin)
+    return KernelSpec(f.name, outputs, builtin, not prim_func_loads(f))
 
 
 def packed_spec(name: str, n_tensors: int) -> KernelSpec:
@@ -101,7 +131,7 @@ def packed_spec(name: str, n_tensors: int) -> KernelSpec:
     builtin = None
     if name in ELEMENTWISE and ELEMENTWISE[name][0] + 1 == n_tensors:
         builtin = name
-    return KernelSpec(name, (n_tensors - 1,) if n_tensors else (), builtin)
+    return KernelSpec(name, (n_tensors - 1,) if n_tensors else (), builtin, True)
 
 
 # ---- the semantics, on NumPy arrays (the reference) ---------------------------------------

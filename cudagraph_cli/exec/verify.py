@@ -24,7 +24,7 @@ from ..diagnostics import SourceError
 from ..equality import _Matcher
 from ..printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
-from .interpreter import DType, Executor, HostObject
+from .interpreter import DType, Executor, HostObject, eval_prim
 
 
 class ModuleMismatch(SourceError):
@@ -63,6 +63,8 @@ class VerifyReport:
     launches_rewritten: int = 0
     outputs_compared: int = 0
     notes: list = field(default_factory=list)
+    # ("original" | "rewritten", loc, message): what ran only after a correction, located
+    warnings: list = field(default_factory=list)
 
     @property
     def equal(self) -> bool:
@@ -207,12 +209,21 @@ class _Inputs:
         return HostObject(name)
 
     def dim(self, d, syms: dict, name: str) -> int:
+        """A dimension's value: each free variable takes its value for this call (see
+        sym_values), and an expression such as `T.max(n - m, 1)` is evaluated on them, so that
+        it agrees with the other parameters' dimensions."""
         if isinstance(d, ir.IntImm):
             return d.value
         if isinstance(d, ir.SymVar):
             return syms[d.name]
-        raise ModuleMismatch(f"cannot make an input for '{name}': a dimension is an expression "
-                             "of symbolic variables")
+        try:
+            value = eval_prim(d, lambda v: syms[v.name])
+        except ExecError as e:
+            raise ModuleMismatch(f"cannot make an input for '{name}': {e.message}") from None
+        if isinstance(value, float) and value != int(value):
+            raise ModuleMismatch(f"cannot make an input for '{name}': a dimension evaluates to "
+                                 f"{value}, not an integer")
+        return int(value)
 
 
 def _to_backend(backend: Backend, value):
@@ -357,6 +368,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
 
 
 def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyReport:
+    report.warnings = [("original", loc, m) for loc, m in ex_a.warnings] + \
+        [("rewritten", loc, m) for loc, m in ex_b.warnings]
     report.captures = ex_b.captures
     report.replays = ex_b.replays
     report.launches_original = getattr(ex_a.backend, "launch_count", 0)
