@@ -381,9 +381,12 @@ times each in turn, with fresh random inputs each call (weights, the parameters 
 num_input, stay fixed), and with CUDA-graph semantics for the rewritten module: a graph
 replays the kernels it captured on the buffers it captured. After every call, every output
 returned so far is compared bit for bit, so results overwritten by a later call show.
+Ownership is checked too, where values agree by chance: a returned value in storage owned
+by cuda_graph_alloc, or a graph input at another address than the captured one.
 
-Exit 0 when equal; 1 at the first difference (function, call, output, element); 2 when the
-modules do not correspond (different public functions or signatures) or cannot run.
+Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
+ownership finding, located); 2 when the modules do not correspond (different public
+functions or signatures) or cannot run.
 
 \b
 Examples:

@@ -290,3 +290,17 @@ def test_values_difference_json_says_its_kind(tmp_path):
     j = run_cli("verify", str(a), str(b), "--format", "json")
     d = json.loads(j.stdout)["difference"]
     assert j.returncode == 1 and d["kind"] == "values" and "graph_input" not in d
+
+
+def test_rewrite_verify_locates_a_finding_in_its_input(tmp_path):
+    # The input is already the broken rewrite: the finding is in the original (IN) at call 1,
+    # which comes first whatever the rewrite of it does.
+    src = tmp_path / "in.relax"
+    src.write_text(WEIGHTS_ONLY_LIFTED)
+    r = run_cli("rewrite", str(src), "--verify", "-o", str(tmp_path / "out.relax"))
+    err = r.stderr.decode().splitlines()
+    assert r.returncode == 1 and not (tmp_path / "out.relax").exists()
+    assert err[0].startswith("differ: ownership in the original module: function 'main', "
+                             "call 1, output[0]: ")
+    line = line_of(WEIGHTS_ONLY_LIFTED, "o = gv1[0]")
+    assert err[1] == f"{src}:{line}:9: note: the binding that made the returned value"
