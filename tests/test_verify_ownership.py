@@ -147,6 +147,44 @@ class Module:
 '''
 
 
+# main(x, w): o = w + 1, in fresh memory each call.
+WEIGHT_PLUS_ONE = f'''@I.ir_module
+class Module:
+{ADD_ONE}
+    @R.function
+    def main(x: {T4}, w: {T4}) -> {T4}:
+        R.func_attr({{"relax.force_pure": True, "num_input": 1}})
+        cls = Module
+        o = R.builtin.alloc_tensor(R.shape([4]), "float32", 0)
+        cls.add_one(w, o)
+        return o
+'''
+
+# Broken: o allocated inside the captured function. No cuda_graph_alloc at all, but o is the
+# graph's output: the same buffer on every replay, which writes w + 1 into it again. Values
+# agree on every call; the finding is output "" of call 1, made by `o = gv1[0]`.
+WEIGHT_PLUS_ONE_IN_GRAPH = f'''@I.ir_module
+class Module:
+{ADD_ONE}
+    @R.function(private=True)
+    def main_cuda_graph_capture(w: {T4}) -> R.Tuple({T4}):
+        R.func_attr({{"relax.force_pure": True}})
+        cls = Module
+        o = R.builtin.alloc_tensor(R.shape([4]), "float32", 0)
+        cls.add_one(w, o)
+        gv = (o,)
+        return gv
+
+    @R.function
+    def main(x: {T4}, w: {T4}) -> {T4}:
+        R.func_attr({{"relax.force_pure": True, "num_input": 1}})
+        cls = Module
+        gv1 = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", (cls.main_cuda_graph_capture, (w,), 0), ty_args=(R.Tuple({T4}),))
+        o = gv1[0]
+        return o
+'''
+
+
 def line_of(text: str, needle: str) -> int:
     [n] = [i for i, line in enumerate(text.split("\n"), 1) if needle in line]
     return n
@@ -160,6 +198,15 @@ def test_returned_value_in_graph_storage_is_reported_though_values_agree():
     assert d.loc.line == line_of(WEIGHTS_ONLY_LIFTED, "o = gv1[0]") and d.loc.col == 9
     assert "cuda_graph_alloc" in d.message and r.outputs_compared == 6  # 1 + 2 + 3: all agreed
     assert (r.captures, r.replays) == (1, 2)
+
+
+def test_returned_graph_output_is_reported_without_an_allocation_function():
+    r = verify(parse_module(WEIGHT_PLUS_ONE), parse_module(WEIGHT_PLUS_ONE_IN_GRAPH), calls=3)
+    d = r.difference
+    assert d is not None and d.kind == "ownership"
+    assert (d.function, d.call, d.output) == ("main", 0, "")
+    assert "graph 0 writes on every replay" in d.message
+    assert d.loc.line == line_of(WEIGHT_PLUS_ONE_IN_GRAPH, "o = gv1[0]")
 
 
 def test_cgraphs_rewrite_of_it_keeps_o_and_passes():

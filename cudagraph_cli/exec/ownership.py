@@ -5,8 +5,9 @@ the very values the original computes, call after call:
 
 * a value a public function returns (anything reachable from it through tuples) that lives in
   a storage of `vm.builtin.cuda_graph.get_cached_alloc` -- owned by the allocation function,
-  shared by every call -- is overwritten by the next call's graph; when that call writes the
-  same values (a result that depends only on weights), comparing values sees nothing;
+  shared by every call -- or in a graph's output is overwritten by the next call's graph;
+  when that call writes the same values (a result that depends only on weights), comparing
+  values sees nothing;
 * a graph input (an argument of `vm.builtin.cuda_graph.run_or_capture`) at an address other
   than the one the graph was captured with is ignored: the replay reads the captured buffer.
   When the two hold the same values, the replay computes the right result by chance.
@@ -89,25 +90,36 @@ class OwnershipCheck:
     # ---- returned values ---------------------------------------------------------------
 
     def returned(self, value) -> None:
-        """After a call of a public function: its result against the allocation storages."""
-        if self.first is not None or not self.executor.alloc_cache:
+        """After a call of a public function: its result against the memory graphs own."""
+        ex = self.executor
+        if self.first is not None or not (ex.alloc_cache or ex.graphs):
             return
-        owned = [(index, e) for index, cached in self.executor.alloc_cache.items()
+        owned = [(index, e) for index, cached in ex.alloc_cache.items()
                  for _, leaf in leaves_with_paths(cached)
                  if (e := extent(leaf)) is not None]
+        # An output of a graph is written by every replay of it, wherever it was allocated
+        # (say by R.builtin.alloc_tensor inside the capture function).
+        written = [(key[0], e) for key, (_, outputs) in ex.graphs.items()
+                   for _, leaf in leaves_with_paths(outputs)
+                   if (e := extent(leaf)) is not None]
         for path, leaf in leaves_with_paths(value):
             e = extent(leaf)
             if e is None:
                 continue
             index = next((i for i, o in owned if overlaps(e, o)), None)
-            if index is None:
-                continue
-            alloc = self.builtin_site(GET_CACHED_ALLOC, index)
-            owner = alloc[1] if alloc is not None else "the allocation function"
+            if index is not None:
+                alloc = self.builtin_site(GET_CACHED_ALLOC, index)
+                owner = alloc[1] if alloc is not None else "the allocation function"
+                where = f"in a storage owned by {owner} ({GET_CACHED_ALLOC}, index {index})"
+            else:
+                index = next((i for i, o in written if overlaps(e, o)), None)
+                if index is None:
+                    continue
+                where = f"in memory that graph {index} writes on every replay (its output)"
             self.first = OwnershipFinding(
                 self.function, self.call, path, None, self.made_at(path),
-                f"{describe(leaf)} in a storage owned by {owner} ({GET_CACHED_ALLOC}, index {index}): every call shares it, so the "
-                "next call overwrites what this one returned, even where the values agree")
+                f"{describe(leaf)} {where}: every call shares it, so the next call "
+                "overwrites what this one returned, even where the values agree")
             return
 
     def made_at(self, path: str) -> Loc:
