@@ -507,9 +507,7 @@ def _verify_text(result, name_a: str, name_b: str, texts: dict | None = None) ->
         source = (texts or {}).get(d.module)
         if source is not None:
             name = name_a if d.module == "original" else name_b
-            at = "the run_or_capture call" if d.graph_input is not None else \
-                "the binding that made the returned value"
-            text += "\n" + _excerpt(name, source, d.loc, at)
+            text += "\n" + _excerpt(name, source, d.loc, d.site)
         return text
     where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
     if d.message and d.element is None and d.original is None:

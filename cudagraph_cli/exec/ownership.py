@@ -37,6 +37,7 @@ class OwnershipFinding:
     output: str  # path in the returned value ("" when the finding is about a graph input)
     graph_input: str | None  # path in run_or_capture's arguments, for a graph input
     loc: Loc
+    site: str  # what `loc` points at, in words
     message: str
 
 
@@ -117,14 +118,15 @@ class OwnershipCheck:
                     continue
                 where = f"in memory that graph {index} writes on every replay (its output)"
             self.first = OwnershipFinding(
-                self.function, self.call, path, None, self.made_at(path),
+                self.function, self.call, path, None, *self.made_at(path),
                 f"{describe(leaf)} {where}: every call shares it, so the next call "
                 "overwrites what this one returned, even where the values agree")
             return
 
-    def made_at(self, path: str) -> Loc:
+    def made_at(self, path: str) -> tuple[Loc, str]:
         """The binding that made the returned value at `path` of the function being called,
-        followed through vars and tuple literals; else the return value, else the function."""
+        followed through vars and tuple literals; else the return value, else the function
+        (and what the location is, in words)."""
         f = self.module.function(self.function)
         bound = {id(b.var): b for b in ir.nested_bindings(f.blocks)}
         expr, made = f.body, None
@@ -145,11 +147,11 @@ class OwnershipCheck:
                 continue
             break
         if made is not None and made.loc.line > 0:
-            return made.loc
-        for loc in (getattr(f.body, "loc", NO_LOC), f.loc):
-            if loc.line > 0:
-                return loc
-        return NO_LOC
+            return made.loc, "the binding that made the returned value"
+        body = getattr(f.body, "loc", NO_LOC)
+        if body.line > 0:
+            return body, "the returned value"
+        return f.loc, f"the function '{f.name}'"
 
     # ---- graph inputs ------------------------------------------------------------------
 
@@ -171,6 +173,7 @@ class OwnershipCheck:
             site = self.builtin_site(RUN_OR_CAPTURE, index, capture)
             self.first = OwnershipFinding(
                 self.function, self.call, "", path, site[0] if site else NO_LOC,
+                "the run_or_capture call",
                 f"{describe(now)} ({named}{capture}, graph {index}) at another address than "
                 "the one the graph was captured with: the replay reads the captured buffer "
                 "and ignores this one, even where the values agree")

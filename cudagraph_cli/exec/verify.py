@@ -60,6 +60,7 @@ class Difference:
     kind: str = "values"  # or "ownership": values agree, but memory is shared wrongly
     module: str = "rewritten"  # for "ownership": the module it is in, located at `loc`
     loc: Loc = NO_LOC
+    site: str = ""  # what `loc` points at, in words
     graph_input: str | None = None  # for "ownership": path in run_or_capture's arguments
 
 
@@ -378,7 +379,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         _, _, which, o = found[0]
         report.difference = Difference(o.function, o.call, o.output,
                                        f"{o.function}, call {o.call + 1}", message=o.message,
-                                       kind="ownership", module=which, loc=o.loc,
+                                       kind="ownership", module=which, loc=o.loc, site=o.site,
                                        graph_input=o.graph_input)
     return _finish(report, ex_a, ex_b)
 
