@@ -362,7 +362,8 @@ def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions
         except SourceError as e:
             raise e.located(name, text)
         if not result.equal:
-            click.echo(_verify_text(result, name, "<rewrite>"), err=True)
+            # The rewrite has no file to point into; the original (IN) has.
+            click.echo(_verify_text(result, name, "<rewrite>", {"original": text}), err=True)
             sys.exit(EXIT_CHECK_FAILED)
         click.echo(f"{name}: verified: the rewrite computes what the original computes "
                    f"({len(result.functions)} function(s) x {result.calls} calls, "
@@ -380,9 +381,12 @@ times each in turn, with fresh random inputs each call (weights, the parameters 
 num_input, stay fixed), and with CUDA-graph semantics for the rewritten module: a graph
 replays the kernels it captured on the buffers it captured. After every call, every output
 returned so far is compared bit for bit, so results overwritten by a later call show.
+Ownership is checked too, where values agree by chance: a returned value in storage owned
+by cuda_graph_alloc, or a graph input at another address than the captured one.
 
-Exit 0 when equal; 1 at the first difference (function, call, output, element); 2 when the
-modules do not correspond (different public functions or signatures) or cannot run.
+Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
+ownership finding, located); 2 when the modules do not correspond (different public
+functions or signatures) or cannot run.
 
 \b
 Examples:
@@ -462,14 +466,21 @@ def verify_command(original, rewritten, calls, seed, shapes, fmt):
                                       "rewritten": result.launches_rewritten}}
         if d is not None:
             report["difference"] = {
+                "kind": d.kind,
                 "function": d.function, "call": d.call + 1, "output": d.output,
                 "seen_after": d.checked_after,
                 "element": list(d.element) if d.element is not None else None,
                 "original": _jsonable(d.original), "rewritten": _jsonable(d.rewritten),
                 "message": d.message}
+            if d.kind == "ownership":
+                report["difference"].update({
+                    "module": d.module, "graph_input": d.graph_input,
+                    "file": name_a if d.module == "original" else name_b,
+                    "line": d.loc.line or None, "column": d.loc.col or None})
         click.echo(json.dumps(report, indent=2))
     else:
-        click.echo(_verify_text(result, name_a, name_b))
+        click.echo(_verify_text(result, name_a, name_b, {"original": text_a,
+                                                         "rewritten": text_b}))
     sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
 
 
@@ -482,13 +493,25 @@ def _jsonable(v):
         return str(v)
 
 
-def _verify_text(result, name_a: str, name_b: str) -> str:
+def _verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> str:
+    """`texts`: the source of each module ("original", "rewritten") that has a file, for
+    the excerpt under an ownership difference."""
     d = result.difference
     if d is None:
         return (f"equal: {name_b} computes what {name_a} computes "
                 f"({len(result.functions)} function(s) x {result.calls} calls; "
                 f"{result.captures} graph capture(s), {result.replays} replay(s); "
                 f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
+    if d.kind == "ownership":
+        what = f"graph input{d.graph_input}" if d.graph_input is not None else \
+            f"output{d.output}"
+        text = f"differ: ownership in the {d.module} module: function '{d.function}', call " \
+               f"{d.call + 1}, {what}: {d.message}"
+        source = (texts or {}).get(d.module)
+        if source is not None:
+            name = name_a if d.module == "original" else name_b
+            text += "\n" + _excerpt(name, source, d.loc, d.site)
+        return text
     where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
     if d.message and d.element is None and d.original is None:
         return f"differ: {where}: {d.message}"

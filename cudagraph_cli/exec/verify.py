@@ -10,6 +10,12 @@ conditions, and with the default 4 calls both branches of each of the first two 
 run, each after the other has (a graph captured in one branch, then replayed). After every call, every output returned so far by
 either module is compared bit for bit, so a result that lives in graph-owned memory and is
 overwritten by a later call (of any function) shows up.
+
+Values can agree by chance (a result that depends only on weights is rewritten with the same
+values by every call), so verify also checks ownership in both modules (exec/ownership.py): a
+returned value in the allocation function's storages, or a graph input at an address other
+than the captured one, is a difference of kind "ownership". A difference in values, being
+the stronger evidence, is reported first; an ownership finding when every value agrees.
 """
 
 from __future__ import annotations
@@ -20,11 +26,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import ir
-from ..diagnostics import SourceError
+from ..diagnostics import NO_LOC, Loc, SourceError
 from ..equality import _Matcher
 from ..printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
+from .ownership import OwnershipCheck
 
 
 class ModuleMismatch(SourceError):
@@ -50,6 +57,11 @@ class Difference:
     original: object = None
     rewritten: object = None
     message: str = ""
+    kind: str = "values"  # or "ownership": values agree, but memory is shared wrongly
+    module: str = "rewritten"  # for "ownership": the module it is in, located at `loc`
+    loc: Loc = NO_LOC
+    site: str = ""  # what `loc` points at, in words
+    graph_input: str | None = None  # for "ownership": path in run_or_capture's arguments
 
 
 @dataclass
@@ -340,9 +352,13 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     report = VerifyReport(names, calls)
     results: list = []  # (function, call, output of original, output of rewritten)
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
+    owners = (("original", OwnershipCheck(original, ex_a)),
+              ("rewritten", OwnershipCheck(rewritten, ex_b)))
     for call in range(calls):
         for name in names:
             f = original.function(name)
+            for _, check in owners:
+                check.calling(name, call)
             w_a, w_b = weights.of(f)
             fresh = inputs.fresh(f, call)
             args_a = [_to_backend(ex_a.backend, v) for v in fresh] + w_a
@@ -355,6 +371,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 out_b = ex_b.call(name, args_b)
             except ExecError as e:
                 raise ModuleFails("rewritten", e) from None
+            owners[0][1].returned(out_a)
+            owners[1][1].returned(out_b)
             results.append((name, call, out_a, out_b))
             for fname, c, a, b in results:
                 found = _compare(_snapshot(ex_a.backend, a), _snapshot(ex_b.backend, b))
@@ -364,6 +382,16 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     report.difference = Difference(fname, c, path, f"{name}, call {call + 1}",
                                                    element, va, vb, words)
                     return _finish(report, ex_a, ex_b)
+    # The first finding in the order of the run, the original's first when both have one at
+    # the same call (sorted is stable).
+    found = sorted(((c.first.call, names.index(c.first.function), which, c.first)
+                    for which, c in owners if c.first is not None), key=lambda t: t[:2])
+    if found:
+        _, _, which, o = found[0]
+        report.difference = Difference(o.function, o.call, o.output,
+                                       f"{o.function}, call {o.call + 1}", message=o.message,
+                                       kind="ownership", module=which, loc=o.loc, site=o.site,
+                                       graph_input=o.graph_input)
     return _finish(report, ex_a, ex_b)
 
 

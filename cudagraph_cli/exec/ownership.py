@@ -1,0 +1,212 @@
+"""Ownership: what verify checks beyond values (docs/EXECUTOR.md, "Ownership").
+
+Equal values do not make a rewrite correct. Two things a CUDA graph makes wrong can compute
+the very values the original computes, call after call:
+
+* a value a public function returns (anything reachable from it through tuples) that lives in
+  a storage of `vm.builtin.cuda_graph.get_cached_alloc` -- owned by the allocation function,
+  shared by every call -- or in a graph's output is overwritten by the next call's graph;
+  when that call writes the same values (a result that depends only on weights), comparing
+  values sees nothing;
+* a graph input (an argument of `vm.builtin.cuda_graph.run_or_capture`) at an address other
+  than the one the graph was captured with is ignored: the replay reads the captured buffer.
+  When the two hold the same values, the replay computes the right result by chance.
+
+Addresses are the backend's: a NumPy array's data pointer on the CPU backend, the device
+pointer on the CUDA backend. Two buffers alive at once never share an address, and the
+executor keeps every captured input alive (`Executor.graph_inputs`), so a different address
+is a different buffer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import ir
+from ..diagnostics import NO_LOC, Loc
+from .backend import Tensor
+from .interpreter import GET_CACHED_ALLOC, RUN_OR_CAPTURE, Executor
+
+
+@dataclass
+class OwnershipFinding:
+    function: str  # the public function being called
+    call: int  # 0-based call number of that function
+    output: str  # path in the returned value ("" when the finding is about a graph input)
+    graph_input: str | None  # path in run_or_capture's arguments, for a graph input
+    loc: Loc
+    site: str  # what `loc` points at, in words
+    message: str
+
+
+def extent(value) -> tuple[int, int] | None:
+    """(address, size in bytes) of a tensor's or a storage's memory, or None for a value that
+    has none (a shape, a number, an opaque object)."""
+    ptr = getattr(value, "ptr", None)
+    if isinstance(ptr, int):  # the CUDA backend's tensors and storages
+        return ptr, int(getattr(value, "nbytes", 0))
+    arr = value.array if isinstance(value, Tensor) else getattr(value, "data", None)
+    if isinstance(arr, np.ndarray):
+        return arr.__array_interface__["data"][0], arr.nbytes
+    return None
+
+
+def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[1] > 0 and b[1] > 0 and a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
+
+
+def leaves_with_paths(value, path: str = ""):
+    """(path, leaf) for each value in `value`, tuples flattened: ("[0][1]", tensor)."""
+    if isinstance(value, tuple):
+        for i, v in enumerate(value):
+            yield from leaves_with_paths(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def describe(value) -> str:
+    if isinstance(value, Tensor):
+        return f"a tensor {tuple(value.shape)} {value.dtype}"
+    if hasattr(value, "nbytes"):
+        return f"a storage of {value.nbytes} bytes"
+    return "a value"
+
+
+class OwnershipCheck:
+    """Watches one module's executor; `first` is the first finding, in the order of the run."""
+
+    def __init__(self, module: ir.Module, executor: Executor):
+        self.module = module
+        self.executor = executor
+        self.first: OwnershipFinding | None = None
+        self.function = ""
+        self.call = 0
+        executor.on_replay = self.replayed
+
+    def calling(self, function: str, call: int) -> None:
+        self.function, self.call = function, call
+
+    # ---- returned values ---------------------------------------------------------------
+
+    def returned(self, value) -> None:
+        """After a call of a public function: its result against the memory graphs own."""
+        ex = self.executor
+        if self.first is not None or not (ex.alloc_cache or ex.graphs):
+            return
+        owned = [(index, e) for index, cached in ex.alloc_cache.items()
+                 for _, leaf in leaves_with_paths(cached)
+                 if (e := extent(leaf)) is not None]
+        # An output of a graph is written by every replay of it, wherever it was allocated
+        # (say by R.builtin.alloc_tensor inside the capture function).
+        written = [(key[0], e) for key, (_, outputs) in ex.graphs.items()
+                   for _, leaf in leaves_with_paths(outputs)
+                   if (e := extent(leaf)) is not None]
+        for path, leaf in leaves_with_paths(value):
+            e = extent(leaf)
+            if e is None:
+                continue
+            index = next((i for i, o in owned if overlaps(e, o)), None)
+            if index is not None:
+                alloc = self.builtin_site(GET_CACHED_ALLOC, index)
+                owner = alloc[1] if alloc is not None else "the allocation function"
+                where = f"in a storage owned by {owner} ({GET_CACHED_ALLOC}, index {index})"
+            else:
+                index = next((i for i, o in written if overlaps(e, o)), None)
+                if index is None:
+                    continue
+                where = f"in memory that graph {index} writes on every replay (its output)"
+            self.first = OwnershipFinding(
+                self.function, self.call, path, None, *self.made_at(path),
+                f"{describe(leaf)} {where}: every call shares it, so the next call "
+                "overwrites what this one returned, even where the values agree")
+            return
+
+    def made_at(self, path: str) -> tuple[Loc, str]:
+        """The binding that made the returned value at `path` of the function being called,
+        followed through vars and tuple literals; else the return value, else the function
+        (and what the location is, in words)."""
+        f = self.module.function(self.function)
+        bound = {id(b.var): b for b in ir.nested_bindings(f.blocks)}
+        expr, made = f.body, None
+        steps = [int(s) for s in path.strip("[]").split("][")] if path else []
+        while True:
+            if isinstance(expr, ir.Var):
+                binding = bound.get(id(expr))
+                if binding is None:
+                    break  # a parameter: nothing in the function made it
+                made = binding
+                if isinstance(binding.value, ir.Var) or \
+                        (isinstance(binding.value, ir.Tuple) and steps):
+                    expr = binding.value
+                    continue
+                break
+            if isinstance(expr, ir.Tuple) and steps and 0 <= steps[0] < len(expr.fields):
+                expr = expr.fields[steps.pop(0)]
+                continue
+            break
+        if made is not None and made.loc.line > 0:
+            return made.loc, "the binding that made the returned value"
+        body = getattr(f.body, "loc", NO_LOC)
+        if body.line > 0:
+            return body, "the returned value"
+        return f.loc, f"the function '{f.name}'"
+
+    # ---- graph inputs ------------------------------------------------------------------
+
+    def replayed(self, capture: str, index: int, captured: tuple, given: tuple) -> None:
+        if self.first is not None:
+            return
+        captured_leaves = list(leaves_with_paths(captured))
+        given_leaves = list(leaves_with_paths(given))
+        if [p for p, _ in captured_leaves] != [p for p, _ in given_leaves]:
+            return  # another structure: not an address question (a key with another shape)
+        for position, ((path, was), (_, now)) in enumerate(zip(captured_leaves, given_leaves)):
+            e_was, e_now = extent(was), extent(now)
+            if e_was is None or e_now is None or e_was == e_now:
+                continue
+            f = self.module.function(capture)
+            params = f.params if isinstance(f, ir.Function) else []
+            named = f"parameter '{params[position].name}' of " if position < len(params) \
+                and len(params) == len(captured_leaves) else ""
+            site = self.builtin_site(RUN_OR_CAPTURE, index, capture)
+            self.first = OwnershipFinding(
+                self.function, self.call, "", path, site[0] if site else NO_LOC,
+                "the run_or_capture call",
+                f"{describe(now)} ({named}{capture}, graph {index}) at another address than "
+                "the one the graph was captured with: the replay reads the captured buffer "
+                "and ignores this one, even where the values agree")
+            return
+
+    def builtin_site(self, builtin: str, index: int, callee: str | None = None):
+        """(location, function name) of the call of `builtin` with this index (and callee),
+        preferring the public function being called; None when there is no such literal
+        call."""
+        at = 2 if builtin == RUN_OR_CAPTURE else 1  # (f, args, index) and (f, index)
+        found = None
+        for f in self.module.relax_functions():
+            for b in ir.nested_bindings(f.blocks):
+                c = b.value
+                if not (isinstance(c, ir.Call) and isinstance(c.op, ir.Op) and
+                        c.op.name == "relax.call_builtin_with_ctx" and len(c.args) == 2 and
+                        isinstance(c.args[0], ir.ExternFunc) and c.args[0].name == builtin and
+                        isinstance(c.args[1], ir.Tuple) and len(c.args[1].fields) > at):
+                    continue
+                fn, idx = c.args[1].fields[0], c.args[1].fields[at]
+                name = fn.name if isinstance(fn, ir.GlobalVarRef) else None
+                if literal_int(idx) != index or (callee is not None and name != callee):
+                    continue
+                site = (c.loc if c.loc.line > 0 else b.loc, name or "the allocation function")
+                if f.name == self.function:
+                    return site
+                found = found or site
+        return found
+
+
+def literal_int(e) -> int | None:
+    if isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm):
+        return e.value.value
+    if isinstance(e, ir.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        return e.value
+    return None
