@@ -243,7 +243,8 @@ class _Matcher:
         if ta in (ir.StringImm, ir.DataTypeImm):
             return a.value == b.value
         if ta is ir.Constant:
-            return a.value == b.value and a.dtype == b.dtype
+            return a.value == b.value and a.dtype == b.dtype and a.meta == b.meta and \
+                a.sinfo == b.sinfo
         if ta in (ir.GlobalVarRef, ir.ExternFunc, ir.Op):
             return a.name == b.name
         if ta is ir.Literal:
@@ -409,7 +410,7 @@ def structural_key(f: ir.Function) -> tuple:
         if t in (ir.StringImm, ir.DataTypeImm):
             return (t.__name__, e.value)
         if t is ir.Constant:
-            return ("k", repr(e.value), e.dtype)
+            return ("k", repr(e.value), e.dtype, e.meta)
         return (t.__name__, getattr(e, "name", None))
 
     params = []

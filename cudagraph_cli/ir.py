@@ -200,11 +200,16 @@ class DataTypeImm:
 
 @dataclass(eq=False, slots=True)
 class Constant:
-    """`R.const(value, dtype)`: a scalar constant."""
+    """`R.const(value, dtype)`: a scalar constant; or, with `meta` = (kind, index), one of the
+    module's metadata constants, `metadata["ir.GenericConst"][0]`: TVM prints those by
+    reference with their data omitted, so `value` is None and `sinfo` (a TensorSInfo with a
+    static shape) comes from the kernel parameter it is passed to or from an annotation."""
 
     value: object
     dtype: str
     loc: Loc = NO_LOC
+    meta: tuple | None = None
+    sinfo: TensorSInfo | None = None
 
 
 @dataclass(eq=False, slots=True)

@@ -94,6 +94,9 @@ class ModuleBuilder:
         self.value_sinfo: dict[int, object] = {}
         self.in_binding_annotation = False  # TVM reads "m" in a shape only in a signature
         self.module: ir.Module | None = None
+        # Metadata constants read so far: each must have learned its struct info (from a
+        # kernel parameter or an annotation) by the end of the module.
+        self.meta_constants: list[ir.Constant] = []
 
     # ---- module level --------------------------------------------------------------------
 
@@ -170,6 +173,11 @@ class ModuleBuilder:
                 self._relax_body(fd, f, fctx, cls.name)
             module.functions.append(f)
         module.dialect = "legacy" if self.dialect.legacy > self.dialect.current else "current"
+        for c in self.meta_constants:
+            if c.sinfo is None:
+                raise SourceError(f"cannot tell the shape and dtype of {meta_text(c)}: the text "
+                                  "omits its data; pass it to a PrimFunc (its parameter gives "
+                                  "them) or bind it with an annotation", c.loc)
         return module
 
     def _function_kind(self, fd: S.FuncDef) -> tuple[str, S.Node | None]:
@@ -472,6 +480,10 @@ class ModuleBuilder:
             sinfo = self.sinfo(s.annotation, fctx)
         finally:
             self.in_binding_annotation = False
+        if type(value) is ir.Constant and value.meta is not None and value.sinfo is None and \
+                static_tensor(sinfo):
+            value.sinfo = sinfo
+            value.dtype = sinfo.dtype
         given = self.effective_sinfo(value)
         if impossible_match(sinfo, given):
             raise SourceError(f"the annotation {_sinfo_text(sinfo)} does not match the value, "
@@ -680,12 +692,16 @@ class ModuleBuilder:
                 return var
             if name in fctx.syms or name in fctx.sym_decl:
                 return ir.PrimValue(fctx.sym(name, node.loc), node.loc)
+            if name == "metadata":
+                raise SourceError(METADATA_FORM, node.loc)
             raise SourceError(f"undefined variable '{name}'", node.loc)
         if t is S.Call:
             return self._call(node, fctx)
         if t is S.TupleLit or t is S.ListLit:
             return ir.Tuple(tuple(self.expr(x, fctx, ctx) for x in node.items), node.loc)
         if t is S.GetItem:
+            if _metadata_root(node) and fctx.scope.get("metadata") is None:
+                return self._metadata_constant(node)
             base = self.expr(node.obj, fctx)
             idx = node.index
             if not isinstance(idx, S.Num) or not isinstance(idx.value, int):
@@ -736,7 +752,32 @@ class ModuleBuilder:
         if var is not None:
             raise SourceError(f"attribute access on variable '{head}' is not supported",
                               node.loc)
+        if head == "metadata":
+            raise SourceError(METADATA_FORM, node.loc)
         raise SourceError(f"undefined variable '{head}'", node.loc)
+
+    def _metadata_constant(self, node: S.GetItem) -> ir.Constant:
+        """`metadata["<kind>"][<index>]`: a constant of the module's metadata table, which
+        TVM's printer refers to by kind and index and omits (its struct info comes later)."""
+        inner = node.obj
+        if not (isinstance(inner, S.GetItem) and isinstance(inner.obj, S.Name) and
+                isinstance(inner.index, S.Str) and isinstance(node.index, S.Num) and
+                isinstance(node.index.value, int) and not isinstance(node.index.value, bool)
+                and node.index.value >= 0):
+            raise SourceError(METADATA_FORM, node.loc)
+        c = ir.Constant(None, "", inner.obj.loc, (inner.index.value, node.index.value))
+        self.meta_constants.append(c)
+        return c
+
+    @staticmethod
+    def _give_constants_sinfo(args, params):
+        """Metadata constants passed to a PrimFunc take the struct info of their parameter,
+        when it is a buffer of known dtype and constant shape (TVM: the constant's own)."""
+        for arg, param in zip(args, params):
+            if type(arg) is ir.Constant and arg.meta is not None and arg.sinfo is None and \
+                    static_tensor(param):
+                arg.sinfo = param
+                arg.dtype = param.dtype
 
     def _call(self, node: S.Call, fctx: _Function):
         if isinstance(node.func, S.Lambda):
@@ -755,20 +796,18 @@ class ModuleBuilder:
         if head == "R":
             builder = _RELAX_CALLS.get(rest)
             if builder is not None:
-                extra: tuple = ()
                 if rest not in _OWN_SINFO_ARGS:
-                    # TVM 0.27 prints ty_args on some calls (R.builtin.alloc_tensor after
-                    # CallTIRRewrite); keep them on the call.
+                    # TVM 0.27 prints ty_args on R.builtin.alloc_tensor (set by
+                    # CallTIRRewrite) but its parser rejects them there, as on every call
+                    # built here: they are read (and checked) and dropped. They are
+                    # redundant: the call's struct info follows from its shape and dtype.
                     kw = [k for k in node.kwargs if k.name in ("ty_args", "sinfo_args")]
                     if kw:
-                        extra = self._sinfo_args(kw[-1], fctx)
+                        self._sinfo_args(kw[-1], fctx)
                         node = S.Call(node.func, node.args,
                                       [k for k in node.kwargs if k not in kw], node.line,
                                       node.col)
-                result = builder(self, node, fctx)
-                if extra and isinstance(result, ir.Call):
-                    result.sinfo_args = extra
-                return result
+                return builder(self, node, fctx)
             if rest in ("Tensor", "Tuple", "Shape", "Object", "Any", "Prim", "Callable"):
                 raise SourceError(f"'{name}' is a struct info, not a value", node.loc)
             if rest in ("function", "dataflow", "output", "func_attr", "match_cast"):
@@ -826,6 +865,8 @@ class ModuleBuilder:
             params = [p.sinfo for p in f.params]
         else:
             return  # a missing function: the well-formedness check names it
+        if isinstance(f, ir.PrimFunc):
+            self._give_constants_sinfo(args, params)
         if len(args) != len(params):
             raise SourceError(f"'{name}' takes {len(params)} argument"
                               f"{'s' if len(params) != 1 else ''} ({callee}'s parameters), "
@@ -1135,6 +1176,10 @@ class ModuleBuilder:
             arg_tuple = self._packed_arg(args, fctx)
             if not isinstance(arg_tuple, ir.Tuple):
                 arg_tuple = ir.Tuple((arg_tuple,), args.loc)
+            if isinstance(callee, ir.GlobalVarRef) and \
+                    isinstance(self.signatures.get(callee.name), ir.PrimFunc):
+                self._give_constants_sinfo(arg_tuple.fields, [
+                    prim_param_sinfo(p) for p in self.signatures[callee.name].params])
             if isinstance(out, (S.ListLit, S.TupleLit)):
                 outs = tuple(self.sinfo(x, fctx) for x in out.items)
                 out_sinfo = outs[0] if len(outs) == 1 else ir.TupleSInfo(outs)
@@ -1332,6 +1377,28 @@ _RELAX_CALLS = {
     "call_tir": ModuleBuilder._r_call_tir("relax.call_tir"),
     "call_dps_packed": ModuleBuilder._r_call_tir("relax.call_dps_packed"),
 }
+
+
+METADATA_FORM = ("'metadata' is TVM's table of omitted constants: only "
+                 "metadata[\"<kind>\"][<index>] reads one")
+
+
+def meta_text(c: ir.Constant) -> str:
+    """`metadata["ir.GenericConst"][0]`, as TVM prints a metadata constant."""
+    kind, index = c.meta
+    return f"metadata[{S.quote(kind)}][{index}]"
+
+
+def static_tensor(s) -> bool:
+    """A tensor struct info of known dtype and constant shape: what a constant has."""
+    return isinstance(s, ir.TensorSInfo) and bool(s.dtype) and s.shape is not None and \
+        all(isinstance(d, ir.IntImm) for d in s.shape)
+
+
+def _metadata_root(node) -> bool:
+    while isinstance(node, S.GetItem):
+        node = node.obj
+    return isinstance(node, S.Name) and node.id == "metadata"
 
 
 _OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "call_tir",

@@ -65,16 +65,23 @@ class Printer:
         if mod.leading_comments:
             out.extend(mod.leading_comments)
             out.append("")
+        # TVM 0.27's header, line for line: `TypeVar` first when module-level TypeVars
+        # follow, and the layout `Axis` with the tirx import.
+        if any("TypeVar(" in line for line in mod.globals_text):
+            out.append("# from typing import TypeVar")
         out.append("# from tvm.script import ir as I")
         if has_prim or any(f.sym_vars for f in mod.relax_functions()):
-            out.append("# from tvm.script import tirx as T" if self.dialect == "current"
-                       else "# from tvm.script import tir as T")
+            if self.dialect == "current":
+                out.append("# from tvm.script import tirx as T")
+                out.append("# from tvm.tirx.layout import Axis")
+            else:
+                out.append("# from tvm.script import tir as T")
         out.append("# from tvm.script import relax as R")
         out.append("")
         if mod.globals_text:
             out.extend(mod.globals_text)
             out.append("")
-        out.append("@I.ir_module" + self._decorator_args(mod.decorator_args, has_prim))
+        out.append("@I.ir_module" + self._decorator_args(mod.decorator_args, has_prim, mod))
         out.append(f"class {mod.name}:")
         first = True
         for f in mod.functions:
@@ -87,9 +94,16 @@ class Printer:
                 FunctionPrinter(self, mod.name).function(f, out)
         if not mod.functions:
             out.append("    pass")
+        if _has_metadata(mod):
+            out.extend(["", "# Metadata omitted. Use show_meta=True in script() method to show it."])
         return "\n".join(out) + "\n"
 
-    def _decorator_args(self, args: str, has_prim: bool) -> str:
+    def _decorator_args(self, args: str, has_prim: bool, mod: ir.Module) -> str:
+        """In the input's dialect, as written: `s_tir` is a PrimFunc attribute TVM keeps (a
+        module may mix dialects, `s_tir=True` with `R.Object`). Converting, the target's
+        spelling: the current dialect's `T.sblock` needs `s_tir=True`, legacy TVM has none."""
+        if self.dialect == mod.dialect:
+            return f"({args})" if args else ""
         parts = [a.strip() for a in args.split(",") if a.strip()] if args else []
         parts = [a for a in parts if not a.startswith("s_tir")]
         if self.dialect == "current" and has_prim:
@@ -97,7 +111,7 @@ class Printer:
         return f"({', '.join(parts)})" if parts else ""
 
     def _prim_func(self, f: ir.PrimFunc, mod: ir.Module, out: list[str]):
-        out.append("    @T.prim_func" + self._decorator_args(f.decorator_args, True))
+        out.append("    @T.prim_func" + self._decorator_args(f.decorator_args, True, mod))
         params = ", ".join(f"{p.name}: {p.annotation}" if p.annotation else p.name
                            for p in f.params)
         ret = f" -> {f.ret}" if f.ret else ""
@@ -348,6 +362,8 @@ class FunctionPrinter:
         if t is ir.ExternFunc:
             return f"R.ExternFunc({quote(e.name)})"
         if t is ir.Constant:
+            if e.meta is not None:
+                return f"metadata[{quote(e.meta[0])}][{e.meta[1]}]"
             return f'R.const({e.value!r}, "{e.dtype}")'
         if t is ir.Literal:
             return self.literal(e)
@@ -435,6 +451,16 @@ def _literal_text(v) -> str:
     if isinstance(v, float) and not math.isfinite(v):
         return f'float("{v!r}")'
     return repr(v)
+
+
+def _has_metadata(mod: ir.Module) -> bool:
+    for f in mod.relax_functions():
+        for _, value in _text_order(f.blocks):
+            if any(type(x) is ir.Constant and x.meta is not None for x in ir.walk(value)):
+                return True
+        if any(type(x) is ir.Constant and x.meta is not None for x in ir.walk(f.body)):
+            return True
+    return False
 
 
 def _is_zero(e) -> bool:

@@ -39,6 +39,8 @@ def deduce(e, functions: dict | None = None):
         dtype = v.dtype if isinstance(v, (ir.IntImm, ir.FloatImm, ir.SymVar)) else "int64"
         return ir.PrimSInfo(dtype, v)
     if t is ir.Constant:
+        if e.meta is not None:
+            return e.sinfo  # None until a kernel parameter or an annotation gives it
         return ir.TensorSInfo((), e.dtype, 0)
     if t in (ir.StringImm, ir.DataTypeImm, ir.ExternFunc):
         return ir.ObjectSInfo()

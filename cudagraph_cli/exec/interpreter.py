@@ -30,6 +30,7 @@ import numpy as np
 
 from .. import ir
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
+from .constants import constant_value
 from .kernels import KernelSpec, packed_spec, prim_func_spec
 
 GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
@@ -160,6 +161,8 @@ class Executor:
         if t is ir.ExternFunc:
             return HostObject(e.name)
         if t is ir.Constant:
+            if e.meta is not None:  # metadata["<kind>"][i]: the text omits the data
+                return self.backend.from_numpy(constant_value(e))
             return self.backend.from_numpy(np.asarray(e.value, dtype=numpy_dtype(e.dtype)))
         if t is ir.Literal:
             return e.value
