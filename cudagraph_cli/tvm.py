@@ -99,7 +99,7 @@ def cuda_pipeline(**pass_options):
     `relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())`. The target is the one
     `relax.build` enters; `pass_options` go to `RewriteCUDAGraph`."""
     tvm = import_tvm()
-    from tvm import relax
+    from tvm.relax.backend.cuda import pipeline as cuda
 
     ours = RewriteCUDAGraph(**pass_options)
 
@@ -107,7 +107,6 @@ def cuda_pipeline(**pass_options):
         target = tvm.target.Target.current(allow_none=True)
         if target is None or target.kind.name != "cuda":
             raise ValueError(f"cuda_pipeline() is TVM's cuda pipeline; the target is {target}")
-        cuda = relax.backend.cuda
         passes = (cuda.library_dispatch_passes(target) + cuda.legalize_passes(target)
                   + cuda.dataflow_lower_passes(target) + cuda.finalize_passes(target))
         replaced = [ours if p.info.name == PASS_NAME else p for p in passes]
@@ -158,16 +157,45 @@ def rewrite_module(mod, options=None, **settings):
         raise CgraphPassError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: {e}") from e
 
     functions = {}
+    restore = ty_args_restorer()
     for gv, f in parsed.functions.items():
         name = gv.name_hint
         if name in originals and name not in changed:
-            _, original = originals[name]
-            functions[gv] = original
+            functions[gv] = originals[name][1]
+        elif isinstance(f, tvm.relax.Function):
+            functions[gv] = restore.visit_expr(f)
         else:
             functions[gv] = f
     check_constants(parsed, originals, changed)
     result = tvm.IRModule(functions, attrs=mod.attrs, global_infos=mod.global_infos)
     return result
+
+
+def ty_args_restorer():
+    """A mutator giving `R.builtin.alloc_tensor` back the `ty_args` cgraph's text leaves out
+    (TVM prints them, its reader rejects them): StaticPlanBlockMemory makes each such call with
+    its own type as its one type argument, and TVM's pass keeps them."""
+    import_tvm()
+    from tvm import relax
+    from tvm.relax.expr_functor import PyExprMutator, mutator
+
+    alloc = tvm_op("relax.builtin.alloc_tensor")
+
+    @mutator
+    class RestoreTyArgs(PyExprMutator):
+        def visit_call_(self, call):
+            call = super().visit_call_(call)
+            if call.op.same_as(alloc) and not call.ty_args:
+                return relax.Call(call.op, call.args, call.attrs, [call.ty], call.span)
+            return call
+
+    return RestoreTyArgs()
+
+
+def tvm_op(name: str):
+    from tvm import ir
+
+    return ir.Op.get(name)
 
 
 def stub(f):
@@ -189,7 +217,6 @@ def printed_constants(mod, ours) -> list:
     non-scalar relax constants in printing order (functions in text order, each body in source
     order, a call's arguments left to right). Checked against the text: the count, and each
     constant's shape and dtype against the kernel parameter it is passed to."""
-    tvm = import_tvm()
     from tvm import relax
 
     text_order = [f.name for f in ours.functions]
@@ -230,17 +257,18 @@ def check_constants(parsed, originals, changed):
         for i, arg in enumerate(e.args):
             if not is_tensor_constant(arg) or i >= len(prim.params):
                 continue
-            buffer = prim.buffer_map.get(prim.params[i])
-            if buffer is None:
+            param = prim.params[i]  # a buffer parameter is a Var of BufferType in TVM 0.27
+            dims = getattr(param, "shape", None)
+            if dims is None:
                 continue
-            shape = [int(d) for d in buffer.shape] if all(
-                isinstance(d, tvm.tirx.IntImm) for d in buffer.shape) else None
+            shape = [int(d) for d in dims] if all(
+                isinstance(d, tvm.tirx.IntImm) for d in dims) else None
             if (shape is not None and list(arg.value.shape) != shape) or \
-                    str(arg.value.dtype) != str(buffer.dtype):
+                    str(arg.value.dtype) != str(param.dtype):
                 raise CgraphPassError(
                     f"{REWRITTEN_NAME}: constant passed to {e.op.name_hint} as argument {i} "
                     f"is {tuple(arg.value.shape)} {arg.value.dtype}, the kernel takes {shape} "
-                    f"{buffer.dtype}: TVM's metadata numbering was not followed")
+                    f"{param.dtype}: TVM's metadata numbering was not followed")
 
     for gv, f in parsed.functions.items():
         if gv.name_hint in changed and isinstance(f, relax.Function):
