@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 
 from .diagnostics import SourceError
 
@@ -106,7 +107,8 @@ def cuda_pipeline(**pass_options):
     def pipeline(mod, ctx):
         target = tvm.target.Target.current(allow_none=True)
         if target is None or target.kind.name != "cuda":
-            raise ValueError(f"cuda_pipeline() is TVM's cuda pipeline; the target is {target}")
+            raise ValueError("cuda_pipeline() is TVM's cuda pipeline; the target is "
+                             f"{target.kind.name if target is not None else 'not set'}")
         passes = (cuda.library_dispatch_passes(target) + cuda.legalize_passes(target)
                   + cuda.dataflow_lower_passes(target) + cuda.finalize_passes(target))
         replaced = [ours if p.info.name == PASS_NAME else p for p in passes]
@@ -123,6 +125,7 @@ def rewrite_module(mod, options=None, **settings):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`/`settings`: those of `cudagraph_cli.passes.pipeline.rewrite`."""
     tvm = import_tvm()
+    from .equality import functions_equal
     from .parser import parse_module
     from .passes.pipeline import rewrite
     from .printer import print_module
@@ -138,7 +141,9 @@ def rewrite_module(mod, options=None, **settings):
     if out is ours:
         return mod
     before = {f.name: f for f in ours.functions}
-    changed = {f.name for f in out.relax_functions() if before.get(f.name) is not f}
+    # The rewriter rebuilds each function it plans, lifting something or not: compare
+    changed = {f.name for f in out.relax_functions()
+               if f.name not in before or not functions_equal(before[f.name], f)}
     if not changed:
         return mod
 
@@ -152,17 +157,19 @@ def rewrite_module(mod, options=None, **settings):
         # Unchecked, as TVM's own pass hands its result on: with tvm_compat a function without
         # relax.force_pure comes out as TVM's pass makes it, which TVM's well-formedness check
         # rejects; cgraph's own check has already run on the rewrite.
-        parsed = tvm.script.from_source(rewritten, extra_vars=names, check_well_formed=False)
+        parsed = on_a_short_stack(tvm.script.from_source, rewritten, extra_vars=names,
+                                  check_well_formed=False)
     except Exception as e:  # TVM's reader raises its own DiagnosticError and more
         raise CgraphPassError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: {e}") from e
 
     functions = {}
     restore = ty_args_restorer()
+    typed = functions_with_typed_allocs(mod)
     for gv, f in parsed.functions.items():
         name = gv.name_hint
         if name in originals and name not in changed:
             functions[gv] = originals[name][1]
-        elif isinstance(f, tvm.relax.Function):
+        elif name in typed:
             functions[gv] = restore.visit_expr(f)
         else:
             functions[gv] = f
@@ -171,10 +178,47 @@ def rewrite_module(mod, options=None, **settings):
     return result
 
 
+def on_a_short_stack(function, *args, **kwargs):
+    """`function(*args, **kwargs)` on a thread of its own. TVM's reader calls inspect.stack()
+    for every function it reads, which costs as much as the caller's stack is deep: inside
+    relax.build, a test runner or a notebook, several times the reading itself."""
+    result: list = []
+
+    def run():
+        try:
+            result.append((True, function(*args, **kwargs)))
+        except BaseException as e:  # handed to the caller's thread, raised there
+            result.append((False, e))
+
+    thread = threading.Thread(target=run, name="cgraph-tvm-reader")
+    thread.start()
+    thread.join()
+    ok, value = result[0]
+    if not ok:
+        raise value
+    return value
+
+
+def functions_with_typed_allocs(mod) -> set:
+    """Names of the Relax functions whose `R.builtin.alloc_tensor` calls carry `ty_args`:
+    StaticPlanBlockMemory makes each such call with its own type as its one type argument (and
+    TVM's pass keeps them), but a module TVM read from text has none (its reader rejects them)."""
+    from tvm import relax
+
+    alloc = tvm_op("relax.builtin.alloc_tensor")
+    names = set()
+    for gv, f in mod.functions.items():
+        if isinstance(f, relax.Function):
+            def visit(e, name=gv.name_hint):
+                if isinstance(e, relax.Call) and e.op.same_as(alloc) and e.ty_args:
+                    names.add(name)
+            relax.analysis.post_order_visit(f, visit)
+    return names
+
+
 def ty_args_restorer():
     """A mutator giving `R.builtin.alloc_tensor` back the `ty_args` cgraph's text leaves out
-    (TVM prints them, its reader rejects them): StaticPlanBlockMemory makes each such call with
-    its own type as its one type argument, and TVM's pass keeps them."""
+    (TVM prints them, its reader rejects them), for the functions that had them."""
     import_tvm()
     from tvm import relax
     from tvm.relax.expr_functor import PyExprMutator, mutator
