@@ -207,6 +207,62 @@ def test_cuda_pipeline_refuses_another_target(tvm, captured):
         relax.build(build_corpus.nn_mlp(), target="llvm", relax_pipeline=cuda_pipeline())
 
 
+# The clash of MLC-LLM's paged-KV-cache kernels, in small: the Relax function's symbolic `n`
+# is printed as a module-level `n = TypeVar("n")`, the kernel's own `n = T.int32()` in its body,
+# and TVM cannot read its own printing back ("Variable n already defined in current scope").
+# The kernel also carries an attribute TVM's printer writes, `layout_free_buffers`.
+CLASH = '''
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def add_one(a: T.handle, b: T.handle):
+        T.func_attr({"layout_free_buffers": [0]})
+        n = T.int32()
+        A = T.match_buffer(a, (n,), "float32")
+        B = T.match_buffer(b, (n,), "float32")
+        for i in range(n):
+            with T.sblock("b"):
+                vi = T.axis.spatial(n, i)
+                B[vi] = A[vi] + T.float32(1)
+
+    @R.function
+    def main(x: R.Tensor(("n",), "float32")) -> R.Tensor(("n",), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        storage: R.Any = R.memory.alloc_storage(R.shape([64]), 0, R.str("global"), R.dtype("float32"))
+        a: R.Tensor((16,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([16]), R.dtype("float32"), 0)
+        cls = Module
+        cls.add_one(a, a)
+        return x
+'''
+
+
+def test_a_kernel_tvm_cannot_read_back_comes_back_as_the_original(tvm):
+    from tvm import relax
+
+    mod = tvm.script.from_source(CLASH)
+    with pytest.raises(Exception, match="Variable n already defined"):
+        tvm.script.from_source(mod.script())  # the premise: TVM's own round trip fails
+    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+        theirs = relax.transform.RewriteCUDAGraph()(mod)
+    ours = cgraph_pass(tvm, mod)
+    tvm.ir.assert_structural_equal(ours, theirs)
+    assert len(ours.functions) == 4  # main, add_one, the capture and the alloc functions
+    assert ours["add_one"].same_as(mod["add_one"])
+
+
+def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
+    # The numbering of TVM's metadata is inferred (printing order); were it wrong, the kernels'
+    # parameter shapes would tell: the pass refuses rather than swapping weights.
+    import cudagraph_cli.tvm as cgraph_tvm
+
+    before, _ = captured("onnx_convnet")
+    inferred = cgraph_tvm.printed_constants
+    monkeypatch.setattr(cgraph_tvm, "printed_constants",
+                        lambda mod, ours: list(reversed(inferred(mod, ours))))
+    with pytest.raises(cgraph_tvm.CgraphPassError, match="metadata numbering was not followed"):
+        cgraph_pass(tvm, before)
+
+
 # TVM reads it; cgraph's reader does not know the struct info of a string (`I.StringType()`)
 UNREADABLE = '''
 @I.ir_module
