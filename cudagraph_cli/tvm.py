@@ -151,6 +151,7 @@ def rewrite_module(mod, options=None, **settings):
     constants = printed_constants(mod, ours)
     stubbed = dataclasses.replace(out, functions=[stub(f) for f in out.functions])
     rewritten = print_module(stubbed, "current")
+    check_metadata_references(rewritten, constants)
     names = default_globals()
     names["metadata"] = {CONST_KEY: constants} if constants else {}
     try:
@@ -276,6 +277,23 @@ def printed_constants(mod, ours) -> list:
         if isinstance(f, relax.Function):
             relax.analysis.post_order_visit(f, visit)
     return found
+
+
+def check_metadata_references(text: str, constants: list):
+    """The metadata the Relax functions refer to (PrimFunc bodies are stubbed out of `text`)
+    is exactly the constants found, numbered 0..n-1: anything else means the printer numbered
+    something this module does not know of."""
+    used: dict = {}
+    for m in METADATA_RE.finditer(text):
+        used.setdefault(m.group(1), set()).add(int(m.group(2)))
+    other = sorted(k for k in used if k != CONST_KEY)
+    if other:
+        raise CgraphPassError(f"{REWRITTEN_NAME}: metadata of kind {', '.join(other)} "
+                              f"(only {CONST_KEY} constants are handed back to TVM's reader)")
+    if used.get(CONST_KEY, set()) != set(range(len(constants))):
+        raise CgraphPassError(
+            f"{REWRITTEN_NAME}: the text refers to metadata[\"{CONST_KEY}\"] "
+            f"{sorted(used.get(CONST_KEY, set()))}, the module has {len(constants)} constants")
 
 
 def is_tensor_constant(e) -> bool:
