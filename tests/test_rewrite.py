@@ -65,8 +65,14 @@ def test_every_upstream_input_equals_tvm_output(tvm, path):
         expected = relax.transform.RewriteCUDAGraph()(tvm_parse(path.read_text()))
     out, _ = rewrite(parse_module(path.read_text()))
     # transform_is_no_op_when_disabled: TVM's own output is not well formed (an impure call
-    # in a function without relax.force_pure), so TVM's reader needs its checks off.
-    got = from_source(print_module(out), check_well_formed=False)
+    # in a function without relax.force_pure); cgraph's is, by correction 6 (docs/REWRITE.md),
+    # which sets that attribute: applied by hand to TVM's output here.
+    got = from_source(print_module(out))
+    for gv, f in list(expected.functions.items()):
+        if isinstance(f, relax.Function) and not f.attrs.get("relax.force_pure", False) and \
+                out.function(gv.name_hint).attr("relax.force_pure"):
+            assert path.stem == "transform_is_no_op_when_disabled_before"
+            expected[gv] = f.with_attr("relax.force_pure", True)
     assert tvm_equal(got, expected) is None
 
 
