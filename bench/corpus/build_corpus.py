@@ -60,6 +60,9 @@ class Capture:
     def __init__(self):
         self.before: list[str] = []
         self.after: list[str] = []
+        # the modules themselves, for tests that run a pass on what TVM's pass was given
+        self.before_modules: list = []
+        self.after_modules: list = []
 
     def instrument(self):
         import tvm
@@ -71,10 +74,12 @@ class Capture:
             def run_before_pass(self, mod, info):
                 if info.name == PASS_NAME:
                     capture.before.append(mod.script())
+                    capture.before_modules.append(mod)
 
             def run_after_pass(self, mod, info):
                 if info.name == PASS_NAME:
                     capture.after.append(mod.script())
+                    capture.after_modules.append(mod)
 
         return CaptureRewriteCUDAGraph()
 

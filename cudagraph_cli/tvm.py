@@ -1,0 +1,337 @@
+"""cgraph as a TVM pass: a drop-in for `tvm.relax.transform.RewriteCUDAGraph()`.
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+    mod = RewriteCUDAGraph()(mod)        # under PassContext(config={"relax.backend.use_cuda_graph": True})
+
+    from cudagraph_cli.tvm import cuda_pipeline
+    ex = relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())
+
+The pass goes through text: TVM prints the module, cgraph reads, rewrites and prints it, and TVM
+reads cgraph's text back. TVM's printer and reader do not round-trip everything a module holds
+(a PrimFunc's `layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own
+`T.int32()` of the same name, constants printed as `metadata[...]` with the metadata left out),
+so only what cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs,
+each PrimFunc of the result is the original object, each constant is the original object
+(given to TVM's reader as the `metadata` it omitted), each Relax function cgraph left as it
+was is the original object, and the module keeps its attrs and global infos. See docs/TVM.md.
+
+tvm is imported only when a pass is made (the `tvm` extra: pip install 'cudagraph-cli[tvm]').
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+
+from .diagnostics import SourceError
+
+PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
+CONFIG_KEY = "relax.backend.use_cuda_graph"
+EXTRA = "pip install 'cudagraph-cli[tvm]'"
+SCRIPT_NAME = "<mod.script()>"  # what errors name as the file: TVM's text of the input module
+REWRITTEN_NAME = "<cgraph rewrite>"
+
+# TVM's printer writes a non-scalar constant as metadata["ir.GenericConst"][i], i counting
+# the distinct constants in the order it prints them.
+CONST_KEY = "ir.GenericConst"
+METADATA_RE = re.compile(r'metadata\["([^"\\]+)"\]\[(\d+)\]')
+
+
+class CgraphPassError(ValueError):
+    """cgraph could not read, rewrite or hand back a module; the message is cgraph's, located
+    in the text named in it (`<mod.script()>`: TVM's printing of the pass's input)."""
+
+
+def import_tvm():
+    try:
+        import tvm
+        import tvm.relax  # noqa: F401  (the pass and the pipeline need relax)
+        import tvm.script  # noqa: F401
+    except ImportError as e:
+        raise ImportError(f"cudagraph_cli.tvm needs apache-tvm 0.27 (the `tvm` extra: {EXTRA})"
+                          f": {e}") from e
+    import tvm_ffi
+
+    # An error raised inside a pass crosses TVM's C++; unregistered, it comes out a RuntimeError.
+    tvm_ffi.register_error(CgraphPassError)
+    return tvm
+
+
+def default_globals() -> dict:
+    """The names `tvm.script.from_source` gives a text when it is given no `extra_vars`
+    (I, T, R, ...): extra_vars replaces them, it does not add to them."""
+    from tvm.script.parser.core import entry
+
+    return dict(entry._default_globals())
+
+
+def RewriteCUDAGraph(*, min_kernels: int = 1, exclude: tuple = (), functions=None,
+                     tvm_compat: bool = False):
+    """A `tvm.transform.Pass` doing what `tvm.relax.transform.RewriteCUDAGraph()` does, with
+    cgraph's rewrite: same name, opt level 0, and like TVM's a no-op unless the PassContext sets
+    `relax.backend.use_cuda_graph`. The options are `cgraph rewrite`'s (--min-kernels,
+    --exclude, --functions); `tvm_compat=True` turns cgraph's corrections of TVM off (TVM 0.27's
+    output exactly). Raises `CgraphPassError` (a ValueError) with cgraph's located message when
+    cgraph cannot read or rewrite the module: it never hands back something else."""
+    tvm = import_tvm()
+    from .passes.pipeline import TVM_COMPAT
+    from .passes.region_planner import PlanOptions
+
+    if tvm_compat:
+        base = TVM_COMPAT["options"]
+        settings = {k: v for k, v in TVM_COMPAT.items() if k != "options"}
+    else:
+        base, settings = PlanOptions(), {}
+    options = dataclasses.replace(base, min_kernels=min_kernels, exclude=tuple(exclude),
+                                  functions=None if functions is None else tuple(functions))
+
+    def transform(mod, ctx):
+        if not bool(ctx.config.get(CONFIG_KEY, False)):
+            return mod
+        return rewrite_module(mod, options, **settings)
+
+    return tvm.ir.transform.module_pass(transform, opt_level=0, name=PASS_NAME)
+
+
+def cuda_pipeline(**pass_options):
+    """TVM 0.27's default Relax pipeline for cuda (`relax.backend.cuda.get_default_pipeline`)
+    with cgraph's RewriteCUDAGraph in place of TVM's: give it to
+    `relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())`. The target is the one
+    `relax.build` enters; `pass_options` go to `RewriteCUDAGraph`."""
+    tvm = import_tvm()
+    from tvm.relax.backend.cuda import pipeline as cuda
+
+    ours = RewriteCUDAGraph(**pass_options)
+
+    def pipeline(mod, ctx):
+        target = tvm.target.Target.current(allow_none=True)
+        if target is None or target.kind.name != "cuda":
+            raise ValueError("cuda_pipeline() is TVM's cuda pipeline; the target is "
+                             f"{target.kind.name if target is not None else 'not set'}")
+        passes = (cuda.library_dispatch_passes(target) + cuda.legalize_passes(target)
+                  + cuda.dataflow_lower_passes(target) + cuda.finalize_passes(target))
+        replaced = [ours if p.info.name == PASS_NAME else p for p in passes]
+        if sum(p.info.name == PASS_NAME for p in passes) != 1:
+            # TVM's pipeline changed: better no build than one without the pass
+            raise RuntimeError(f"TVM's cuda pipeline has no single {PASS_NAME} to replace")
+        with target:
+            return tvm.transform.Sequential(replaced)(mod)
+
+    return tvm.ir.transform.module_pass(pipeline, opt_level=0, name="cgraph_cuda_pipeline")
+
+
+def rewrite_module(mod, options=None, **settings):
+    """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
+    nothing). `options`/`settings`: those of `cudagraph_cli.passes.pipeline.rewrite`."""
+    tvm = import_tvm()
+    from .equality import functions_equal
+    from .parser import parse_module
+    from .passes.pipeline import rewrite
+    from .printer import print_module
+    from .wellformed import check_module
+
+    text = mod.script()
+    try:
+        ours = parse_module(text, SCRIPT_NAME)
+        check_module(ours)
+        out, _ = rewrite(ours, options, **settings)
+    except SourceError as e:
+        raise CgraphPassError(e.located(SCRIPT_NAME, text).render()) from None
+    if out is ours:
+        return mod
+    before = {f.name: f for f in ours.functions}
+    # The rewriter rebuilds each function it plans, lifting something or not: compare
+    changed = {f.name for f in out.relax_functions()
+               if f.name not in before or not functions_equal(before[f.name], f)}
+    if not changed:
+        return mod
+
+    originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
+    constants = printed_constants(mod, ours)
+    stubbed = dataclasses.replace(out, functions=[stub(f) for f in out.functions])
+    rewritten = print_module(stubbed, "current")
+    check_metadata_references(rewritten, constants)
+    names = default_globals()
+    names["metadata"] = {CONST_KEY: constants} if constants else {}
+    try:
+        # Unchecked, as TVM's own pass hands its result on: with tvm_compat a function without
+        # relax.force_pure comes out as TVM's pass makes it, which TVM's well-formedness check
+        # rejects; cgraph's own check has already run on the rewrite.
+        parsed = on_a_short_stack(tvm.script.from_source, rewritten, extra_vars=names,
+                                  check_well_formed=False)
+    except Exception as e:  # TVM's reader raises its own DiagnosticError and more
+        raise CgraphPassError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: {e}") from e
+
+    functions = {}
+    restore = ty_args_restorer()
+    typed = functions_with_typed_allocs(mod)
+    for gv, f in parsed.functions.items():
+        name = gv.name_hint
+        if name in originals and name not in changed:
+            functions[gv] = originals[name][1]
+        elif name in typed:
+            functions[gv] = restore.visit_expr(f)
+        else:
+            functions[gv] = f
+    check_constants(parsed, originals, changed)
+    result = tvm.IRModule(functions, attrs=mod.attrs, global_infos=mod.global_infos)
+    return result
+
+
+def on_a_short_stack(function, *args, **kwargs):
+    """`function(*args, **kwargs)` on a thread of its own. TVM's reader calls inspect.stack()
+    for every function it reads, which costs as much as the caller's stack is deep: inside
+    relax.build, a test runner or a notebook, several times the reading itself."""
+    result: list = []
+
+    def run():
+        try:
+            result.append((True, function(*args, **kwargs)))
+        except BaseException as e:  # handed to the caller's thread, raised there
+            result.append((False, e))
+
+    thread = threading.Thread(target=run, name="cgraph-tvm-reader")
+    thread.start()
+    thread.join()
+    ok, value = result[0]
+    if not ok:
+        raise value
+    return value
+
+
+def functions_with_typed_allocs(mod) -> set:
+    """Names of the Relax functions whose `R.builtin.alloc_tensor` calls carry `ty_args`:
+    StaticPlanBlockMemory makes each such call with its own type as its one type argument (and
+    TVM's pass keeps them), but a module TVM read from text has none (its reader rejects them)."""
+    from tvm import relax
+
+    alloc = tvm_op("relax.builtin.alloc_tensor")
+    names = set()
+    for gv, f in mod.functions.items():
+        if isinstance(f, relax.Function):
+            def visit(e, name=gv.name_hint):
+                if isinstance(e, relax.Call) and e.op.same_as(alloc) and e.ty_args:
+                    names.add(name)
+            relax.analysis.post_order_visit(f, visit)
+    return names
+
+
+def ty_args_restorer():
+    """A mutator giving `R.builtin.alloc_tensor` back the `ty_args` cgraph's text leaves out
+    (TVM prints them, its reader rejects them), for the functions that had them."""
+    import_tvm()
+    from tvm import relax
+    from tvm.relax.expr_functor import PyExprMutator, mutator
+
+    alloc = tvm_op("relax.builtin.alloc_tensor")
+
+    @mutator
+    class RestoreTyArgs(PyExprMutator):
+        def visit_call_(self, call):
+            call = super().visit_call_(call)
+            if call.op.same_as(alloc) and not call.ty_args:
+                return relax.Call(call.op, call.args, call.attrs, [call.ty], call.span)
+            return call
+
+    return RestoreTyArgs()
+
+
+def tvm_op(name: str):
+    from tvm import ir
+
+    return ir.Op.get(name)
+
+
+def stub(f):
+    """What TVM reads in place of a function that comes back as the original object: a PrimFunc
+    with the same name, decorator and arity and an empty body (what TVM's reader makes of a
+    call does not depend on the kernel's parameter types); a Relax function unchanged (it is printed as read, and read back only for
+    its callers' sake)."""
+    from . import ir
+
+    if isinstance(f, ir.PrimFunc):
+        # every parameter a handle: TVM checks a call's arity, and any argument is an object
+        params = [ir.PrimParam(p.name, "T.handle", "handle") for p in f.params]
+        return dataclasses.replace(f, params=params, body="T.evaluate(0)", ret=None)
+    return f
+
+
+def printed_constants(mod, ours) -> list:
+    """The constants TVM's printer numbered `metadata["ir.GenericConst"][i]`, by i: the distinct
+    non-scalar relax constants in printing order (functions in text order, each body in source
+    order, a call's arguments left to right). Checked against the text: the count, and each
+    constant's shape and dtype against the kernel parameter it is passed to."""
+    from tvm import relax
+
+    text_order = [f.name for f in ours.functions]
+    by_name = {gv.name_hint: f for gv, f in mod.functions.items()}
+    found: list = []
+
+    def visit(e):
+        if is_tensor_constant(e) and not any(e.same_as(c) for c in found):
+            found.append(e)
+
+    for name in text_order:
+        f = by_name.get(name)
+        if isinstance(f, relax.Function):
+            relax.analysis.post_order_visit(f, visit)
+    return found
+
+
+def check_metadata_references(text: str, constants: list):
+    """The metadata the Relax functions refer to (PrimFunc bodies are stubbed out of `text`)
+    is exactly the constants found, numbered 0..n-1: anything else means the printer numbered
+    something this module does not know of."""
+    used: dict = {}
+    for m in METADATA_RE.finditer(text):
+        used.setdefault(m.group(1), set()).add(int(m.group(2)))
+    other = sorted(k for k in used if k != CONST_KEY)
+    if other:
+        raise CgraphPassError(f"{REWRITTEN_NAME}: metadata of kind {', '.join(other)} "
+                              f"(only {CONST_KEY} constants are handed back to TVM's reader)")
+    if used.get(CONST_KEY, set()) != set(range(len(constants))):
+        raise CgraphPassError(
+            f"{REWRITTEN_NAME}: the text refers to metadata[\"{CONST_KEY}\"] "
+            f"{sorted(used.get(CONST_KEY, set()))}, the module has {len(constants)} constants")
+
+
+def is_tensor_constant(e) -> bool:
+    """A constant TVM prints as metadata (a scalar is printed inline, as `R.const(v, dtype)`)."""
+    tvm = import_tvm()
+    value = getattr(e, "value", None) if isinstance(e, tvm.ir.expr.Constant) else None
+    return len(getattr(value, "shape", ())) > 0
+
+
+def check_constants(parsed, originals, changed):
+    """Each constant passed to a kernel has the kernel's parameter shape and dtype: a wrong
+    numbering of TVM's metadata would show here rather than as wrong results on a GPU."""
+    tvm = import_tvm()
+    from tvm import relax, tirx
+
+    def visit(e):
+        if not isinstance(e, relax.Call) or not isinstance(e.op, tvm.ir.GlobalVar):
+            return
+        entry = originals.get(e.op.name_hint)
+        if entry is None or not isinstance(entry[1], tirx.PrimFunc):
+            return
+        prim = entry[1]
+        for i, arg in enumerate(e.args):
+            if not is_tensor_constant(arg) or i >= len(prim.params):
+                continue
+            param = prim.params[i]  # a buffer parameter is a Var of BufferType in TVM 0.27
+            dims = getattr(param, "shape", None)
+            if dims is None:
+                continue
+            shape = [int(d) for d in dims] if all(
+                isinstance(d, tvm.tirx.IntImm) for d in dims) else None
+            if (shape is not None and list(arg.value.shape) != shape) or \
+                    str(arg.value.dtype) != str(param.dtype):
+                raise CgraphPassError(
+                    f"{REWRITTEN_NAME}: constant passed to {e.op.name_hint} as argument {i} "
+                    f"is {tuple(arg.value.shape)} {arg.value.dtype}, the kernel takes {shape} "
+                    f"{param.dtype}: TVM's metadata numbering was not followed")
+
+    for gv, f in parsed.functions.items():
+        if gv.name_hint in changed and isinstance(f, relax.Function):
+            relax.analysis.post_order_visit(f, visit)
