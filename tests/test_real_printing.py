@@ -11,7 +11,6 @@ in `extra_vars` (`tvm_parse_with_constants`): the same table for both sides of a
 
 from __future__ import annotations
 
-import functools
 
 import numpy as np
 import pytest
@@ -23,65 +22,13 @@ from cudagraph_cli.exec.constants import metadata_value
 from cudagraph_cli.parser import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
 from cudagraph_cli.printer import print_module
-from tvm_oracle import tvm_equal, tvm_parse_with_constants, without_alloc_ty_args
-
-FILES = sorted(REAL_SAMPLES.glob("*.relax"))
-BEFORE = [p for p in FILES if p.name.endswith(".before.relax")]
-# TVM's pass output for static_plan_view: `main` has no relax.force_pure and calls the impure
-# cuda_graph builtins, which TVM's well-formedness check rejects (tests/test_real_corpus.py).
-ILL_FORMED = {"static_plan_view.after.relax"}
+from tvm_oracle import tvm_equal, tvm_parse_with_constants
 
 
-@functools.lru_cache(maxsize=None)
-def tvm_reading(name: str):
-    """TVM's reading of a stored dump, with the ty_args fix-up (the text is TVM's own)."""
-    text = without_alloc_ty_args((REAL_SAMPLES / name).read_text())
-    return tvm_parse_with_constants(text, check_well_formed=name not in ILL_FORMED)
 
-
-def with_force_pure(tvm_module, names):
-    """TVM's module with cgraph's correction 6 applied by hand: relax.force_pure on `names`."""
-    for name in names:
-        gv = tvm_module.get_global_var(name)
-        tvm_module[gv] = tvm_module[gv].with_attr("relax.force_pure", True)
-    return tvm_module
-
-
-@pytest.mark.tvm
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_tvm_reads_fmt_output_as_it_reads_the_input(tvm, path):
-    out = print_module(parse_module(path.read_text()))
-    assert not [line for line in out.splitlines()
-                if "R.builtin.alloc_tensor" in line and "ty_args" in line]
-    # fmt changes nothing TVM reads: an ill-formed input stays so, read without the check.
-    mine = tvm_parse_with_constants(out, check_well_formed=path.name not in ILL_FORMED)
-    assert tvm_equal(mine, tvm_reading(path.name)) is None
-
-
-@pytest.mark.tvm
-@pytest.mark.parametrize("path", BEFORE, ids=lambda p: p.name.split(".")[0])
-def test_tvm_reads_rewrite_output_as_its_own_pass_output(tvm, path):
-    name = path.name.split(".")[0]
-    out, _ = rewrite(parse_module(path.read_text()))
-    mine = tvm_parse_with_constants(print_module(out))  # the well-formedness check included
-    expected = tvm_reading(f"{name}.after.relax")
-    if name == "static_plan_view":
-        # Correction 6 (docs/REWRITE.md): cgraph's `main` says relax.force_pure.
-        assert tvm_equal(mine, expected) is not None
-        expected = with_force_pure(tvm_parse_with_constants(without_alloc_ty_args(
-            (REAL_SAMPLES / f"{name}.after.relax").read_text()), check_well_formed=False),
-            ["main"])
-    assert tvm_equal(mine, expected) is None
-
-
-@pytest.mark.tvm
-@pytest.mark.parametrize("path", BEFORE, ids=lambda p: p.name.split(".")[0])
-def test_tvm_compat_rewrite_is_tvm_pass_output_exactly(tvm, path):
-    name = path.name.split(".")[0]
-    out, _ = rewrite(parse_module(path.read_text()), **TVM_COMPAT)
-    mine = tvm_parse_with_constants(print_module(out),
-                                    check_well_formed=f"{name}.after.relax" not in ILL_FORMED)
-    assert tvm_equal(mine, tvm_reading(f"{name}.after.relax")) is None
+# The corpus itself (TVM loads cgraph's fmt and rewrite outputs of every samples/real model, equal
+# to its reading of the input and to its own pass output but for correction 6; the TVM-compatible
+# rewrite equals it exactly) is tests/test_real_workflow.py, one test per model.
 
 
 # ---- metadata constants ------------------------------------------------------------------

@@ -22,7 +22,6 @@ no relax.force_pure (TVM's own reader rejects it), cgraph's says relax.force_pur
 
 from __future__ import annotations
 
-import functools
 import json
 
 import pytest
@@ -46,7 +45,6 @@ def cli(*args: str):
     return result.exit_code, result.output
 
 
-@functools.lru_cache(maxsize=None)
 def tvm_reading(path: str, check_well_formed: bool = True):
     """TVM's reading of a stored dump of TVM's (the ty_args fix-up applied)."""
     return tvm_parse_with_constants(without_alloc_ty_args(open(path).read()),
@@ -100,24 +98,28 @@ def test_workflow(tvm, name, tmp_path):
     before = str(REAL_SAMPLES / f"{name}.before.relax")
     after = str(REAL_SAMPLES / f"{name}.after.relax")
     corrected = FORCE_PURE.get(name, [])
-    tvm_before = tvm_reading(before)
-    tvm_after = tvm_reading(after, check_well_formed=not corrected)
+    # TVM's well-formedness check is most of the time TVM takes to read a module (7 of 10 s on
+    # nn_llama_kv): it runs where it is the point, on cgraph's rewrite.
+    tvm_before = tvm_reading(before, check_well_formed=False)
+    tvm_after = tvm_reading(after, check_well_formed=False)
 
     # 1. fmt
     code, out = cli("fmt", before)
     assert code == 0, out
-    assert tvm_equal(tvm_parse_with_constants(out), tvm_before) is None
+    assert tvm_equal(tvm_parse_with_constants(out, check_well_formed=False), tvm_before) is None
 
     # 2. rewrite
     rewritten = str(tmp_path / "rewritten.relax")
     code, out = cli("rewrite", before, "-o", rewritten)
     assert code == 0, out
     mine = tvm_parse_with_constants(open(rewritten).read())  # well-formed, checked
-    expected = with_force_pure(tvm_parse_with_constants(without_alloc_ty_args(
-        open(after).read()), check_well_formed=False), corrected)  # a copy of its own
-    assert tvm_equal(mine, expected) is None
     if corrected:
         assert tvm_equal(mine, tvm_after) is not None
+        expected = with_force_pure(tvm_parse_with_constants(without_alloc_ty_args(
+            open(after).read()), check_well_formed=False), corrected)  # a copy of its own
+        assert tvm_equal(mine, expected) is None
+    else:
+        assert tvm_equal(mine, tvm_after) is None
     exact, _ = rewrite(parse_module(open(before).read()), **TVM_COMPAT)
     assert tvm_equal(tvm_parse_with_constants(print_module(exact), check_well_formed=False),
                      tvm_after) is None
