@@ -299,6 +299,10 @@ def _host_walk(tvm, body, prim, name):
             lets.append((node.var, node.value))
         if isinstance(node, tvm.ir.Op) or not hasattr(node, "__class__"):
             return
+        if type(node).__name__ == "BufferStore":
+            raise _error(prim, name, "TVM's lowering leaves its work on the host: its loops "
+                         "are not bound to GPU threads (relax.build schedules such PrimFuncs "
+                         "with dlight first; give cgraph the scheduled module)")
         if type(node).__name__ == "Call" and getattr(node.op, "name", "") == \
                 "tirx.call_ffi_kernel":
             if in_loop:
