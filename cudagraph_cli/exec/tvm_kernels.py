@@ -188,9 +188,13 @@ def _lower(tvm, tmod, prims: list, arch: str, name: str):
     device = {}
     codes = []
     for dev_target, dev_mod in device_mods.items():
-        dev_mod = finalize_device()(dev_mod)
-        device.update({gv.name_hint: f for gv, f in dev_mod.functions.items()})
-        codes.append(_cuda_source(tvm, build, dev_mod, dev_target))
+        try:
+            dev_mod = finalize_device()(dev_mod)
+            device.update({gv.name_hint: f for gv, f in dev_mod.functions.items()})
+            codes.append(_cuda_source(tvm, build, dev_mod, dev_target))
+        except Exception as e:  # noqa: BLE001 - TVM's code generator raises many kinds
+            raise _blame(str(e), "", prims, name, f"TVM cannot generate CUDA C (cuda {arch}) "
+                         "for") from None
     return host, device, "\n".join(codes)
 
 
