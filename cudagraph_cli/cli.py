@@ -185,6 +185,7 @@ Examples:
   cgraph verify model.relax model.graph.relax   # same numbers? (CUDA-graph semantics, no GPU)
   cgraph run model.relax --device cpu
   cgraph run model.relax --device 0          # eager vs CUDA graphs on GPU 0, checked and timed
+  cgraph kernels model.relax -o model.cu     # the model's own kernels (TVM's CUDA C)
 
 Exit status: 0 ok, 1 check failed, 2 usage or input error, 3 internal error.
 """
@@ -536,7 +537,8 @@ with real CUDA graphs (by cgraph, or OUT if given: TVM's output, say) -- checks 
 computes, bit for bit, then times one call of each (CUDA events, --warmup then --iters
 calls, median and p10-p90) and reports what the graphs bought. Kernels are cgraph's library
 (docs/EXECUTOR.md), compiled by NVRTC for the device and cached; --kernels FILE.cu brings
-your own by PrimFunc name (the check is then eager = graph only). Needs an NVIDIA driver and
+your own by PrimFunc name (the check is then eager = graph only); a file written by `cgraph
+kernels` (the model's own kernels) is launched as its manifest says (docs/KERNELS.md). Needs an NVIDIA driver and
 cuda-python; without them it says so and exits 2.
 
 Exit status: 0 ok, 1 the outputs differ, 2 usage or input error (or no GPU).
@@ -548,6 +550,7 @@ Examples:
   cgraph run model.relax --device 0
   cgraph run model.relax --device 0 --shape m=8,16 --iters 1000 --format json
   cgraph run model.relax --device 0 --kernels my_kernels.cu --function decode
+  cgraph kernels model.relax -o model.cu && cgraph run model.relax --device 0 --kernels model.cu
   cgraph run model.relax tvm_output.relax --device 0   # time a given rewrite instead
 """
 
@@ -568,7 +571,8 @@ Examples:
 @click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
               help="GPU: timed calls of each launch list.")
 @click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
-              help="GPU: CUDA C kernels named after PrimFuncs, used instead of cgraph's.")
+              help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
+                   "kernels`, used instead of cgraph's.")
 @click.option("--function", "functions", multiple=True, metavar="NAME",
               help="GPU: run only these public functions (repeatable).")
 @_format_option(["text", "json"], "text")
@@ -628,6 +632,49 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
         _echo_view(stream.getvalue())
     if not report.ok:
         sys.exit(EXIT_CHECK_FAILED)
+
+
+KERNELS_HELP = """Write the kernels of IN's PrimFuncs as CUDA C, with a launch manifest.
+
+TVM (apache-tvm, imported only by this command) lowers the PrimFuncs alone, as relax.build
+does for a cuda target of --arch, and its CUDA code generator writes the kernels (no GPU or
+CUDA toolkit needed). The file opens with a launch manifest: for each PrimFunc, its kernels
+in launch order, their parameters in order, grid and block dimensions and dynamic shared
+memory as expressions of the module's symbolic variables (docs/KERNELS.md). `cgraph run
+--device N --kernels FILE.cu` launches them in place of cgraph's stand-in kernels.
+
+\b
+Examples:
+  cgraph kernels model.relax -o model.cu
+  cgraph kernels model.relax --arch sm_90 -o model.sm90.cu
+  cgraph kernels model.relax | less
+  cgraph run model.relax --device 0 --kernels model.cu
+"""
+
+
+@main.command("kernels", help=KERNELS_HELP)
+@click.argument("input_path", metavar="IN")
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+@click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
+              help="The CUDA architecture TVM generates code for.")
+def kernels_command(input_path: str, output: str, arch: str):
+    from .exec.tvm_kernels import TvmUnavailable, lower_module
+    from .fileio import write_text
+
+    if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
+        raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
+                                 param_hint="--arch")
+    mod, text, name = _read_module(input_path)
+    try:
+        kernels = lower_module(mod, name, arch)
+    except TvmUnavailable as e:
+        raise _CommandError(str(e)) from None
+    except SourceError as e:
+        raise e.located(name, text)
+    write_text(output, kernels.source, inputs=(input_path,))
+    for note in kernels.notes:
+        click.echo(f"{name}: note: {note}", err=True)
 
 
 def _run_cpu(input_path, calls, seed, shapes, fmt):

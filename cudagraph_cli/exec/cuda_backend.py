@@ -106,10 +106,11 @@ class KernelOp:
     """One cuLaunchKernel: the function's name, its packed arguments, the grid."""
 
     kernel: str
-    grid: int
-    block: int
+    grid: int | tuple  # x, or (x, y, z) for a manifest's kernel
+    block: int | tuple
     args: list  # the ctypes objects the parameter array points to (kept alive)
     params: object = None  # ctypes array of void*, one per kernel parameter
+    shared_bytes: int = 0  # dynamic shared memory
 
     def __post_init__(self):
         if self.params is None:
@@ -274,6 +275,18 @@ def plan_user_launch(name: str, tensors: list, scalars: list) -> KernelOp:
     return KernelOp(name, max(1, math.ceil(n / BLOCK)), BLOCK, args)
 
 
+def plan_manifest_launch(prim, tensors: list, scalars: list) -> list:
+    """A PrimFunc call's launches as `cgraph kernels` wrote them (exec/launch_manifest.py)."""
+    from .launch_manifest import plan_prim_call
+
+    try:
+        planned = plan_prim_call(prim, tensors, scalars)
+    except (ValueError, ZeroDivisionError, KeyError, IndexError) as e:
+        raise ExecError(f"kernel '{prim.name}' (launch manifest): {e}") from None
+    return [KernelOp(p.kernel, p.grid, p.block, p.args, shared_bytes=p.shared_bytes)
+            for p in planned]
+
+
 # ---- the kernels on a device --------------------------------------------------------------
 
 class KernelLibrary:
@@ -288,9 +301,16 @@ class KernelLibrary:
         self.module, self.cached = driver.load_source(library_source(), "kernels.cu")
         self.user_module = None
         self.user_names: list[str] = []
+        # A `cgraph kernels` file: PrimFunc name -> its kernels and how to launch them.
+        self.manifest = None
         if user_source is not None:
+            from .launch_manifest import read_manifest
+
+            self.manifest = read_manifest(user_source, user_name)
             self.user_module, _ = driver.load_source(user_source, user_name)
-            self.user_names = user_kernel_names(user_source)
+            self.user_names = list(self.manifest.prim_funcs) if self.manifest is not None \
+                else user_kernel_names(user_source)
+        self.shared_allowed: dict[str, int] = {}
         self.load_seconds = time.perf_counter() - t
         self.functions: dict[str, object] = {}
         self.user_used: set[str] = set()
@@ -301,8 +321,29 @@ class KernelLibrary:
             f = self.functions[name] = self.driver.get_function(self.module, name)
         return f
 
+    def manifest_kernels(self, name: str):
+        """The manifest's entry for PrimFunc `name`, or None."""
+        if self.manifest is None:
+            return None
+        prim = self.manifest.prim_funcs.get(name)
+        if prim is not None:
+            self.user_used.add(name)
+        return prim
+
+    def kernel_function(self, kernel: str, shared_bytes: int = 0):
+        """A manifest kernel of the user's module, allowed `shared_bytes` of dynamic shared
+        memory."""
+        key = "kernel:" + kernel
+        f = self.functions.get(key)
+        if f is None:
+            f = self.functions[key] = self.driver.get_function(self.user_module, kernel)
+        if shared_bytes > 48 * 1024 and self.shared_allowed.get(kernel, 0) < shared_bytes:
+            self.driver.set_max_dynamic_shared(f, shared_bytes)
+            self.shared_allowed[kernel] = shared_bytes
+        return f
+
     def user_function(self, name: str):
-        if name not in self.user_names:
+        if self.manifest is not None or name not in self.user_names:
             return None
         key = "user:" + name
         f = self.functions.get(key)
@@ -413,6 +454,12 @@ class CudaBackend(Backend):
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         self._after_launch = []
+        prim = self.library.manifest_kernels(spec.name)
+        if prim is not None:
+            for op in plan_manifest_launch(prim, tensors, scalars):
+                self._issue(op, self.library.kernel_function(op.kernel, op.shared_bytes))
+            self.launch_count += 1
+            return
         user = self.library.user_function(spec.name) if self.library.user_names else None
         if user is not None:
             ops = [plan_user_launch(spec.name, tensors, scalars)]
@@ -433,12 +480,15 @@ class CudaBackend(Backend):
                                          d.copy_thunk(op.dst, op.src, op.nbytes, self.stream)))
             return
         func = user if user is not None else self.library.function(op.kernel)
-        d.launch(func, op.grid, op.block, op.params_addr, self.stream)
+        # Dynamic shared memory only where a kernel has some: the simulated driver of the
+        # tests takes the five arguments of cgraph's own kernels.
+        shared = (op.shared_bytes,) if op.shared_bytes else ()
+        d.launch(func, op.grid, op.block, op.params_addr, self.stream, *shared)
         if self.capturing is not None:
             self.capturing.append(op)
         if self.trace is not None:
             self.trace.items.append((f"cuLaunchKernel({op.kernel})", d.launch_thunk(
-                func, op.grid, op.block, op.params_addr, self.stream)))
+                func, op.grid, op.block, op.params_addr, self.stream, *shared)))
             self.trace.keepalive.append(op)
 
     # ---- graphs --------------------------------------------------------------------------

@@ -31,6 +31,10 @@ def _load():
     return driver
 
 
+def _dims(n) -> tuple:
+    return (int(n), 1, 1) if isinstance(n, int) else tuple(int(x) for x in n)
+
+
 class CudaDriver:
     """One device's primary context (shared with other libraries, PyTorch included)."""
 
@@ -124,15 +128,22 @@ class CudaDriver:
         return self._ck(self.d.cuModuleGetFunction(module, name.encode()),
                         f"cuModuleGetFunction({name})")
 
-    def launch(self, func, grid: int, block: int, params: int, stream) -> None:
-        self._ck(self.d.cuLaunchKernel(func, grid, 1, 1, block, 1, 1, 0, stream, params, 0),
-                 "cuLaunchKernel")
+    def launch(self, func, grid, block, params: int, stream, shared_bytes: int = 0) -> None:
+        """`grid` and `block`: a count of x, or (x, y, z) (TVM's kernels)."""
+        self._ck(self.d.cuLaunchKernel(func, *_dims(grid), *_dims(block), shared_bytes, stream,
+                                       params, 0), "cuLaunchKernel")
 
-    def launch_thunk(self, func, grid: int, block: int, params: int, stream):
+    def launch_thunk(self, func, grid, block, params: int, stream, shared_bytes: int = 0):
         """A call with no arguments that launches and returns the result code (0 = ok): the
         eager launch list's loop calls these with nothing else in between."""
-        return functools.partial(self.d.cuLaunchKernel, func, grid, 1, 1, block, 1, 1, 0,
-                                 stream, params, 0)
+        return functools.partial(self.d.cuLaunchKernel, func, *_dims(grid), *_dims(block),
+                                 shared_bytes, stream, params, 0)
+
+    def set_max_dynamic_shared(self, func, nbytes: int) -> None:
+        """Past 48 KiB a kernel's dynamic shared memory must be allowed first, as TVM's
+        runtime does before launching."""
+        a = self.d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        self._ck(self.d.cuFuncSetAttribute(func, a, nbytes), "cuFuncSetAttribute")
 
     def copy_async(self, dst: int, src: int, nbytes: int, stream) -> None:
         self._ck(self.d.cuMemcpyDtoDAsync(dst, src, nbytes, stream), "cuMemcpyDtoDAsync")

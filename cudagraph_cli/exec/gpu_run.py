@@ -150,8 +150,11 @@ def _run(original, rewritten, name, names, options, driver,
             report.compared = "eager (GPU) = graph (GPU); the reference does not know user " \
                               "kernels"
         if options.kernels_source is not None and not lib.user_names:
-            report.notes.append(f"{options.kernels_name} defines no extern \"C\" __global__ "
+            report.notes.append(f"{options.kernels_name}: its launch manifest lists no PrimFunc"
+                                if lib.manifest is not None else
+                                f"{options.kernels_name} defines no extern \"C\" __global__ "
                                 "kernel")
+        report.notes.extend(manifest_notes(lib.manifest, original, options.kernels_name))
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
@@ -201,6 +204,23 @@ def kernel_names(mod: ir.Module) -> set[str]:
             for b in block.bindings:
                 names.update(x.name for x in ir.walk(b.value) if type(x) is ir.ExternFunc)
     return names
+
+
+def manifest_notes(manifest, mod: ir.Module, kernels_name: str) -> list[str]:
+    """What a `cgraph kernels` file leaves to cgraph's stand-ins, or launches nothing for."""
+    if manifest is None:
+        return []
+    notes = []
+    prims = [f.name for f in mod.functions if isinstance(f, ir.PrimFunc)]
+    missing = [n for n in prims if n not in manifest.prim_funcs]
+    if missing:
+        notes.append(f"{kernels_name} has no kernels for {', '.join(missing)}: cgraph's "
+                     "stand-in kernels run them")
+    empty = [n for n in prims if n in manifest.prim_funcs and not manifest.prim_funcs[n].kernels]
+    if empty:
+        notes.append(f"TVM generated no kernel for {', '.join(empty)}: a call launches nothing "
+                     "and leaves its outputs as they were")
+    return notes
 
 
 def _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options) -> None:

@@ -1,0 +1,445 @@
+"""`cgraph kernels`: a module's own kernels, as TVM's CUDA code generator writes them, with a
+launch manifest (exec/launch_manifest.py, docs/KERNELS.md).
+
+TVM sees only the PrimFuncs: cgraph reads the module (located errors), prints a module of its
+PrimFuncs alone (their text is kept verbatim, with the module-level lines they need) and gives
+that to `tvm.script.from_source`. They are lowered as `relax.build` lowers them for a cuda
+target: global symbols attached (relax's AttachGlobalSymbol), the target bound, TVM's default
+TIR pipeline (which splits host from device code), the device finalization passes, then the
+CUDA code generator; its text reaches us through the `tvm_callback_cuda_postproc` hook, and
+`tvm_callback_cuda_compile` is answered with nothing, so no CUDA toolkit is needed.
+
+The manifest is read from what TVM's runtime itself would run: each host function's
+`T.call_ffi_kernel(kernel, params..., launch values...)` calls, in order. Their arguments are
+expressions of the host's variables; each is traced back through the host's let-bindings to
+the PrimFunc's own parameters (a buffer's data pointer) and symbolic variables (a buffer
+dimension or a scalar parameter), by object identity: TVM's passes bind the original
+variables.
+
+tvm is imported lazily: everything else in cgraph works without it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..diagnostics import Loc, SourceError
+from ..printer import print_module
+from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, render_comment, to_json
+
+TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"
+DEFAULT_ARCH = "sm_80"
+_ARCH_RE = re.compile(r"^sm_\d+[a-z]?$")
+
+# NVRTC without a CUDA toolkit has no headers: TVM's code includes libcu++'s integer types and
+# type traits when compiled by NVRTC; these definitions stand in for them (docs/KERNELS.md).
+RTC_PRELUDE = """\
+#ifdef __CUDACC_RTC__
+#define CGRAPH_NO_LIBCUXX_HEADERS 1
+namespace cuda { namespace std {
+typedef signed char int8_t; typedef short int16_t; typedef int int32_t;
+typedef long long int64_t; typedef unsigned char uint8_t; typedef unsigned short uint16_t;
+typedef unsigned int uint32_t; typedef unsigned long long uint64_t;
+template <class T, class U> struct is_same { static constexpr bool value = false; };
+template <class T> struct is_same<T, T> { static constexpr bool value = true; };
+template <class T, class U> constexpr bool is_same_v = is_same<T, U>::value;
+template <class T> struct is_integral { static constexpr bool value =
+  is_same<T, bool>::value || is_same<T, char>::value || is_same<T, signed char>::value ||
+  is_same<T, unsigned char>::value || is_same<T, short>::value ||
+  is_same<T, unsigned short>::value || is_same<T, int>::value ||
+  is_same<T, unsigned int>::value || is_same<T, long>::value ||
+  is_same<T, unsigned long>::value || is_same<T, long long>::value ||
+  is_same<T, unsigned long long>::value; };
+template <class T> struct is_floating_point { static constexpr bool value =
+  is_same<T, float>::value || is_same<T, double>::value; };
+template <class T> struct is_signed { static constexpr bool value = T(-1) < T(0); };
+template <class T> struct is_unsigned { static constexpr bool value = T(0) < T(-1); };
+template <bool B, class T = void> struct enable_if {};
+template <class T> struct enable_if<true, T> { typedef T type; };
+template <bool B, class T, class F> struct conditional { typedef T type; };
+template <class T, class F> struct conditional<false, T, F> { typedef F type; };
+} }
+#endif
+"""
+_LIBCUXX_INCLUDE_RE = re.compile(r"^(\s*)#include <cuda/std/(cstdint|type_traits)>\s*$",
+                                 re.MULTILINE)
+
+
+class TvmUnavailable(RuntimeError):
+    """apache-tvm cannot be imported."""
+
+
+@dataclass
+class KernelSet:
+    """What `cgraph kernels` writes: the .cu text (manifest, prelude, TVM's CUDA C)."""
+
+    source: str
+    prim_funcs: list  # PrimKernels, in the module's order
+    arch: str
+    lower_seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+    @property
+    def kernel_count(self) -> int:
+        return sum(len(p.kernels) for p in self.prim_funcs)
+
+
+def import_tvm():
+    try:
+        tvm = importlib.import_module("tvm")
+        importlib.import_module("tvm.script")
+    except ImportError as e:
+        raise TvmUnavailable(TVM_MISSING) from e
+    return tvm
+
+
+def prim_only_text(mod: ir.Module) -> str:
+    """The module with its PrimFuncs only: what TVM is given."""
+    prims = [f for f in mod.functions if isinstance(f, ir.PrimFunc)]
+    return print_module(ir.Module(mod.name, prims, mod.decorator_args, list(mod.globals_text),
+                                  list(mod.leading_comments), mod.dialect))
+
+
+def lower_module(mod: ir.Module, name: str, arch: str = DEFAULT_ARCH) -> KernelSet:
+    """The kernels of every PrimFunc of `mod`, for `arch` (sm_XY). Errors are SourceErrors
+    located at the PrimFunc TVM rejected."""
+    if not _ARCH_RE.match(arch):
+        raise ValueError(f"expected an architecture like sm_80, not {arch!r}")
+    prims = [f for f in mod.functions if isinstance(f, ir.PrimFunc)]
+    header = {"module": name, "target": {"kind": "cuda", "arch": arch}}
+    if not prims:
+        return KernelSet(_cu_file(header, [], ""), [], arch,
+                         notes=["the module has no PrimFunc: no kernels"])
+    tvm = import_tvm()
+    header["tvm"] = str(getattr(tvm, "__version__", "unknown"))
+    t0 = time.perf_counter()
+    tmod = _read_with_tvm(tvm, mod, prims, name)
+    host, device, code = _lower(tvm, tmod, prims, arch, name)
+    result = [_prim_kernels(tvm, tmod[p.name], host.get(p.name), device, p, name)
+              for p in prims]
+    seconds = time.perf_counter() - t0
+    return KernelSet(_cu_file(header, result, code), result, arch, seconds)
+
+
+def _cu_file(header: dict, prims: list, code: str) -> str:
+    parts = [render_comment(to_json(prims, header)),
+             "// Written by `cgraph kernels`: the CUDA C below the prelude is TVM's code\n"
+             "// generator's, unchanged but for its libcu++ includes (see the prelude).\n"]
+    if code:
+        parts.append(RTC_PRELUDE)
+        parts.append(_LIBCUXX_INCLUDE_RE.sub(
+            lambda m: f"{m.group(1)}// cgraph: <cuda/std/{m.group(2)}> is in the prelude", code))
+    return "\n".join(parts)
+
+
+def _read_with_tvm(tvm, mod: ir.Module, prims: list, name: str):
+    text = prim_only_text(mod)
+    try:
+        return tvm.script.from_source(text)
+    except Exception as e:  # noqa: BLE001 - TVM's parser raises many kinds
+        raise _blame(str(e), text, prims, name, "TVM cannot read") from None
+
+
+def _blame(message: str, text: str, prims: list, name: str, what: str) -> SourceError:
+    """A TVM error, located at the PrimFunc it is about (by the printed text's line, or by
+    the PrimFunc's name in the message)."""
+    first = next((ln.strip() for ln in message.splitlines()
+                  if ln.strip() and not ln.startswith(("Traceback", "  File"))), message)
+    culprit = None
+    m = re.search(r"(?:line|:)\s*(\d+)", message)
+    if m and text:
+        line = int(m.group(1))
+        starts = [(text.split("\n").index(ln) + 1, p) for p in prims
+                  for ln in text.split("\n") if re.match(rf"\s*def {re.escape(p.name)}\(", ln)]
+        before = [p for start, p in sorted(starts, key=lambda s: s[0]) if start <= line]
+        culprit = before[-1] if before else None
+    if culprit is None:
+        culprit = next((p for p in prims if re.search(rf"\b{re.escape(p.name)}\b", message)),
+                       None)
+    loc = culprit.loc if culprit is not None else Loc(0, 0)
+    who = f"PrimFunc '{culprit.name}'" if culprit is not None else "the PrimFuncs"
+    return SourceError(f"{what} {who}: {first}", loc, name)
+
+
+_HOOK_LOCK = threading.Lock()
+
+
+def _lower(tvm, tmod, prims: list, arch: str, name: str):
+    """(host functions by PrimFunc name, device kernels by name, CUDA C)."""
+    from tvm.target import Target
+
+    build = importlib.import_module("tvm.tirx.build")
+    host_kind = "llvm" if tvm.runtime.enabled("llvm") else "c"
+    target = Target({"kind": "cuda", "arch": arch}).with_host(Target(host_kind))
+    try:
+        m = tvm.relax.transform.AttachGlobalSymbol()(tmod)
+        m = tvm.tirx.transform.BindTarget(target)(m)
+        pipeline, _, finalize_device = tvm.tirx.get_tir_pipeline("default")
+        m = pipeline(m)
+        host_mod, device_mods = build.split_host_device_mods(m)
+    except Exception as e:  # noqa: BLE001
+        raise _lowering_error(tvm, tmod, prims, arch, name, e) from None
+    host = {gv.name_hint: f for gv, f in host_mod.functions.items()}
+    device = {}
+    codes = []
+    for dev_target, dev_mod in device_mods.items():
+        try:
+            dev_mod = finalize_device()(dev_mod)
+            device.update({gv.name_hint: f for gv, f in dev_mod.functions.items()})
+            codes.append(_cuda_source(tvm, build, dev_mod, dev_target))
+        except Exception as e:  # noqa: BLE001 - TVM's code generator raises many kinds
+            raise _blame(str(e), "", prims, name, f"TVM cannot generate CUDA C (cuda {arch}) "
+                         "for") from None
+    return host, device, "\n".join(codes)
+
+
+def _lowering_error(tvm, tmod, prims, arch, name, e) -> SourceError:
+    """The whole module failed: find the first PrimFunc that fails alone, for the location."""
+    from tvm.target import Target
+
+    target = Target({"kind": "cuda", "arch": arch}).with_host(Target("c"))
+    pipeline, _, _ = tvm.tirx.get_tir_pipeline("default")
+    for p in prims:
+        one = tvm.IRModule({tmod.get_global_var(p.name): tmod[p.name]})
+        try:
+            pipeline(tvm.tirx.transform.BindTarget(target)(
+                tvm.relax.transform.AttachGlobalSymbol()(one)))
+        except Exception as e1:  # noqa: BLE001
+            return _blame(str(e1), "", [p], name, f"TVM cannot lower (cuda {arch})")
+    return _blame(str(e), "", prims, name, "TVM cannot lower")
+
+
+def _cuda_source(tvm, build, dev_mod, dev_target) -> str:
+    """TVM's CUDA C for a device module. The hooks are TVM's process-wide globals: they are
+    set for this call only and put back as they were."""
+    import tvm_ffi
+
+    got = []
+
+    def postproc(code, target=None):
+        got.append(str(code))
+        return code
+
+    def compile_nothing(code, target=None):
+        return b""  # the runtime module is discarded: only the text is wanted
+
+    names = ("tvm_callback_cuda_postproc", "tvm_callback_cuda_compile")
+    with _HOOK_LOCK:
+        saved = {n: tvm_ffi.get_global_func(n, allow_missing=True) for n in names}
+        try:
+            tvm_ffi.register_global_func(names[0], postproc, override=True)
+            tvm_ffi.register_global_func(names[1], compile_nothing, override=True)
+            build.codegen_build(dev_mod, dev_target)
+        finally:
+            for n, f in saved.items():
+                if f is None:
+                    tvm_ffi.remove_global_func(n)
+                else:
+                    tvm_ffi.register_global_func(n, f, override=True)
+    return got[-1] if got else ""
+
+
+# ---- the manifest from TVM's lowered host code ----------------------------------------------
+
+def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
+                  name: str) -> PrimKernels:
+    E = tvm.tirx.expr
+    params = []
+    pointer_of = []  # (data var, PrimFunc parameter index)
+    symbol = []  # (var, name)
+    where = {}  # name -> (param index, dim | None)
+    for i, p in enumerate(original.params):
+        buf = p if isinstance(p.ty, tvm.tirx.BufferType) else None
+        if buf is None:
+            params.append((p.name, "scalar"))
+            symbol.append((p, p.name))
+            where.setdefault(p.name, (i, None))
+            continue
+        params.append((p.name, "buffer"))
+        pointer_of.append((buf, i))
+        for d, extent in enumerate(buf.ty.shape):
+            if isinstance(extent, E.Var):
+                symbol.append((extent, extent.name))
+                where.setdefault(extent.name, (i, d))
+    kernels = []
+    if host_func is not None:
+        lets, calls = _host_walk(tvm, host_func.body, prim, name)
+        tracer = _Tracer(tvm, lets, pointer_of, symbol, prim, name)
+        for call in calls:
+            kernels.append(_kernel(tvm, call, device, tracer, prim, name))
+    used = set()
+    for k in kernels:
+        for e in (*k.grid, *k.block, k.dynamic_shared,
+                  *(kp.expr for kp in k.params if kp.expr is not None)):
+            used |= e.names
+    return PrimKernels(prim.name, tuple(params), {v: where[v] for v in sorted(used)},
+                       tuple(kernels))
+
+
+def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
+    return SourceError(f"PrimFunc '{prim.name}': {msg}", prim.loc, name)
+
+
+def _host_walk(tvm, body, prim, name):
+    """The host function's let-bindings ((var, value) pairs) and its kernel calls, in
+    order."""
+    lets: list = []  # (var, value): TIR vars compare by `same_as`, not by `==`
+    calls: list = []
+    tirx = tvm.tirx
+
+    def walk(node, in_loop: bool):
+        if node is None:
+            return
+        if isinstance(node, (list, tuple)) or type(node).__name__ == "Array":
+            for x in node:
+                walk(x, in_loop)
+            return
+        if isinstance(node, (tirx.Bind, tirx.LetStmt, tirx.expr.Let)):
+            lets.append((node.var, node.value))
+        if isinstance(node, tvm.ir.Op) or not hasattr(node, "__class__"):
+            return
+        if type(node).__name__ == "BufferStore":
+            raise _error(prim, name, "TVM's lowering leaves its work on the host: its loops "
+                         "are not bound to GPU threads (relax.build schedules such PrimFuncs "
+                         "with dlight first; give cgraph the scheduled module)")
+        if type(node).__name__ == "Call" and getattr(node.op, "name", "") == \
+                "tirx.call_ffi_kernel":
+            if in_loop:
+                raise _error(prim, name, "TVM's host code launches a kernel inside a loop; "
+                             "cgraph's manifest has no host loops")
+            calls.append(node)
+        loop = in_loop or isinstance(node, (tirx.For, tirx.While))
+        for attr in ("seq", "body", "then_case", "else_case", "value", "args"):
+            child = getattr(node, attr, None) if _has_field(node, attr) else None
+            if child is not None and not isinstance(child, (str, int, float)):
+                walk(child, loop)
+
+    walk(body, False)
+    return lets, calls
+
+
+def _has_field(node, attr: str) -> bool:
+    try:
+        return attr in type(node).__annotations__ or hasattr(type(node), attr)
+    except AttributeError:
+        return False
+
+
+def _lookup(pairs: list, var, by_name: bool = False):
+    """The value paired with `var`: the same object, else (TVM's passes make new variables
+    with the old names: the host's buffers and shape variables) the same name."""
+    for v, value in pairs:
+        if v.same_as(var):
+            return value
+    if by_name:
+        for v, value in pairs:
+            if v.name == var.name:
+                return value
+    return None
+
+
+class _Tracer:
+    """Host expressions -> manifest expressions of the PrimFunc's symbolic variables."""
+
+    def __init__(self, tvm, lets, pointer_of, symbol, prim, name):
+        self.tvm, self.lets, self.prim, self.name = tvm, lets, prim, name
+        self.pointer_of = pointer_of
+        self.symbol = symbol
+
+    def pointer(self, e) -> int:
+        E = self.tvm.tirx.expr
+        for _ in range(100):
+            if type(e).__name__ == "Call" and getattr(e.op, "name", "") == "tirx.buffer_data":
+                e = e.args[0]
+            if not isinstance(e, E.Var):
+                break
+            i = _lookup(self.pointer_of, e, by_name=True)
+            if i is not None:
+                return i
+            bound = _lookup(self.lets, e)
+            if bound is None:
+                break
+            e = bound
+        raise _error(self.prim, self.name, f"a kernel's pointer argument `{e}` is not the data "
+                     "of a buffer parameter")
+
+    def text(self, e, depth: int = 0) -> str:
+        if depth > 200:
+            raise _error(self.prim, self.name, "a launch expression nests too deeply")
+        E = self.tvm.tirx.expr
+        t = type(e)
+        if t is E.IntImm:
+            return str(int(e.value))
+        if t is E.Var:
+            nm = _lookup(self.symbol, e, by_name=True)
+            if nm is not None:
+                return nm
+            bound = _lookup(self.lets, e)
+            if bound is not None:
+                return self.text(bound, depth + 1)
+            raise _error(self.prim, self.name, f"launch value `{e.name}` is neither a symbolic "
+                         "variable of the PrimFunc nor computed from them")
+        if t is E.Cast:
+            if not str(e.dtype).startswith(("int", "uint")):
+                raise _error(self.prim, self.name, f"launch value cast to {e.dtype}")
+            return self.text(e.value, depth + 1)
+        infix = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.FloorDiv: "//", E.FloorMod: "%",
+                 E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.EQ: "==", E.NE: "!=",
+                 E.And: "and", E.Or: "or"}
+        if t in infix:
+            return f"({self.text(e.a, depth + 1)} {infix[t]} {self.text(e.b, depth + 1)})"
+        calls = {E.Min: "min", E.Max: "max", E.Div: "truncdiv", E.Mod: "truncmod"}
+        if t in calls:
+            return f"{calls[t]}({self.text(e.a, depth + 1)}, {self.text(e.b, depth + 1)})"
+        if t is E.Select:
+            return (f"select({self.text(e.condition, depth + 1)}, "
+                    f"{self.text(e.true_value, depth + 1)}, {self.text(e.false_value, depth + 1)})")
+        if t is E.Not:
+            return f"(not {self.text(e.a, depth + 1)})"
+        raise _error(self.prim, self.name, f"launch value `{e}` ({t.__name__}) is outside "
+                     "cgraph's manifest expressions")
+
+
+_THREAD_TAG_RE = re.compile(r"^(blockIdx|threadIdx)\.([xyz])$")
+DYN_SHARED_TAG = "tirx.use_dyn_shared_memory"
+
+
+def _kernel(tvm, call, device: dict, tracer: _Tracer, prim, name) -> Kernel:
+    kname = str(call.args[0].value)
+    dev = device.get(kname)
+    if dev is None:
+        raise _error(prim, name, f"TVM's host code launches '{kname}', which it did not "
+                     "generate")
+    n = len(dev.params)
+    values = list(call.args[1:])
+    kparams = []
+    for p, v in zip(dev.params, values[:n]):
+        ty = str(p.ty)
+        if not isinstance(p.ty, tvm.ir.PrimType) or "handle" in ty:
+            kparams.append(KernelParam(tracer.pointer(v), None, "handle"))
+        else:
+            kparams.append(KernelParam(None, Expr.parse(tracer.text(v)), str(p.ty.dtype)))
+    tags = [str(t) for t in call.attrs.launch_params]
+    extents = values[n:]
+    grid, block = ["1"] * 3, ["1"] * 3
+    shared = "0"
+    k = 0
+    for tag in tags:
+        m = _THREAD_TAG_RE.match(tag)
+        if m:
+            (grid if m.group(1) == "blockIdx" else block)["xyz".index(m.group(2))] = \
+                tracer.text(extents[k])
+            k += 1
+        elif tag == DYN_SHARED_TAG:
+            shared = tracer.text(extents[k])
+            k += 1
+        else:
+            raise _error(prim, name, f"kernel '{kname}' uses launch option '{tag}', which "
+                         "cgraph's launcher does not implement")
+    return Kernel(kname, tuple(kparams), tuple(Expr.parse(g) for g in grid),
+                  tuple(Expr.parse(b) for b in block), Expr.parse(shared))
