@@ -167,6 +167,18 @@ def test_like_tvms_pass_it_does_nothing_without_the_config(tvm, captured):
         assert RewriteCUDAGraph()(before).same_as(before)
 
 
+def test_options_are_cgraph_rewrites(tvm, captured):
+    # TVM lifts two graphs from nn_mlp's forward, one kernel each (cls.transpose and
+    # cls.transpose1, samples/real/nn_mlp.after.relax): with at least 2 kernels a graph, no
+    # graph is captured; the static storages are still allocated once (cuda_graph_alloc), as
+    # `cgraph rewrite --min-kernels 2` does
+    before, theirs = captured("nn_mlp")
+    names = {gv.name_hint for gv in cgraph_pass(tvm, before, min_kernels=2).functions}
+    assert "cuda_graph_alloc" in names
+    assert not any("cuda_graph_capture" in n for n in names)
+    tvm.ir.assert_structural_equal(cgraph_pass(tvm, before, functions=("forward",)), theirs)
+
+
 def test_pass_info_is_tvms(tvm):
     from tvm import relax
 
