@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 TVM_SAMPLES = sorted((SAMPLES / "tvm").glob("*.relax"))
 SEED_SAMPLES = sorted((SAMPLES / "seeds").glob("*.relax"))
-# samples/real is TVM's own dumps of real models, which cgraph cannot all read yet: it has its
-# own workflow test (tests/test_real_corpus.py, issue 12), not the per-sample tests over this list.
+# samples/real is TVM's own dumps of real models: they have their own tests (test_real_corpus.py,
+# test_real_workflow.py), not the per-sample tests over this list.
 REAL_SAMPLES = SAMPLES / "real"
 ALL_SAMPLES = sorted(p for p in SAMPLES.rglob("*.relax") if not p.is_relative_to(REAL_SAMPLES))
 

@@ -5,7 +5,7 @@ The files are made by bench/corpus/build_corpus.py (`make corpus`): each model i
 the module right before and right after TVM's RewriteCUDAGraph. Here: every file says where it
 came from; TVM 0.27 reads exactly the files the table below says it reads (it cannot read some
 of its own dumps), and where it reads a pair, its pass on the before file gives the after file.
-cgraph's own workflow on these files is issue 12's next steps (samples/real/README.md).
+cgraph's own workflow on these files is tests/test_real_workflow.py.
 """
 
 from __future__ import annotations

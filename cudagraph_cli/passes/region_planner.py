@@ -41,7 +41,8 @@ class PlanOptions:
     min_kernels: int = 1  # a region with fewer kernel launches is not lifted
     exclude: tuple = ()  # globs of PrimFunc / packed function names never captured
     functions: tuple | None = None  # only these functions (None: all)
-    # The three corrections of TVM (see docs/REWRITE.md); False reproduces TVM 0.27 exactly.
+    # The corrections of TVM decided while planning (docs/REWRITE.md lists all of them, the
+    # others are arguments of passes.pipeline.rewrite); False reproduces TVM 0.27 exactly.
     follow_getitem: bool = True  # storage collector follows get-items (and dataflow blocks)
     keep_returned_defined: bool = True  # a returned binding is always defined in its function
     # An `if` ends the region open before it, a region opened in a branch stays in it, and its
