@@ -175,6 +175,7 @@ def decode_module(layers: int, kernels_per_layer: int = 12, seed: int = 0,
            f"{kernels_per_layer} --functions {','.join(functions)} --hidden {hidden} "
            f"--max-seq {max_seq} --seed {seed}`.", "",
            "# from tvm.script import ir as I", "# from tvm.script import tirx as T",
+           "# from tvm.tirx.layout import Axis",
            "# from tvm.script import relax as R", "", "@I.ir_module(s_tir=True)",
            "class Module:"]
     parts = []

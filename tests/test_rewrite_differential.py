@@ -109,7 +109,13 @@ def test_random_module_legacy_dialect(tvm, seed, outcomes):
     if src.dialect == "legacy":
         assert "R.Any" not in print_module(ours) and "ty_args" not in print_module(ours)
     current_twin, _ = rewrite(parse_module(random_module(seed)))
-    assert print_module(ours, "current") == print_module(current_twin, "current")
+    expected = print_module(current_twin, "current")
+    if src.dialect == "current":
+        # Nothing in this legacy text says legacy: it reads as the current dialect written
+        # without s_tir, and decorators print as written (docs/FORMAT.md), so the twin differs
+        # from it there only: TVM reads its PrimFuncs without the s_tir attribute.
+        expected = expected.replace("(s_tir=True)", "")
+    assert print_module(ours, "current") == expected
     outcomes[seed] = run_case(tvm, random_module(seed))
 
 
