@@ -53,8 +53,9 @@ demo: $(VENV)/.base
 	@echo "== 6. The same pass on TVM's own test case equals TVM's expected output"
 	$(BIN)/cgraph rewrite samples/tvm/vm_builtin_before.relax | $(BIN)/cgraph check - samples/tvm/vm_builtin_expected.relax --prim-bodies ignore
 
+# One worker per core, a test file per worker (a file's tests share its fixtures and order).
 test: $(VENV)/.test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 # Whole-process timings against apache-tvm 0.27; results replace their sections of
 # docs/BENCHMARKS.md (machine and date included).
