@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cudagraph_cli.parser import parse_module  # noqa: E402
+from cudagraph_cli.text.reader import parse_module  # noqa: E402
 from cudagraph_cli.passes.pipeline import rewrite  # noqa: E402
 
 

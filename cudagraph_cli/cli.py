@@ -101,8 +101,8 @@ def _echo_view(text: str) -> None:
 
 def _read_module(path: str):
     from .fileio import read_text
-    from .parser import parse_module
-    from .wellformed import check_module
+    from .text.reader import parse_module
+    from .ir.wellformed import check_module
 
     text, name = read_text(path)
     mod = parse_module(text, name)
@@ -229,7 +229,7 @@ Examples:
               help="Write nothing; exit 1 if the input is not canonical.")
 def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
     from .fileio import write_text
-    from .printer import print_module
+    from .text.printer import print_module
 
     mod, text, name = _read_module(input_path)
     out = print_module(mod, dialect)
@@ -263,7 +263,7 @@ Examples:
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
 def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
-    from .equality import module_difference
+    from .ir.equality import module_difference
 
     if got == "-" and expected == "-":
         raise click.UsageError("only one of GOT and EXPECTED can be standard input")
@@ -332,7 +332,7 @@ def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions
     from .fileio import write_text
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
-    from .printer import print_module
+    from .text.printer import print_module
 
     mod, text, name = _read_module(input_path)
     if functions is not None:
@@ -592,9 +592,9 @@ def run_command(input_path, output_path, device, calls, seed, shapes, warmup, it
 
 def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
              functions, fmt):
-    from .exec import cuda_driver
-    from .exec.gpu_run import RunOptions, run_on_gpu
-    from .exec.nvrtc import NvrtcUnavailable
+    from .cuda import cuda_driver
+    from .cuda.gpu_run import RunOptions, run_on_gpu
+    from .cuda.nvrtc import NvrtcUnavailable
     from .fileio import read_text
     from .report.run_view import render, to_json
 
@@ -659,7 +659,7 @@ Examples:
 @click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
               help="The CUDA architecture TVM generates code for.")
 def kernels_command(input_path: str, output: str, arch: str):
-    from .exec.tvm_kernels import TvmUnavailable, lower_module
+    from .cuda.tvm_kernels import TvmUnavailable, lower_module
     from .fileio import write_text
 
     if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
@@ -774,7 +774,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     from .fileio import write_text
     from .passes.pipeline import rewrite
     from .passes.region_planner import PlanOptions
-    from .printer import print_module
+    from .text.printer import print_module
     from .report.analysis import NotARewrite, analyze, check_is_rewrite
     from .report.views import render_html, render_terminal, render_unified, to_json
 

@@ -125,11 +125,11 @@ def rewrite_module(mod, options=None, **settings):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`/`settings`: those of `cudagraph_cli.passes.pipeline.rewrite`."""
     tvm = import_tvm()
-    from .equality import functions_equal
-    from .parser import parse_module
+    from .ir.equality import functions_equal
+    from .text.reader import parse_module
     from .passes.pipeline import rewrite
-    from .printer import print_module
-    from .wellformed import check_module
+    from .text.printer import print_module
+    from .ir.wellformed import check_module
 
     text = mod.script()
     try:

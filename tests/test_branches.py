@@ -15,8 +15,8 @@ import pytest
 
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.parser import parse_module
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.text.printer import print_module
 from conftest import run_cli
 from tvm_oracle import tvm_equal
 
@@ -142,7 +142,7 @@ def test_rejections_are_located():
 
 
 def test_equality_sees_branches_and_nested_functions():
-    from cudagraph_cli.equality import structurally_equal as modules_equal
+    from cudagraph_cli.ir.equality import structurally_equal as modules_equal
 
     a = parse_module(module(READ_CASES[0][1]))
     b = parse_module(module(READ_CASES[0][1].replace("R.subtract", "R.add")))
@@ -405,7 +405,7 @@ def test_tvm_pass_spans_the_if_and_leaves_a_condition_undefined(tvm):
 def test_condition_computed_in_a_region_stays_defined():
     from cudagraph_cli.exec.verify import verify
     from cudagraph_cli.passes.pipeline import rewrite
-    from cudagraph_cli.wellformed import check_module
+    from cudagraph_cli.ir.wellformed import check_module
 
     src = parse_module(COND.read_text())
     out, report = rewrite(src)
@@ -439,7 +439,7 @@ def _returning(text: str, name: str) -> ir.Module:
 
 @pytest.mark.parametrize("name", ["out", "a", "_"])
 def test_wellformed_scopes_branches_and_nested_functions(name):
-    from cudagraph_cli.wellformed import check_module
+    from cudagraph_cli.ir.wellformed import check_module
 
     # `out` is bound in a `then` branch, `a` is inner's parameter, `_` is bound in main (in
     # a branch) and in inner: each is out of scope at main's return.
@@ -451,7 +451,7 @@ def test_wellformed_scopes_branches_and_nested_functions(name):
 
 
 def test_wellformed_sees_undefined_vars_inside_branches_and_nested_functions():
-    from cudagraph_cli.wellformed import check_module
+    from cudagraph_cli.ir.wellformed import check_module
 
     mod = parse_module(BRANCHY)
     main = mod.function("main")

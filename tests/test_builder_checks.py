@@ -14,10 +14,10 @@ import pytest
 
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.dtypes import is_dtype
-from cudagraph_cli.parser import parse_module
-from cudagraph_cli.printer import print_module
-from cudagraph_cli.relax_ops import RELAX_OPS
+from cudagraph_cli.ir.dtypes import is_dtype
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.text.printer import print_module
+from cudagraph_cli.text.relax_ops import RELAX_OPS
 
 HEAD = '''@I.ir_module
 class Module:

@@ -24,16 +24,16 @@ import pytest
 
 from conftest import ROOT, run_cli
 from host_driver import HostDriver, build_host_library, gxx
-from cudagraph_cli.exec import nvrtc
+from cudagraph_cli.cuda import nvrtc
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
-from cudagraph_cli.exec.cuda_backend import (LARGE_IN, LIBRARY_KERNELS, CopyOp, CudaBackend,
+from cudagraph_cli.cuda.cuda_backend import (LARGE_IN, LIBRARY_KERNELS, CopyOp, CudaBackend,
                                              EwArgs, KernelLibrary, KernelOp, LaunchList,
                                              SynthLarge, SynthSmall, plan_launch,
                                              plan_user_launch, user_kernel_names)
-from cudagraph_cli.exec.gpu_run import RunOptions, run_on_gpu, time_list
+from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu, time_list
 from cudagraph_cli.exec.interpreter import Executor
 from cudagraph_cli.exec.kernels import ELEMENTWISE, KernelSpec, run_numpy
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.report.run_view import to_json
 
 MODELS = ROOT / "samples" / "models"
@@ -55,7 +55,7 @@ def sim_cli(monkeypatch):
     from click.testing import CliRunner
 
     from cudagraph_cli import cli
-    from cudagraph_cli.exec import cuda_driver
+    from cudagraph_cli.cuda import cuda_driver
 
     if gxx() is None:
         pytest.skip("g++ is needed to run kernels.cu on the host")
@@ -434,7 +434,7 @@ def test_a_broken_rewrite_is_caught_between_eager_and_graph(host, monkeypatch):
     """The rewrite captures a parameter (a fresh input each call): the graph replays the
     first call's input, eager computes the new one."""
     from test_verify import ORIGINAL, PARAM_CAPTURED
-    import cudagraph_cli.exec.gpu_run as gpu_run
+    import cudagraph_cli.cuda.gpu_run as gpu_run
 
     broken = parse_module(PARAM_CAPTURED)
     monkeypatch.setattr(gpu_run, "rewrite", lambda m: (broken, None))
@@ -488,7 +488,7 @@ def test_run_options_that_need_a_gpu_are_refused_on_cpu():
 
 def _gpu() -> str | None:
     """None when GPU 0 answers, else why not."""
-    from cudagraph_cli.exec.cuda_driver import CudaDriver, DriverUnavailable
+    from cudagraph_cli.cuda.cuda_driver import CudaDriver, DriverUnavailable
     try:
         CudaDriver(0).release()
     except DriverUnavailable as e:
@@ -517,7 +517,7 @@ def test_gpu_run_equals_reference(sample):
 @pytest.mark.parametrize("name", sorted(ELEMENTWISE))
 def test_gpu_elementwise_equals_reference(name):
     _gpu_or_skip()
-    from cudagraph_cli.exec.cuda_driver import CudaDriver
+    from cudagraph_cli.cuda.cuda_driver import CudaDriver
 
     drv = CudaDriver(0)
     try:
@@ -633,7 +633,7 @@ def test_user_kernels_replace_the_library_by_name(host, sim_cli, tmp_path):
 
 
 def test_a_broken_user_kernel_file_is_a_located_error(sim_cli, tmp_path):
-    from cudagraph_cli.exec import cuda_backend
+    from cudagraph_cli.cuda import cuda_backend
 
     _nvrtc_or_skip()
 
@@ -722,7 +722,7 @@ class _FakeDriverModule:
 
 
 def test_driver_layer_checks_every_result(monkeypatch):
-    from cudagraph_cli.exec import cuda_driver
+    from cudagraph_cli.cuda import cuda_driver
 
     fake = _FakeDriverModule()
     monkeypatch.setattr(cuda_driver, "_load", lambda: fake)
@@ -744,7 +744,7 @@ def test_driver_layer_checks_every_result(monkeypatch):
     (_FakeDriverModule(count=1), "no GPU 3: this machine has 1"),
 ])
 def test_driver_layer_says_why_there_is_no_gpu(monkeypatch, fake, message):
-    from cudagraph_cli.exec import cuda_driver
+    from cudagraph_cli.cuda import cuda_driver
 
     monkeypatch.setattr(cuda_driver, "_load", lambda: fake)
     with pytest.raises(cuda_driver.DriverUnavailable) as e:

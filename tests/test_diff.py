@@ -12,7 +12,7 @@ import pytest
 from conftest import ROOT, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.gen import decode_module
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.passes.region_planner import REASON_CODES, PlanOptions
 from cudagraph_cli.report.analysis import analyze

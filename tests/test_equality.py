@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cudagraph_cli.equality import module_difference
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.reader import parse_module
 
 BASE = '''@I.ir_module
 class Module:

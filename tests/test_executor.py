@@ -11,7 +11,7 @@ from conftest import ROOT
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
 from cudagraph_cli.exec.interpreter import Executor
 from cudagraph_cli.exec.kernels import KernelSpec, prim_func_outputs, run_numpy, synthetic
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 
 TVM_DIR = ROOT / "samples" / "tvm"
 

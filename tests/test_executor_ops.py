@@ -16,7 +16,7 @@ from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
 from cudagraph_cli.exec.interpreter import Executor
 from cudagraph_cli.exec.verify import verify
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
 
 REAL_DIR = ROOT / "samples" / "real"

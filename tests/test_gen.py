@@ -7,10 +7,10 @@ import pytest
 from conftest import ROOT, run_cli
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.gen import decode_module
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
-from cudagraph_cli.printer import print_module
-from cudagraph_cli.wellformed import check_module
+from cudagraph_cli.text.printer import print_module
+from cudagraph_cli.ir.wellformed import check_module
 from tvm_oracle import tvm_equal, tvm_parse
 
 MODELS = sorted((ROOT / "samples" / "models").glob("*.relax"))

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from conftest import SAMPLES, run_cli
 from cudagraph_cli import cli
 from cudagraph_cli.exec.backend import MAX_ALLOC_BYTES, ExecError, check_alloc_size
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.report.analysis import NotARewrite, check_is_rewrite
 
 TVM_DIR = SAMPLES / "tvm"

@@ -23,11 +23,11 @@ def test_pip_install_into_fresh_venv(tmp_path):
     out = subprocess.run([str(cgraph), "fmt", str(sample)], capture_output=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr.decode()
     assert b"class Before:" in out.stdout
-    location = subprocess.run([str(py), "-c", "import cudagraph_cli.parser as p; "
+    location = subprocess.run([str(py), "-c", "import cudagraph_cli.text.parser as p; "
                                "print(p.grammar_path())"], capture_output=True, cwd=tmp_path)
     assert str(env_dir) in location.stdout.decode()
     # The CUDA kernel library ships too (NVRTC compiles it from the installed package).
-    kernels = subprocess.run([str(py), "-c", "from cudagraph_cli.exec.nvrtc import "
+    kernels = subprocess.run([str(py), "-c", "from cudagraph_cli.cuda.nvrtc import "
                               "library_source as s; print(len(s()))"], capture_output=True,
                              cwd=tmp_path)
     assert kernels.returncode == 0 and int(kernels.stdout) > 1000, kernels.stderr.decode()

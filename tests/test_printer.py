@@ -6,9 +6,9 @@ import pytest
 
 from conftest import ALL_SAMPLES
 from cudagraph_cli import ir
-from cudagraph_cli.equality import module_difference
-from cudagraph_cli.parser import parse_module
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.text.printer import print_module
 
 
 def fmt(text: str, dialect: str | None = None) -> str:

@@ -7,8 +7,8 @@ import pytest
 from conftest import ALL_SAMPLES
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.equality import module_difference
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.reader import parse_module
 
 HEAD = "@I.ir_module\nclass Module:\n"
 

@@ -19,9 +19,9 @@ from conftest import REAL_SAMPLES
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.constants import metadata_value
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse_with_constants
 
 

@@ -29,9 +29,9 @@ from click.testing import CliRunner
 
 from conftest import REAL_SAMPLES
 from cudagraph_cli.cli import main
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse_with_constants, without_alloc_ty_args
 
 NAMES = sorted({p.name.split(".")[0] for p in REAL_SAMPLES.glob("*.relax")})

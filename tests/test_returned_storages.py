@@ -12,9 +12,9 @@ import pytest
 
 from conftest import SAMPLES
 from cudagraph_cli.exec.verify import verify
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.printer import print_module
 from rewrite_helpers import slots, storages_allocated
 from tvm_oracle import tvm_equal
 

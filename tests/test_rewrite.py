@@ -12,12 +12,12 @@ import pytest
 from conftest import ROOT, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.equality import module_difference
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
 from cudagraph_cli.passes.region_planner import REASON_CODES, PlanOptions
-from cudagraph_cli.printer import print_module
-from cudagraph_cli.wellformed import check_module
+from cudagraph_cli.text.printer import print_module
+from cudagraph_cli.ir.wellformed import check_module
 from rewrite_helpers import calls_to, slots, storages_allocated
 from tvm_oracle import tvm_equal, tvm_parse
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 import pytest
 
 from cudagraph_cli import ir
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.alloc_merger import call_graph, live_together
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
 from cudagraph_cli.passes.storage_collector import output_storages
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.printer import print_module
 from module_gen import random_module
 from rewrite_helpers import slots, storages_allocated
 from tvm_oracle import tvm_equal

@@ -24,8 +24,9 @@ import pytest
 
 from conftest import ROOT, run_cli
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.parser import parse_module, parse_syntax
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.parser import parse_syntax
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.text.printer import print_module
 
 # Line numbers on the right; a statement in `main` starts at column 9.
 BASE = [

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import SEED_SAMPLES, TVM_SAMPLES
-from cudagraph_cli.parser import parse_module
-from cudagraph_cli.printer import print_module
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse
 
 pytestmark = pytest.mark.tvm

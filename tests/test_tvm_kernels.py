@@ -20,10 +20,10 @@ import pytest
 from conftest import REAL_SAMPLES, ROOT, run_cli
 from host_driver import HostDriver, gxx
 from cudagraph_cli import ir
-from cudagraph_cli.exec import nvrtc
-from cudagraph_cli.exec.launch_manifest import (Expr, ManifestError, plan_prim_call,
+from cudagraph_cli.cuda import nvrtc
+from cudagraph_cli.cuda.launch_manifest import (Expr, ManifestError, plan_prim_call,
                                                 read_manifest)
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 
 CORPUS = sorted(REAL_SAMPLES.glob("*.before.relax"))
 ARCHS = ("sm_80", "sm_90")
@@ -35,7 +35,7 @@ SYMBOLS = {"seq_len": 5, "total_seq_len": 7, "n": 3, "m": 11, "batch_size": 2}
 @pytest.fixture(scope="session")
 def lowered(tvm):
     """Every corpus module, lowered once: name -> (module, KernelSet, seconds)."""
-    from cudagraph_cli.exec.tvm_kernels import lower_module
+    from cudagraph_cli.cuda.tvm_kernels import lower_module
 
     out = {}
     for path in CORPUS:
@@ -375,7 +375,7 @@ class RecordingDriver(HostDriver):
 
 
 def test_run_launches_the_manifest_kernels_in_eager_and_graph(lowered):
-    from cudagraph_cli.exec.gpu_run import RunOptions, run_on_gpu
+    from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu
 
     if gxx() is None:
         pytest.skip("g++ is needed for the simulated driver")
@@ -408,7 +408,7 @@ def test_run_launches_the_manifest_kernels_in_eager_and_graph(lowered):
 
 
 def test_dynamic_shared_memory_and_3d_geometry_reach_the_driver():
-    from cudagraph_cli.exec.cuda_backend import plan_manifest_launch
+    from cudagraph_cli.cuda.cuda_backend import plan_manifest_launch
 
     src = ('/* cgraph-launch-manifest\n{"format": 1, "prim_funcs": {"f": {"params": [{"name": '
            '"a", "kind": "buffer"}, {"name": "k", "kind": "scalar"}], "vars": {"n": {"param": '

@@ -290,9 +290,9 @@ class Module:
 
 def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
     from cudagraph_cli.diagnostics import SourceError
-    from cudagraph_cli.parser import parse_module
+    from cudagraph_cli.text.reader import parse_module
     from cudagraph_cli.tvm import SCRIPT_NAME, CgraphPassError
-    from cudagraph_cli.wellformed import check_module
+    from cudagraph_cli.ir.wellformed import check_module
 
     mod = tvm.script.from_source(UNREADABLE)
     text = mod.script()

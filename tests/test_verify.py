@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from conftest import ROOT, run_cli
 from cudagraph_cli.exec.verify import ModuleMismatch, verify
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
-from cudagraph_cli.printer import print_module
-from cudagraph_cli.wellformed import check_module
+from cudagraph_cli.text.printer import print_module
+from cudagraph_cli.ir.wellformed import check_module
 from module_gen import random_module
 from test_rewrite import CALLER_CALLEE
 

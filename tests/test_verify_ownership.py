@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, run_cli
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.verify import verify
-from cudagraph_cli.parser import parse_module
+from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
 
 ADD_ONE = '''    @T.prim_func

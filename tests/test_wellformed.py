@@ -6,8 +6,8 @@ import pytest
 
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.parser import parse_module
-from cudagraph_cli.wellformed import check_module
+from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.ir.wellformed import check_module
 from conftest import ALL_SAMPLES
 
 

@@ -71,7 +71,7 @@ def tvm_parse_with_constants(text: str, constants: dict | None = None,
     from tvm.script import from_source
 
     if constants is None:
-        from cudagraph_cli.parser import parse_module
+        from cudagraph_cli.text.reader import parse_module
 
         constants = metadata_constants(parse_module(text))
     extra = tvm_globals()

@@ -1,5 +1,7 @@
-"""The executor: runs modules on a backend (CPU reference: NumPy) with CUDA-graph semantics.
+"""The reference executor: runs modules on NumPy with CUDA-graph semantics.
 
 kernels.py (what each kernel computes), backend.py (memory, launches, capture/replay),
-interpreter.py (a module's functions, the VM builtins), verify.py (original vs rewrite).
+constants.py (a module's constants as arrays), interpreter.py (a module's functions, the VM
+builtins), ownership.py (who may write a captured graph's storage), verify.py (original vs
+rewrite). The same executor runs on a GPU through cuda/.
 """

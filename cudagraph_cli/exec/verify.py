@@ -27,8 +27,8 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
-from ..equality import _Matcher
-from ..printer import Printer
+from ..ir.equality import _Matcher
+from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
 from .ownership import OwnershipCheck

@@ -12,7 +12,7 @@ import gc
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..wellformed import check_module
+from ..ir.wellformed import check_module
 from .alloc_merger import MergedAlloc, merge
 from .region_planner import ModulePlan, PlanOptions, Reason, plan_module
 from .rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE, Rewriter

@@ -17,8 +17,8 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 from __future__ import annotations
 
 from .. import ir
-from ..equality import functions_equal, structural_key
-from ..sinfo import deduce, is_void, substitute, subst_prim
+from ..ir.equality import functions_equal, structural_key
+from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
 from .region_planner import ModulePlan, RegionPlan
 
@@ -357,7 +357,7 @@ class _FunctionRewriter:
 def _same_sinfo(a, b) -> bool:
     if b is None:
         return False
-    from ..equality import _Matcher
+    from ..ir.equality import _Matcher
 
     dummy = ir.Module("Module", [])
     return _Matcher(dummy, dummy).sinfo(a, b)

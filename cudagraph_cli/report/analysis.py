@@ -17,7 +17,7 @@ from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import PlanOptions, launch_kind
 from ..passes.rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE
-from ..printer import FunctionPrinter, Printer
+from ..text.printer import FunctionPrinter, Printer
 
 
 @dataclass

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..exec.gpu_run import GpuRunReport
+from ..cuda.gpu_run import GpuRunReport
 
 
 def _mib(n: int) -> str:

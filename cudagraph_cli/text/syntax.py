@@ -6,7 +6,7 @@ deciding what each call means. Every node carries the line and column it starts 
 
 from __future__ import annotations
 
-from .diagnostics import Loc
+from ..diagnostics import Loc
 
 
 class Node:

@@ -7,7 +7,7 @@ unknown, and struct-info comparisons involving it are skipped (see equality.py).
 
 from __future__ import annotations
 
-from . import ir
+from .. import ir
 from .dtypes import canonical_dtype
 
 VOID = ir.TupleSInfo(())

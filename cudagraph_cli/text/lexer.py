@@ -21,7 +21,7 @@ from typing import Iterator
 
 from lark.lexer import Lexer
 
-from .diagnostics import Loc, SourceError
+from ..diagnostics import Loc, SourceError
 
 # PEP 515 underscores, 0x/0o/0b, floats; a `j` suffix is matched so it can be refused by name.
 _DIGITS = r"\d(?:_?\d)*"

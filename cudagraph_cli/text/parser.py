@@ -1,22 +1,20 @@
-"""grammar/relax.lark -> syntax tree -> IR.
+"""grammar/relax.lark -> syntax tree (syntax.py).
 
-`parse_module(text, filename)` is the entry point: Lark (LALR, custom lexer, the Transformer
-below applied while parsing) produces the syntax tree of `syntax.py`, and `ir_builder` gives it
-meaning. Every failure is a located `SourceError`.
+`parse_syntax(text)`: Lark's LALR(1) tables for the grammar, driven by the loop of `_drive` over
+the tokens of lexer.py, with the Transformer below applied on each reduction. Every failure is a
+located `SourceError`. reader.py hands the tree to ir_builder.py for its meaning.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
-import gc
 from pathlib import Path
 
 from lark import Lark, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
+from ..diagnostics import Loc, SourceError
 from . import syntax as S
-from .diagnostics import Loc, SourceError
 from .lexer import RelaxLexer, Token, normalize_source
 
 
@@ -25,7 +23,7 @@ def grammar_path() -> Path:
     packaged = Path(__file__).with_name("grammar") / "relax.lark"
     if packaged.is_file():
         return packaged
-    return Path(__file__).resolve().parent.parent / "grammar" / "relax.lark"
+    return Path(__file__).resolve().parents[2] / "grammar" / "relax.lark"
 
 
 _INT_PREFIXES = frozenset({"0x", "0X", "0o", "0O", "0b", "0B"})
@@ -501,64 +499,5 @@ def parse_syntax(text: str, strip_bom: bool = True) -> list:
         words = _expected_words({x for x in e.expected if x.isupper() or x.startswith("_")})
         hint = f"; expected {_one_of(words)}" if words else ""
         raise SourceError(f"unexpected {_describe(tok)}{hint}", Loc(tok.line, tok.column)) from None
-    except UnexpectedEOF:
-        lines = text.split("\n")
-        raise SourceError("unexpected end of file (truncated module?)",
-                          Loc(len(lines), len(lines[-1]) + 1)) from None
-    except UnexpectedCharacters as e:
-        raise SourceError("unexpected character", Loc(e.line, e.column)) from None
-    except UnexpectedInput as e:  # pragma: no cover - other Lark input errors
-        raise SourceError(str(e).splitlines()[0], Loc(getattr(e, "line", 0),
-                                                         getattr(e, "column", 0))) from None
     except RecursionError:
         raise SourceError("expression nested too deeply") from None
-
-
-_IMPORT_HEADER = ("# from tvm.script import", "# from typing import", "# from tvm.tirx.layout")
-
-
-def _leading_comments(text: str) -> list[str]:
-    """Comment lines at the top of the file, except the import header cgraph regenerates."""
-    out = []
-    for line in text.split("\n"):
-        s = line.strip()
-        if not s:
-            if out:
-                out.append("")
-            continue
-        if not s.startswith("#"):
-            break
-        if not s.startswith(_IMPORT_HEADER):
-            out.append(s)
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
-def parse_module(text: str, filename: str = "<input>"):
-    """Read TVMScript text into an `ir.Module`; raise a located SourceError on bad input."""
-    from .ir_builder import ModuleBuilder
-
-    # The syntax tree and the IR are hundreds of thousands of small objects with no cycles
-    # worth collecting; the cyclic GC rescanning them while they are built costs about a
-    # third of the parse time, so it is paused until the module is built.
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    text = normalize_source(text)
-    try:
-        if not text.strip():
-            raise SourceError("empty input: no module found", Loc(1, 1))
-        if "\x00" in text:
-            i = text.index("\x00")
-            line = text.count("\n", 0, i) + 1
-            col = i - (text.rfind("\n", 0, i) + 1) + 1
-            raise SourceError("binary data (NUL byte) in input", Loc(line, col))
-        stmts = parse_syntax(text, strip_bom=False)
-        return ModuleBuilder().build(stmts, _leading_comments(text))
-    except SourceError as e:
-        raise e.located(filename, text)
-    except RecursionError:
-        raise SourceError("input nested too deeply").located(filename, text) from None
-    finally:
-        if gc_was_enabled:
-            gc.enable()

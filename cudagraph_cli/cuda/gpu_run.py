@@ -21,11 +21,11 @@ import numpy as np
 
 from .. import ir
 from ..passes.pipeline import is_rewritten, rewrite
-from .backend import CpuBackend, ExecError, Tensor
+from ..exec.backend import CpuBackend, ExecError, Tensor
 from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
 from .cuda_driver import device_facts, open_driver
-from .interpreter import Executor
-from .verify import Difference, Weights, _compare, _Inputs, _snapshot, _to_backend, \
+from ..exec.interpreter import Executor
+from ..exec.verify import Difference, Weights, _compare, _Inputs, _snapshot, _to_backend, \
     check_correspondence, public_functions
 
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import ir
-from .diagnostics import Loc, NO_LOC
-from .printer import FunctionPrinter, Printer, convert_tir
+from .. import ir
+from ..diagnostics import Loc, NO_LOC
+from ..text.printer import FunctionPrinter, Printer, convert_tir
 
 
 @dataclass

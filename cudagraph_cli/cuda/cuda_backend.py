@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .backend import Backend, ExecError, Tensor, numpy_dtype
-from .kernels import ELEMENTWISE, KernelSpec, builtin_applies, scalar_salt
+from ..exec.backend import Backend, ExecError, Tensor, numpy_dtype
+from ..exec.kernels import ELEMENTWISE, KernelSpec, builtin_applies, scalar_salt
 
 BLOCK = 256
 MAX_GRID = 4096

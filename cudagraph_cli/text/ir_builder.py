@@ -19,12 +19,13 @@ from __future__ import annotations
 import difflib
 import re
 
-from . import ir
+from .. import ir
+from ..diagnostics import Loc, SourceError
+from ..ir.dtypes import NAMED_FLOATS, int_range, is_dtype
+from ..ir.sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
 from . import syntax as S
-from .diagnostics import Loc, SourceError
-from .dtypes import NAMED_FLOATS, int_range, is_dtype
+from .parser import parse_syntax
 from .relax_ops import RELAX_OPS
-from .sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
 
 _MODULE_DECORATORS = {"I.ir_module", "ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
                       "IRModule"}
@@ -1215,7 +1216,6 @@ class ModuleBuilder:
                 if not define and text not in fctx.syms and text not in fctx.sym_decl:
                     fctx.sym_decl[text] = "int64"
                 return fctx.sym(text, node.loc)
-            from .parser import parse_syntax  # a shape written as a string: "m * 2"
             try:
                 stmts = parse_syntax(text + "\n")
             except SourceError:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import Loc, SourceError
-from ..printer import print_module
+from ..text.printer import print_module
 from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, render_comment, to_json
 
 TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"

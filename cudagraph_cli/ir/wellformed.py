@@ -13,8 +13,8 @@ The reader already rejects undefined names; this check is what guards the passes
 
 from __future__ import annotations
 
-from . import ir
-from .diagnostics import SourceError
+from .. import ir
+from ..diagnostics import SourceError
 
 
 def check_module(mod: ir.Module, only: set[str] | None = None) -> None:

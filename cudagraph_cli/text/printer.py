@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 
-from . import ir
+from .. import ir
 from .syntax import quote
 
 DIALECTS = ("current", "legacy")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from .diagnostics import Loc, NO_LOC
+from ..diagnostics import Loc, NO_LOC
 
 # ---- primitive (TIR-level) expressions: shapes and prim values ---------------------------
 
@@ -427,11 +427,3 @@ def nested_bindings(blocks):
             if type(v) is If:
                 yield from nested_bindings(v.true_branch.blocks)
                 yield from nested_bindings(v.false_branch.blocks)
-
-
-def call_name(call: Call) -> str:
-    """A readable name for a call's callee."""
-    op = call.op
-    if isinstance(op, (Op, GlobalVarRef, ExternFunc)):
-        return op.name
-    return op.name

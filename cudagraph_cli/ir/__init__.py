@@ -1,0 +1,30 @@
+"""The data: a Relax module after memory planning, and what can be asked of it.
+
+nodes.py (the IR nodes, re-exported here so that `from cudagraph_cli import ir; ir.Var` reads
+as one namespace), dtypes.py (what a dtype name means), sinfo.py (struct info: deduction,
+erasure, substitution), wellformed.py (the checks TVM's well-formedness makes), equality.py
+(structural equality, TVM's `assert_structural_equal`). Nothing here reads or writes text but
+equality's messages, which print the differing expressions with text/printer.
+"""
+
+# A node's location in its source travels with the node: ir.NO_LOC for one cgraph made.
+from ..diagnostics import NO_LOC, Loc
+from .nodes import (
+    MEMORY_OPS, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
+    FuncSInfo, Function, GlobalVarRef, If, IntImm, Literal, MatchCast, Module, ObjectSInfo, Op,
+    PrimBinOp, PrimCall, PrimExpr, PrimFunc, PrimParam, PrimSInfo, PrimValue, SeqExpr,
+    ShapeExpr, ShapeSInfo, StringImm, StructInfo, SymVar, TensorSInfo, Tuple, TupleGetItem,
+    TupleSInfo, Var, VarBinding, definable_sym_vars, nested_bindings, prim_vars,
+    sinfo_prim_vars, walk,
+)
+
+__all__ = [
+    "Loc", "NO_LOC",
+    "MEMORY_OPS", "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
+    "ExternFunc", "FloatImm", "FuncSInfo", "Function", "GlobalVarRef", "If", "IntImm",
+    "Literal", "MatchCast", "Module", "ObjectSInfo", "Op", "PrimBinOp", "PrimCall", "PrimExpr",
+    "PrimFunc", "PrimParam", "PrimSInfo", "PrimValue", "SeqExpr", "ShapeExpr", "ShapeSInfo",
+    "StringImm", "StructInfo", "SymVar", "TensorSInfo", "Tuple", "TupleGetItem", "TupleSInfo",
+    "Var", "VarBinding", "definable_sym_vars", "nested_bindings", "prim_vars",
+    "sinfo_prim_vars", "walk",
+]

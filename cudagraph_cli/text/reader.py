@@ -1,0 +1,62 @@
+"""TVMScript text -> IR: the grammar driver (parser.py) then the builder (ir_builder.py).
+
+Here, above both, so that the builder can read a shape written as a string ("m * 2") with the
+grammar driver without the driver needing the builder: no import cycle between them.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from ..diagnostics import Loc, SourceError
+from .ir_builder import ModuleBuilder
+from .lexer import normalize_source
+from .parser import parse_syntax
+
+_IMPORT_HEADER = ("# from tvm.script import", "# from typing import", "# from tvm.tirx.layout")
+
+
+def _leading_comments(text: str) -> list[str]:
+    """Comment lines at the top of the file, except the import header cgraph regenerates."""
+    out = []
+    for line in text.split("\n"):
+        s = line.strip()
+        if not s:
+            if out:
+                out.append("")
+            continue
+        if not s.startswith("#"):
+            break
+        if not s.startswith(_IMPORT_HEADER):
+            out.append(s)
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+def parse_module(text: str, filename: str = "<input>"):
+    """Read TVMScript text into an `ir.Module`; raise a located SourceError on bad input."""
+
+    # The syntax tree and the IR are hundreds of thousands of small objects with no cycles
+    # worth collecting; the cyclic GC rescanning them while they are built costs about a
+    # third of the parse time, so it is paused until the module is built.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    text = normalize_source(text)
+    try:
+        if not text.strip():
+            raise SourceError("empty input: no module found", Loc(1, 1))
+        if "\x00" in text:
+            i = text.index("\x00")
+            line = text.count("\n", 0, i) + 1
+            col = i - (text.rfind("\n", 0, i) + 1) + 1
+            raise SourceError("binary data (NUL byte) in input", Loc(line, col))
+        stmts = parse_syntax(text, strip_bom=False)
+        return ModuleBuilder().build(stmts, _leading_comments(text))
+    except SourceError as e:
+        raise e.located(filename, text)
+    except RecursionError:
+        raise SourceError("input nested too deeply").located(filename, text) from None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
