@@ -682,7 +682,7 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
 
     from .exec.backend import CpuBackend, Tensor
     from .exec.interpreter import Executor
-    from .exec.verify import Weights, _Inputs, _to_backend, public_functions, runnable_functions
+    from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
 
     mod, text, name = _read_module(input_path)
     try:
@@ -690,7 +690,7 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
     except SourceError as e:
         raise e.located(name, text)
     _check_shape_names(shapes, mod, name)
-    inputs = _Inputs(seed, shapes)
+    inputs = Inputs(seed, shapes)
     executor = Executor(mod, CpuBackend())
     rows = []
     weights = Weights(inputs, [executor.backend])
@@ -698,7 +698,7 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
         for call in range(calls):
             for f in public_functions(mod):
                 (fixed,) = weights.of(f)
-                out = executor.call(f.name, [_to_backend(executor.backend, v)
+                out = executor.call(f.name, [to_backend(executor.backend, v)
                                              for v in inputs.fresh(f, call)] + fixed)
                 for path, t in _flatten(out):
                     if isinstance(t, Tensor):

@@ -127,7 +127,3 @@ def pieces_within(pieces: list[str], budget: int) -> list[str]:
         kept.append(piece)
         used += len(piece)
     return kept
-
-
-def error(message: str, loc: Loc = NO_LOC) -> SourceError:
-    return SourceError(message, loc)

@@ -1,8 +1,8 @@
 """A simulated CUDA driver for the tests: the CUDA backend's whole path without a GPU.
 
-It has CudaDriver's methods (exec/cuda_driver.py). Memory is host memory (a device pointer is
+It has CudaDriver's methods (cuda/cuda_driver.py). Memory is host memory (a device pointer is
 a host address; fresh blocks are filled with 0xCD, as nothing clears a cuMemAlloc), kernels
-are exec/kernels.cu compiled for the host by g++ with CGRAPH_HOST defined (the same text NVRTC
+are cuda/kernels.cu compiled for the host by g++ with CGRAPH_HOST defined (the same text NVRTC
 compiles), called through their `cg_host_<name>` entry points with the packed parameter array
 the backend built. A capture records launches instead of running them; a graph launch runs
 the recorded ones. The stream is synchronous.

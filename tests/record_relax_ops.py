@@ -1,6 +1,6 @@
 """Record the Relax operators TVMScript's `R` namespace resolves to, from TVM 0.27.
 
-Run once with TVM installed; it rewrites cudagraph_cli/relax_ops.py, which is plain data that
+Run once with TVM installed; it rewrites cudagraph_cli/text/relax_ops.py, which is plain data that
 cgraph reads without TVM:
 
     python tests/record_relax_ops.py
@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "cudagraph_cli" / "relax_ops.py"
+OUT = Path(__file__).resolve().parent.parent / "cudagraph_cli" / "text" / "relax_ops.py"
 
 # The attribute modules of `R` that hold operators (`R.memory.alloc_storage`); the others
 # (`R.parser`, `R.entry`, `R.frame`, `R.ir`) are the parser's own machinery.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from cudagraph_cli import ir
-from cudagraph_cli.passes.rewriter import GET_CACHED_ALLOC
 
 
 def calls_to(f: ir.Function, name: str) -> list:
@@ -21,7 +20,7 @@ def calls_to(f: ir.Function, name: str) -> list:
 
 def slots(f: ir.Function) -> set[int]:
     """cuda_graph_alloc slots a rewritten function takes (`x = gv[i]` of get_cached_alloc)."""
-    launches = {id(b.var) for b in calls_to(f, GET_CACHED_ALLOC)}
+    launches = {id(b.var) for b in calls_to(f, ir.GET_CACHED_ALLOC)}
     return {b.value.index for blk in f.blocks for b in blk.bindings
             if isinstance(b.value, ir.TupleGetItem) and id(b.value.tuple_value) in launches}
 

@@ -1,7 +1,7 @@
 """The CUDA backend without a GPU, and with one (`pytest -m gpu`).
 
 Without a GPU:
-* every kernel of exec/kernels.cu compiles with NVRTC for sm_80 and sm_90 (the
+* every kernel of cuda/kernels.cu compiles with NVRTC for sm_80 and sm_90 (the
   nvidia-cuda-nvrtc wheel needs no GPU), through the disk cache;
 * the same kernels.cu, compiled for the host (tests/host_driver.py), computes what the NumPy
   reference computes, bit for bit: elementwise builtins on every float dtype with
@@ -371,15 +371,15 @@ def _executors(host, path):
 
 def test_launch_lists_replay_what_the_executor_launches(host):
     mod, rw, drv, lib = _executors(host, MODELS / "mlp_block.relax")
-    from cudagraph_cli.exec.verify import Weights, _Inputs, _to_backend
+    from cudagraph_cli.exec.verify import Weights, Inputs, to_backend
 
-    inputs = _Inputs(0, {})
+    inputs = Inputs(0, {})
     f = mod.function("mlp")
     for module in (mod, rw):
         b = CudaBackend(drv, lib)
         ex = Executor(module, b)
         (w,) = Weights(inputs, [b]).of(f)
-        args = [_to_backend(b, v) for v in inputs.fresh(f, 0)] + w
+        args = [to_backend(b, v) for v in inputs.fresh(f, 0)] + w
         ex.call("mlp", args)
         b.trace = LaunchList()
         n0 = b.launch_count

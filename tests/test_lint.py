@@ -3,6 +3,7 @@ runs yet) or an unused import fails here, not on a user's machine."""
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 
@@ -27,3 +28,54 @@ def test_pyflakes_is_clean():
     # And it does see what it is for.
     bad = io.StringIO()
     assert api.check("def f():\n    return undefined_name\n", "x.py", Reporter(bad, bad)) == 1
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _defined_private_names(tree) -> set[str]:
+    """The underscore names a module defines: functions, classes, methods, assigned names and
+    attributes (`self._x = ...`)."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+    return {n for n in out if _is_private(n)}
+
+
+def private_uses(sources: dict[str, str], package: str = "cudagraph_cli") -> list[str]:
+    """Where a module of `sources` (module name -> text) uses an underscore name of another:
+    `from .x import _y`, or `obj._y` where `_y` is defined only in other modules. A third party's
+    private name (`tvm...entry._default_globals`) is not cgraph's to keep and is not counted."""
+    trees = {name: ast.parse(text) for name, text in sources.items()}
+    defined = {name: _defined_private_names(tree) for name, tree in trees.items()}
+    found = []
+    for name, tree in trees.items():
+        elsewhere = set().union(*(d for n, d in defined.items() if n != name)) - defined[name]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and \
+                    (node.level or (node.module or "").startswith(package)):
+                found += [f"{name}:{node.lineno}: imports {a.name}" for a in node.names
+                          if _is_private(a.name)]
+            elif isinstance(node, ast.Attribute) and node.attr in elsewhere:
+                found.append(f"{name}:{node.lineno}: uses .{node.attr}")
+    return found
+
+
+def test_no_module_uses_another_modules_underscore_names():
+    package = ROOT / "cudagraph_cli"
+    sources = {".".join(p.relative_to(ROOT).with_suffix("").parts): p.read_text(encoding="utf-8")
+               for p in package.rglob("*.py")}
+    assert private_uses(sources) == []
+    # And it does see what it is for: an import of a private name, and a private method called
+    # on another module's object.
+    seen = private_uses({"cudagraph_cli.a": "def _f(): pass\nclass P:\n    def _m(self): pass\n",
+                         "cudagraph_cli.b": "from .a import _f\n\ndef g(p):\n    p._m()\n"})
+    assert seen == ["cudagraph_cli.b:1: imports _f", "cudagraph_cli.b:4: uses ._m"]

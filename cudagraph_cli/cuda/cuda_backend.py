@@ -6,7 +6,7 @@
   executor keeps a function's values until it returns, so `kill_*` frees nothing earlier),
   and everything is freed with cuMemFree when the backend closes. A block first allocated while a graph is
   being captured belongs to that graph and never returns to the pool.
-* Kernels: exec/kernels.cu, compiled by NVRTC for the device (exec/nvrtc.py); each launch is
+* Kernels: cuda/kernels.cu, compiled by NVRTC for the device (cuda/nvrtc.py); each launch is
   planned here (`plan_launch`: builtin or synthetic, scratch copies for inputs that overlap an
   output, the packed argument struct) and issued with cuLaunchKernel on one stream.
 * Graphs: cuStreamBeginCapture / cuStreamEndCapture, cuGraphInstantiate, then one
@@ -276,7 +276,7 @@ def plan_user_launch(name: str, tensors: list, scalars: list) -> KernelOp:
 
 
 def plan_manifest_launch(prim, tensors: list, scalars: list) -> list:
-    """A PrimFunc call's launches as `cgraph kernels` wrote them (exec/launch_manifest.py)."""
+    """A PrimFunc call's launches as `cgraph kernels` wrote them (cuda/launch_manifest.py)."""
     from .launch_manifest import plan_prim_call
 
     try:

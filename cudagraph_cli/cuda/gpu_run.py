@@ -8,7 +8,7 @@
    = graph. With user kernels (--kernels) the reference does not know them, so eager = graph
    is checked alone.
 3. Time: for each function and each symbolic-shape value the check ran, one call on each GPU
-   executor is traced into its launch list (exec/cuda_backend.py) and the lists are replayed:
+   executor is traced into its launch list (cuda/cuda_backend.py) and the lists are replayed:
    `warmup` calls, then `iters` calls, each timed with CUDA events from an idle stream
    (so a call's time includes the host's launch gaps, which is what graphs remove).
 """
@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import ir
-from ..passes.pipeline import is_rewritten, rewrite
 from ..exec.backend import CpuBackend, ExecError, Tensor
+from ..exec.interpreter import Executor
+from ..exec.verify import Difference, Inputs, Weights, check_correspondence, compare_snapshots, \
+    public_functions, snapshot_value, to_backend
+from ..passes.pipeline import is_rewritten, rewrite
 from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
 from .cuda_driver import device_facts, open_driver
-from ..exec.interpreter import Executor
-from ..exec.verify import Difference, Weights, _compare, _Inputs, _snapshot, _to_backend, \
-    check_correspondence, public_functions
 
 
 @dataclass
@@ -158,7 +158,7 @@ def _run(original, rewritten, name, names, options, driver,
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
-        inputs = _Inputs(options.seed, options.shapes)
+        inputs = Inputs(options.seed, options.shapes)
         weights = Weights(inputs, [ex.backend for ex in executors])
         timed: dict = {}  # (function, shape key) -> host inputs
         for call in range(options.calls):
@@ -169,15 +169,15 @@ def _run(original, rewritten, name, names, options, driver,
                 outs = []
                 for ex, w in zip(executors, ws):
                     try:
-                        outs.append(ex.call(fname, [_to_backend(ex.backend, v) for v in fresh]
+                        outs.append(ex.call(fname, [to_backend(ex.backend, v) for v in fresh]
                                             + w))
                     except ExecError as e:
                         if ex is ex_g and rewritten_source is not None:
                             e.located(*rewritten_source)
                         raise
-                snaps = [_snapshot(ex.backend, o) for ex, o in zip(executors, outs)]
+                snaps = [snapshot_value(ex.backend, o) for ex, o in zip(executors, outs)]
                 for i in range(len(snaps) - 1):
-                    found = _compare(snaps[i], snaps[i + 1])
+                    found = compare_snapshots(snaps[i], snaps[i + 1])
                     if found:
                         path, element, va, vb, words = found
                         report.difference = Difference(fname, call, path,
@@ -187,7 +187,7 @@ def _run(original, rewritten, name, names, options, driver,
                         return _finish(report, eager, graph, ex_g, lib)
                 report.checked.append((fname, call, sum(isinstance(v, Tensor)
                                                         for v in _flat(outs[-1]))))
-                key = (fname, tuple(sorted(inputs._syms(f, call).items())))
+                key = (fname, tuple(sorted(inputs.syms(f, call).items())))
                 timed.setdefault(key, (fresh, ws))
         _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options)
         return _finish(report, eager, graph, ex_g, lib)
@@ -238,7 +238,7 @@ def _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options) -> None:
         for (fname, key), (fresh, ws) in timed.items():
             lists = []
             for ex, backend, w in ((ex_e, eager, ws[-2]), (ex_g, graph, ws[-1])):
-                args = [_to_backend(backend, v) for v in fresh] + w
+                args = [to_backend(backend, v) for v in fresh] + w
                 ex.call(fname, args)  # warm: captures already made; the pool holds the blocks
                 backend.trace = LaunchList()
                 try:

@@ -1,11 +1,11 @@
 // cgraph's kernel library in CUDA C: the same semantics as exec/kernels.py (the NumPy
 // reference), so that a module's outputs on a GPU equal the reference executor's bit for bit.
 //
-// Compiled by NVRTC to a cubin for the device's compute capability (exec/nvrtc.py). With
+// Compiled by NVRTC to a cubin for the device's compute capability (cuda/nvrtc.py). With
 // CGRAPH_HOST defined, the same text compiles as plain C++ for the host (g++): the tests run
 // these kernels on the CPU through a simulated driver and compare them with the reference.
 //
-// Every kernel takes one argument, a struct passed by value; exec/cuda_backend.py packs it
+// Every kernel takes one argument, a struct passed by value; cuda/cuda_backend.py packs it
 // (ctypes mirrors of these structs, checked against cg_sizeof below by the tests). Kernels
 // loop over their elements with a grid-stride loop, so any grid covers any size.
 

@@ -34,7 +34,7 @@ class CompileError(SourceError):
 
 
 def library_source() -> str:
-    """The text of cgraph's kernel library (exec/kernels.cu)."""
+    """The text of cgraph's kernel library (cuda/kernels.cu)."""
     return resources.files(__package__).joinpath("kernels.cu").read_text(encoding="utf-8")
 
 

@@ -1,5 +1,5 @@
 """`cgraph kernels`: a module's own kernels, as TVM's CUDA code generator writes them, with a
-launch manifest (exec/launch_manifest.py, docs/KERNELS.md).
+launch manifest (cuda/launch_manifest.py, docs/KERNELS.md).
 
 TVM sees only the PrimFuncs: cgraph reads the module (located errors), prints a module of its
 PrimFuncs alone (their text is kept verbatim, with the module-level lines they need) and gives

@@ -35,12 +35,6 @@ from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
 from .kernels import KernelSpec, packed_spec, prim_func_loads, prim_func_spec
 
-GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
-RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
-# TVM's runtime registers these and nothing else under vm.builtin.cuda_graph: a misspelling
-# would otherwise run as a synthetic kernel returning an opaque object.
-CUDA_GRAPH_BUILTINS = (GET_CACHED_ALLOC, RUN_OR_CAPTURE)
-
 
 @dataclass(frozen=True)
 class HostObject:
@@ -308,12 +302,14 @@ class Executor:
                     raise ExecError(f"call_builtin_with_ctx's arguments are {_describe(inner)}, "
                                     "not a tuple")
                 fname = fn.name if isinstance(fn, ir.ExternFunc) else "?"
-                if fname == GET_CACHED_ALLOC:
+                if fname == ir.GET_CACHED_ALLOC:
                     return self._get_cached_alloc(inner)
-                if fname == RUN_OR_CAPTURE:
+                if fname == ir.RUN_OR_CAPTURE:
                     return self._run_or_capture(inner)
+                # TVM's runtime registers these two and nothing else under vm.builtin.cuda_graph:
+                # a misspelling would otherwise run as a synthetic kernel returning an opaque object.
                 if fname.startswith("vm.builtin.cuda_graph."):
-                    close = difflib.get_close_matches(fname, CUDA_GRAPH_BUILTINS, 1, 0.0)
+                    close = difflib.get_close_matches(fname, ir.CUDA_GRAPH_BUILTINS, 1, 0.0)
                     raise ExecError(f"unknown CUDA-graph builtin '{fname}' (did you mean "
                                     f"'{close[0]}'?)")
                 return self._packed(fname, list(inner), c.sinfo_args, syms)
@@ -600,10 +596,10 @@ class Executor:
     def _get_cached_alloc(self, args: tuple):
         """vm.builtin.cuda_graph.get_cached_alloc(alloc_func, index)."""
         if len(args) != 2:
-            raise ExecError(f"{GET_CACHED_ALLOC} takes (function, index), {len(args)} "
+            raise ExecError(f"{ir.GET_CACHED_ALLOC} takes (function, index), {len(args)} "
                             "argument(s) given")
-        func = self._capture_function(args[0], GET_CACHED_ALLOC)
-        index = _integer(args[1], f"{GET_CACHED_ALLOC}'s index")
+        func = self._capture_function(args[0], ir.GET_CACHED_ALLOC)
+        index = _integer(args[1], f"{ir.GET_CACHED_ALLOC}'s index")
         cached = self.alloc_cache.get(index)
         if cached is None:
             cached = self.alloc_cache[index] = self._call_global(func, [])
@@ -620,14 +616,14 @@ class Executor:
     def _run_or_capture(self, args: tuple):
         """vm.builtin.cuda_graph.run_or_capture(capture_func, args, index[, shape])."""
         if len(args) not in (3, 4):
-            raise ExecError(f"{RUN_OR_CAPTURE} takes (function, arguments, index[, shape]), "
+            raise ExecError(f"{ir.RUN_OR_CAPTURE} takes (function, arguments, index[, shape]), "
                             f"{len(args)} argument(s) given")
-        func = self._capture_function(args[0], RUN_OR_CAPTURE)
+        func = self._capture_function(args[0], ir.RUN_OR_CAPTURE)
         if not isinstance(args[1], tuple):
-            raise ExecError(f"{RUN_OR_CAPTURE}'s arguments are {_describe(args[1])}, not a "
+            raise ExecError(f"{ir.RUN_OR_CAPTURE}'s arguments are {_describe(args[1])}, not a "
                             "tuple")
-        index = _integer(args[2], f"{RUN_OR_CAPTURE}'s index")
-        shape = self._shape(args[3], f"{RUN_OR_CAPTURE}'s shape") if len(args) == 4 else None
+        index = _integer(args[2], f"{ir.RUN_OR_CAPTURE}'s index")
+        shape = self._shape(args[3], f"{ir.RUN_OR_CAPTURE}'s shape") if len(args) == 4 else None
         key = (index, shape)
         entry = self.graphs.get(key)
         if entry is not None:
@@ -727,13 +723,9 @@ def storages_sized_in_elements(module: ir.Module) -> bool:
                         sizes[id(b.var)] = s
                     continue
                 op = v.op.name if isinstance(v.op, ir.Op) else None
-                if op == "relax.memory.alloc_storage" and v.args and \
-                        isinstance(v.args[0], ir.ShapeExpr) and len(v.args[0].values) == 1 \
-                        and isinstance(v.args[0].values[0], ir.IntImm):
-                    sizes[id(b.var)] = (v.args[0].values[0].value,)
-                elif op == "relax.call_builtin_with_ctx" and len(v.args) == 2 and \
-                        isinstance(v.args[0], ir.ExternFunc) and \
-                        v.args[0].name == GET_CACHED_ALLOC and \
+                if op == "relax.memory.alloc_storage" and ir.storage_size(v) is not None:
+                    sizes[id(b.var)] = (ir.storage_size(v),)
+                elif ir.builtin_called(v) == ir.GET_CACHED_ALLOC and len(v.args) == 2 and \
                         isinstance(v.args[1], ir.Tuple) and v.args[1].fields and \
                         isinstance(v.args[1].fields[0], ir.GlobalVarRef):
                     got = returned.get(v.args[1].fields[0].name)

@@ -25,7 +25,7 @@ import numpy as np
 from .. import ir
 
 # name -> (number of inputs, function on float64 arrays, transcendental); the output is the
-# last argument. The same table is written in CUDA C in exec/kernels.cu.
+# last argument. The same table is written in CUDA C in cuda/kernels.cu.
 def _maximum(a, b):
     return np.where(np.isnan(a), a, np.where(np.isnan(b), b, np.where(a >= b, a, b)))
 

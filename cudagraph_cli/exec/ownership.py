@@ -27,7 +27,7 @@ import numpy as np
 from .. import ir
 from ..diagnostics import NO_LOC, Loc
 from .backend import Tensor
-from .interpreter import GET_CACHED_ALLOC, RUN_OR_CAPTURE, Executor
+from .interpreter import Executor
 
 
 @dataclass
@@ -109,9 +109,9 @@ class OwnershipCheck:
                 continue
             index = next((i for i, o in owned if overlaps(e, o)), None)
             if index is not None:
-                alloc = self.builtin_site(GET_CACHED_ALLOC, index)
+                alloc = self.builtin_site(ir.GET_CACHED_ALLOC, index)
                 owner = alloc[1] if alloc is not None else "the allocation function"
-                where = f"in a storage owned by {owner} ({GET_CACHED_ALLOC}, index {index})"
+                where = f"in a storage owned by {owner} ({ir.GET_CACHED_ALLOC}, index {index})"
             else:
                 index = next((i for i, o in written if overlaps(e, o)), None)
                 if index is None:
@@ -170,7 +170,7 @@ class OwnershipCheck:
             params = f.params if isinstance(f, ir.Function) else []
             named = f"parameter '{params[position].name}' of " if position < len(params) \
                 and len(params) == len(captured_leaves) else ""
-            site = self.builtin_site(RUN_OR_CAPTURE, index, capture)
+            site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
             self.first = OwnershipFinding(
                 self.function, self.call, "", path, site[0] if site else NO_LOC,
                 "the run_or_capture call",
@@ -183,14 +183,12 @@ class OwnershipCheck:
         """(location, function name) of the call of `builtin` with this index (and callee),
         preferring the public function being called; None when there is no such literal
         call."""
-        at = 2 if builtin == RUN_OR_CAPTURE else 1  # (f, args, index) and (f, index)
+        at = 2 if builtin == ir.RUN_OR_CAPTURE else 1  # (f, args, index) and (f, index)
         found = None
         for f in self.module.relax_functions():
             for b in ir.nested_bindings(f.blocks):
                 c = b.value
-                if not (isinstance(c, ir.Call) and isinstance(c.op, ir.Op) and
-                        c.op.name == "relax.call_builtin_with_ctx" and len(c.args) == 2 and
-                        isinstance(c.args[0], ir.ExternFunc) and c.args[0].name == builtin and
+                if not (ir.builtin_called(c) == builtin and len(c.args) == 2 and
                         isinstance(c.args[1], ir.Tuple) and len(c.args[1].fields) > at):
                     continue
                 fn, idx = c.args[1].fields[0], c.args[1].fields[at]

@@ -27,7 +27,7 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
-from ..ir.equality import _Matcher
+from ..ir.equality import Matcher
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
@@ -119,7 +119,7 @@ def check_correspondence(a: ir.Module, b: ir.Module) -> list[str]:
         raise ModuleMismatch("the modules have different public functions: " + "; ".join(what))
     for name, f in fa.items():
         g = fb[name]
-        m = _Matcher(a, b)
+        m = Matcher(a, b)
         if len(f.params) != len(g.params) or \
                 not all(m.sinfo(p.sinfo, q.sinfo) for p, q in zip(f.params, g.params)):
             sig_a = ", ".join(Printer().sinfo(p.sinfo, True) for p in f.params)
@@ -129,7 +129,7 @@ def check_correspondence(a: ir.Module, b: ir.Module) -> list[str]:
     return [f.name for f in public_functions(a)]
 
 
-class _Inputs:
+class Inputs:
     """Random arguments from parameters' struct info; weights made once per function."""
 
     def __init__(self, seed: int, shapes: dict[str, list[int]]):
@@ -143,20 +143,18 @@ class _Inputs:
             values[n] = choices[call % len(choices)]
         return values
 
-    def _num_input(self, f: ir.Function) -> int:
-        n = f.attr("num_input", len(f.params))
-        return n if isinstance(n, int) else len(f.params)
-
-    def _syms(self, f: ir.Function, call: int) -> dict:
+    def syms(self, f: ir.Function, call: int) -> dict:
+        """The values of the symbolic dimensions of `f`'s parameters for call number `call`
+        (shared with `cgraph run`, which times a call per distinct set)."""
         return self.sym_values(call, sorted({v.name for p in f.params
                                              for v in ir.sinfo_prim_vars(p.sinfo)}))
 
     def fresh(self, f: ir.Function, call: int) -> list:
         """Host values for the inputs of a call (parameters before num_input)."""
-        syms = self._syms(f, call)
+        syms = self.syms(f, call)
         self.condition_call, self.conditions = call, 0
         try:
-            return [self.param_value(p, syms) for p in f.params[:self._num_input(f)]]
+            return [self.param_value(p, syms) for p in f.params[:f.num_input]]
         finally:
             self.condition_call = None
 
@@ -173,8 +171,8 @@ class _Inputs:
 
     def weights(self, f: ir.Function):
         """Host values for the weights (parameters from num_input on), one at a time."""
-        syms = self._syms(f, 0)
-        for p in f.params[self._num_input(f):]:
+        syms = self.syms(f, 0)
+        for p in f.params[f.num_input:]:
             yield self.param_value(p, syms)
 
     def param_value(self, p: ir.Var, syms: dict):
@@ -238,12 +236,12 @@ class _Inputs:
         return int(value)
 
 
-def _to_backend(backend: Backend, value):
+def to_backend(backend: Backend, value):
     """A host value on a backend (arrays copied: each module gets its own buffers)."""
     if isinstance(value, np.ndarray):
         return backend.from_numpy(value.copy())
     if isinstance(value, tuple):
-        return tuple(_to_backend(backend, v) for v in value)
+        return tuple(to_backend(backend, v) for v in value)
     return value
 
 
@@ -253,14 +251,14 @@ class Weights:
     that captured a weight replays it: that is the contract of num_input, so the inputs must
     keep it too."""
 
-    def __init__(self, inputs: _Inputs, backends: list):
+    def __init__(self, inputs: Inputs, backends: list):
         self.inputs = inputs
         self.backends = backends
         self.slots: dict[tuple, list] = {}
 
     def of(self, f: ir.Function) -> list[list]:
         """For each backend, the weight arguments of `f`."""
-        num_input = self.inputs._num_input(f)
+        num_input = f.num_input
         out: list[list] = [[] for _ in self.backends]
         hosts = None
         for i, p in enumerate(f.params[num_input:]):
@@ -271,7 +269,7 @@ class Weights:
                     for _ in range(i):
                         next(hosts)
                 host = next(hosts)
-                self.slots[key] = [_to_backend(b, host) for b in self.backends]
+                self.slots[key] = [to_backend(b, host) for b in self.backends]
                 del host
             elif hosts is not None:
                 next(hosts)
@@ -280,7 +278,7 @@ class Weights:
         return out
 
 
-def _snapshot(backend: Backend, value):
+def snapshot_value(backend: Backend, value):
     """What a returned value holds now (tensors as bytes, storages as their size and, on the
     CPU, their bytes; others as they are)."""
     if isinstance(value, Tensor):
@@ -290,11 +288,11 @@ def _snapshot(backend: Backend, value):
         data = getattr(value, "data", None)
         return ("storage", value.nbytes, data.tobytes() if isinstance(data, np.ndarray) else None)
     if isinstance(value, tuple):
-        return ("tuple", tuple(_snapshot(backend, v) for v in value))
+        return ("tuple", tuple(snapshot_value(backend, v) for v in value))
     return ("value", value)
 
 
-def _compare(a, b, path: str = ""):
+def compare_snapshots(a, b, path: str = ""):
     """None, or (path, element, original, rewritten, words) for the first difference."""
     if a[0] != b[0]:
         return (path, None, a[0], b[0], f"a {a[0]} vs a {b[0]}")
@@ -323,7 +321,7 @@ def _compare(a, b, path: str = ""):
         if len(a[1]) != len(b[1]):
             return (path, None, len(a[1]), len(b[1]), "tuple sizes differ")
         for i, (x, y) in enumerate(zip(a[1], b[1])):
-            r = _compare(x, y, f"{path}[{i}]")
+            r = compare_snapshots(x, y, f"{path}[{i}]")
             if r:
                 return r
         return None
@@ -343,7 +341,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         except SourceError as e:
             raise ModuleFails(which, e) from None
     names = check_correspondence(original, rewritten)
-    inputs = _Inputs(seed, shapes or {})
+    inputs = Inputs(seed, shapes or {})
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
     ex_a = Executor(original, CpuBackend(track_init=True) if backend_factory is CpuBackend
@@ -361,8 +359,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 check.calling(name, call)
             w_a, w_b = weights.of(f)
             fresh = inputs.fresh(f, call)
-            args_a = [_to_backend(ex_a.backend, v) for v in fresh] + w_a
-            args_b = [_to_backend(ex_b.backend, v) for v in fresh] + w_b
+            args_a = [to_backend(ex_a.backend, v) for v in fresh] + w_a
+            args_b = [to_backend(ex_b.backend, v) for v in fresh] + w_b
             try:
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
@@ -375,7 +373,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             owners[1][1].returned(out_b)
             results.append((name, call, out_a, out_b))
             for fname, c, a, b in results:
-                found = _compare(_snapshot(ex_a.backend, a), _snapshot(ex_b.backend, b))
+                found = compare_snapshots(snapshot_value(ex_a.backend, a),
+                                          snapshot_value(ex_b.backend, b))
                 report.outputs_compared += 1
                 if found:
                     path, element, va, vb, words = found

@@ -10,7 +10,8 @@ equality's messages, which print the differing expressions with text/printer.
 # A node's location in its source travels with the node: ir.NO_LOC for one cgraph made.
 from ..diagnostics import NO_LOC, Loc
 from .nodes import (
-    MEMORY_OPS, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
+    CUDA_GRAPH_BUILTINS, GET_CACHED_ALLOC, MEMORY_OPS, RUN_OR_CAPTURE, builtin_called, callee_name,
+    storage_size, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
     FuncSInfo, Function, GlobalVarRef, If, IntImm, Literal, MatchCast, Module, ObjectSInfo, Op,
     PrimBinOp, PrimCall, PrimExpr, PrimFunc, PrimParam, PrimSInfo, PrimValue, SeqExpr,
     ShapeExpr, ShapeSInfo, StringImm, StructInfo, SymVar, TensorSInfo, Tuple, TupleGetItem,
@@ -20,7 +21,8 @@ from .nodes import (
 
 __all__ = [
     "Loc", "NO_LOC",
-    "MEMORY_OPS", "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
+    "CUDA_GRAPH_BUILTINS", "GET_CACHED_ALLOC", "MEMORY_OPS", "RUN_OR_CAPTURE", "builtin_called",
+    "callee_name", "storage_size", "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
     "ExternFunc", "FloatImm", "FuncSInfo", "Function", "GlobalVarRef", "If", "IntImm",
     "Literal", "MatchCast", "Module", "ObjectSInfo", "Op", "PrimBinOp", "PrimCall", "PrimExpr",
     "PrimFunc", "PrimParam", "PrimSInfo", "PrimValue", "SeqExpr", "ShapeExpr", "ShapeSInfo",

@@ -56,16 +56,12 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
             if isinstance(fa, ir.PrimFunc):
                 _prim_funcs(fa, a.dialect, fb, b.dialect, prim_bodies)
             else:
-                _Matcher(a, b).function(fa, fb)
+                Matcher(a, b).function(fa, fb)
         except _Diff as d:
             return Difference(f"function '{fa.name}': {d.message}",
                               d.loc_a if d.loc_a.line else fa.loc,
                               d.loc_b if d.loc_b.line else fb.loc, fa.name)
     return None
-
-
-def structurally_equal(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> bool:
-    return module_difference(a, b, prim_bodies) is None
 
 
 # ---- PrimFuncs ----------------------------------------------------------------------------
@@ -99,8 +95,12 @@ def _prim_funcs(a: ir.PrimFunc, da: str, b: ir.PrimFunc, db: str, prim_bodies: s
 
 # ---- Relax functions ----------------------------------------------------------------------
 
-class _Matcher:
-    """Alpha-equivalence of two Relax functions: vars and symbolic vars mapped a -> b."""
+class Matcher:
+    """Alpha-equivalence of two Relax functions: vars and symbolic vars mapped a -> b.
+
+    Public for the callers that need the mapping to outlive one comparison: verify matches the
+    parameters of two functions one by one under a single mapping, and the rewriter compares
+    struct info on its own (`sinfo`). Raises `_Diff` inside; `module_difference` reports it."""
 
     def __init__(self, ma: ir.Module, mb: ir.Module):
         self.vars: dict[int, ir.Var] = {}
@@ -336,7 +336,7 @@ def functions_equal(a, b) -> bool:
         return False
     dummy = ir.Module("Module", [])
     try:
-        _Matcher(dummy, dummy).function(a, b)
+        Matcher(dummy, dummy).function(a, b)
     except _Diff:
         return False
     return True

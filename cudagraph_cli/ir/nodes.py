@@ -288,6 +288,13 @@ class Function:
                 return v.value if isinstance(v, Literal) else v
         return default
 
+    @property
+    def num_input(self) -> int:
+        """How many leading parameters are inputs (the rest are weights): the `num_input`
+        attribute, or every parameter when it is absent or not an integer, as TVM reads it."""
+        n = self.attr("num_input", len(self.params))
+        return n if isinstance(n, int) else len(self.params)
+
 
 @dataclass(eq=False, slots=True)
 class PrimParam:
@@ -331,6 +338,12 @@ class Module:
 
 
 # ---- helpers ------------------------------------------------------------------------------
+
+# The VM builtins of a CUDA-graph rewrite, one home for their names: passes/ writes them, exec/
+# runs them, report/ reads them back.
+GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
+RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
+CUDA_GRAPH_BUILTINS = (GET_CACHED_ALLOC, RUN_OR_CAPTURE)
 
 MEMORY_OPS = frozenset({"relax.memory.alloc_storage", "relax.memory.alloc_tensor",
                         "relax.memory.kill_storage", "relax.memory.kill_tensor"})
@@ -427,3 +440,28 @@ def nested_bindings(blocks):
             if type(v) is If:
                 yield from nested_bindings(v.true_branch.blocks)
                 yield from nested_bindings(v.false_branch.blocks)
+
+
+def callee_name(call: Call) -> str:
+    """The name of what a call calls (an operator, a global or extern function, a var), for
+    messages, `--exclude` patterns and matching; "?" for a callee with no name."""
+    return getattr(call.op, "name", "?")
+
+
+def builtin_called(value) -> str | None:
+    """The builtin that `R.call_builtin_with_ctx("name", args)` calls, or None when `value` is
+    not such a call."""
+    if type(value) is Call and type(value.op) is Op and \
+            value.op.name == "relax.call_builtin_with_ctx" and value.args and \
+            type(value.args[0]) is ExternFunc:
+        return value.args[0].name
+    return None
+
+
+def storage_size(call: Call) -> int | None:
+    """The size of `R.memory.alloc_storage(R.shape([n]), ...)` when n is a constant (what static
+    memory planning writes), else None."""
+    shape = call.args[0] if call.args else None
+    if type(shape) is ShapeExpr and len(shape.values) == 1 and type(shape.values[0]) is IntImm:
+        return shape.values[0].value
+    return None

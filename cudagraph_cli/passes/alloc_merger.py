@@ -82,8 +82,8 @@ def group_functions(names: list[str], conflicts: set[frozenset]) -> list[list[st
 
 def _storage_record(b) -> tuple[int, str]:
     call = b.value
-    shape = call.args[0]
-    if not isinstance(shape, ir.ShapeExpr) or len(shape.values) != 1:
+    size = ir.storage_size(call)
+    if size is None:
         raise SourceError("a statically planned storage must have a one-dimensional constant "
                           "size (R.shape([n]))", b.loc)
     dev = call.args[1]
@@ -94,7 +94,7 @@ def _storage_record(b) -> tuple[int, str]:
     scope = call.args[2]
     if not isinstance(scope, ir.StringImm):
         raise SourceError("the storage scope must be a string", b.loc)
-    return shape.values[0].value, scope.value
+    return size, scope.value
 
 
 def merge(alloc_plans: list[RegionPlan], module: ir.Module | None = None,

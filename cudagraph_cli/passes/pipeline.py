@@ -15,7 +15,7 @@ from .. import ir
 from ..ir.wellformed import check_module
 from .alloc_merger import MergedAlloc, merge
 from .region_planner import ModulePlan, PlanOptions, Reason, plan_module
-from .rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE, Rewriter
+from .rewriter import Rewriter
 
 
 @dataclass
@@ -49,10 +49,7 @@ def launches_graphs(f: ir.Function) -> bool:
     for block in f.blocks:
         for b in block.bindings:
             v = b.value
-            if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
-                    v.op.name == "relax.call_builtin_with_ctx" and v.args and \
-                    isinstance(v.args[0], ir.ExternFunc) and \
-                    v.args[0].name in (GET_CACHED_ALLOC, RUN_OR_CAPTURE):
+            if ir.builtin_called(v) in ir.CUDA_GRAPH_BUILTINS:
                 return True
     return False
 

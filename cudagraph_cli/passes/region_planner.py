@@ -30,6 +30,7 @@ import fnmatch
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..ir import callee_name
 from .storage_collector import free_vars, output_storages
 
 KERNEL_OP_EXCLUDED_PREFIXES = ("relax.memory", "relax.builtin")
@@ -129,11 +130,6 @@ def launch_kind(call: ir.Call, module: ir.Module, prims: set | None = None) -> s
     return None
 
 
-def callee_name(call: ir.Call) -> str:
-    op = call.op
-    return op.name if hasattr(op, "name") else "?"
-
-
 class RegionPlanner:
     def __init__(self, module: ir.Module, options: PlanOptions | None = None):
         self.module = module
@@ -167,21 +163,16 @@ class RegionPlanner:
             planned.append(f.name)
             self._plan_function(f)
         self._apply_min_kernels()
-        for i, r in enumerate(self.kept()):
-            r.region_id = i
-        return ModulePlan(self.capture_regions, self.alloc_regions, self.reasons, self.launches,
+        plan = ModulePlan(self.capture_regions, self.alloc_regions, self.reasons, self.launches,
                           planned)
-
-    def kept(self) -> list:
-        return [r for r in self.capture_regions if r.dropped is None]
+        for i, r in enumerate(plan.kept_captures()):
+            r.region_id = i
+        return plan
 
     def _plan_function(self, f: ir.Function):
         self.fn = f
         self.launches[f.name] = 0
-        num_inputs = f.attr("num_input", len(f.params))
-        if not isinstance(num_inputs, int):
-            num_inputs = len(f.params)
-        self.num_input = num_inputs
+        num_inputs = self.num_input = f.num_input
         hints = f.attr("relax.rewrite_cuda_graph.capture_symbolic_vars", None)
         hint_names = set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
         self.params = {id(p): i for i, p in enumerate(f.params)}

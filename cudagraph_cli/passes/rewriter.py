@@ -22,8 +22,6 @@ from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
 from .region_planner import ModulePlan, RegionPlan
 
-GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
-RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
 FORCE_PURE = ("relax.force_pure", ir.Literal(True))
 
 
@@ -314,7 +312,7 @@ class _FunctionRewriter:
         if plan.kind == "alloc":
             ret = o.alloc_ret
             call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
-                           (ir.ExternFunc(GET_CACHED_ALLOC),
+                           (ir.ExternFunc(ir.GET_CACHED_ALLOC),
                             ir.Tuple((ir.GlobalVarRef(o.alloc_name),
                                       ir.PrimValue(ir.IntImm(0))))), (), (ret,))
             gv = self.emit(_new_var(self.fresh("gv"), ret, self.dataflow), call)
@@ -343,7 +341,7 @@ class _FunctionRewriter:
             if shape is not None:
                 fields += (ir.ShapeExpr(shape.values),)
             call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
-                           (ir.ExternFunc(RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
+                           (ir.ExternFunc(ir.RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
             gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
             self.emit(gv, call)
             if is_void(call_ty):
@@ -357,10 +355,10 @@ class _FunctionRewriter:
 def _same_sinfo(a, b) -> bool:
     if b is None:
         return False
-    from ..ir.equality import _Matcher
+    from ..ir.equality import Matcher
 
     dummy = ir.Module("Module", [])
-    return _Matcher(dummy, dummy).sinfo(a, b)
+    return Matcher(dummy, dummy).sinfo(a, b)
 
 
 class Rewriter:

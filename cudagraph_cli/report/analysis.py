@@ -16,7 +16,6 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import PlanOptions, launch_kind
-from ..passes.rewriter import GET_CACHED_ALLOC, RUN_OR_CAPTURE
 from ..text.printer import FunctionPrinter, Printer
 
 
@@ -69,9 +68,7 @@ class ModuleFacts:
 
 
 def _builtin_call(value, name: str) -> bool:
-    return isinstance(value, ir.Call) and isinstance(value.op, ir.Op) and \
-        value.op.name == "relax.call_builtin_with_ctx" and len(value.args) >= 2 and \
-        isinstance(value.args[0], ir.ExternFunc) and value.args[0].name == name
+    return ir.builtin_called(value) == name and len(value.args) >= 2
 
 
 def _builtin_target(value) -> str:
@@ -96,10 +93,9 @@ def _storage_size(b) -> tuple[int, str] | None:
     v = b.value
     if isinstance(v, ir.Call) and isinstance(v.op, ir.Op) and \
             v.op.name == "relax.memory.alloc_storage" and len(v.args) >= 3:
-        shape, scope = v.args[0], v.args[2]
-        if isinstance(shape, ir.ShapeExpr) and len(shape.values) == 1 and \
-                isinstance(shape.values[0], ir.IntImm) and isinstance(scope, ir.StringImm):
-            return shape.values[0].value, scope.value
+        size, scope = ir.storage_size(v), v.args[2]
+        if size is not None and isinstance(scope, ir.StringImm):
+            return size, scope.value
     return None
 
 
@@ -109,8 +105,7 @@ def _sig(e, strict: bool):
     if t is ir.Var:
         return ("v", e.name) if strict else ("v",)
     if t is ir.Call:
-        op = e.op.name if hasattr(e.op, "name") else "?"
-        return ("c", op) + tuple(_sig(a, strict) for a in e.args)
+        return ("c", ir.callee_name(e)) + tuple(_sig(a, strict) for a in e.args)
     if t is ir.Tuple:
         return ("t",) + tuple(_sig(a, strict) for a in e.fields)
     if t is ir.TupleGetItem:
@@ -128,7 +123,7 @@ class NotARewrite(SourceError):
 
 
 def _is_graph_builtin(b) -> bool:
-    return _builtin_call(b.value, GET_CACHED_ALLOC) or _builtin_call(b.value, RUN_OR_CAPTURE)
+    return _builtin_call(b.value, ir.GET_CACHED_ALLOC) or _builtin_call(b.value, ir.RUN_OR_CAPTURE)
 
 
 def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
@@ -137,7 +132,7 @@ def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
     n = _count_kernels(f, module, prims)
     for block in f.blocks:
         for b in block.bindings:
-            if _builtin_call(b.value, RUN_OR_CAPTURE):
+            if _builtin_call(b.value, ir.RUN_OR_CAPTURE):
                 c = module.function(_builtin_target(b.value))
                 if isinstance(c, ir.Function):
                     n += _count_kernels(c, module, prims)
@@ -215,7 +210,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     for f in rewritten.relax_functions():
         for block in f.blocks:
             for b in block.bindings:
-                if _builtin_call(b.value, GET_CACHED_ALLOC):
+                if _builtin_call(b.value, ir.GET_CACHED_ALLOC):
                     alloc_names.add(_builtin_target(b.value))
     static: dict[str, int] = {}
     for name in alloc_names:
@@ -235,7 +230,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts.kernel_launches = _count_kernels(f, original, prims)
         facts.host_launches_before = facts.kernel_launches
         printer = FunctionPrinter(Printer(original.dialect), original.name)
-        printer._assign_names(f)
+        printer.assign_names(f)
         bindings = [b for block in f.blocks for b in block.bindings]
         for i, b in enumerate(bindings):
             kind = launch_kind(b.value, original, prims) if isinstance(b.value, ir.Call) else None
@@ -252,11 +247,11 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         for block in g.blocks:
             for b in block.bindings:
                 v = b.value
-                if _builtin_call(v, GET_CACHED_ALLOC):
+                if _builtin_call(v, ir.GET_CACHED_ALLOC):
                     alloc_vars.add(id(b.var))
                 elif isinstance(v, ir.TupleGetItem) and id(v.tuple_value) in alloc_vars:
                     fetched.append((b.var.name, v.index))
-                elif _builtin_call(v, RUN_OR_CAPTURE):
+                elif _builtin_call(v, ir.RUN_OR_CAPTURE):
                     launches.append(rewritten.function(_builtin_target(v)))
                 elif _storage_size(b):
                     kept_storages.add(b.var.name)

@@ -229,7 +229,7 @@ class FunctionPrinter:
         if not f.is_pure:
             flags.append("pure=False")
         out.append(f"{base}@R.function" + (f"({', '.join(flags)})" if flags else ""))
-        self._assign_names(f)
+        self.assign_names(f)
         params = ", ".join(f"{self.names[id(v)]}: {p.sinfo(v.sinfo, sig=True)}"
                            for v in f.params)
         ret = ""
@@ -287,7 +287,7 @@ class FunctionPrinter:
 
     # ---- names ---------------------------------------------------------------------------
 
-    def _assign_names(self, f: ir.Function):
+    def assign_names(self, f: ir.Function):
         """Keep source names, renaming a definition that would hide a var used later."""
         self.fn_syms = list(f.sym_vars)
         order = list(_text_order(f.blocks))
