@@ -79,3 +79,55 @@ def test_no_module_uses_another_modules_underscore_names():
     seen = private_uses({"cudagraph_cli.a": "def _f(): pass\nclass P:\n    def _m(self): pass\n",
                          "cudagraph_cli.b": "from .a import _f\n\ndef g(p):\n    p._m()\n"})
     assert seen == ["cudagraph_cli.b:1: imports _f", "cudagraph_cli.b:4: uses ._m"]
+
+
+def _imports(module: str, tree, package: str) -> set[str]:
+    """The modules of `package` that `module` imports, at any depth of its code (a lazy import
+    inside a function still makes a cycle, only a later one)."""
+    here = module.split(".")[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = here[:len(here) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            out.add(target)
+            out.update(f"{target}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m.startswith(package)}
+
+
+def import_cycles(sources: dict[str, str], package: str = "cudagraph_cli") -> list[list[str]]:
+    """The cycles among the modules of `sources` (module name -> text), as paths."""
+    graph = {name: sorted(_imports(name, ast.parse(text), package) & set(sources) - {name})
+             for name, text in sources.items()}
+    cycles, done = [], set()
+
+    def visit(node, path):
+        if node in path:
+            cycles.append(path[path.index(node):] + [node])
+            return
+        if node in done:
+            return
+        for nxt in graph[node]:
+            visit(nxt, path + [node])
+        done.add(node)
+
+    for name in sorted(graph):
+        visit(name, [])
+    return cycles
+
+
+def test_no_import_cycle():
+    package = ROOT / "cudagraph_cli"
+    sources = {}
+    for p in package.rglob("*.py"):
+        parts = p.relative_to(ROOT).with_suffix("").parts
+        # A package's __init__ is the package itself.
+        sources[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = \
+            p.read_text(encoding="utf-8")
+    assert import_cycles(sources) == []
+    # And it does see one: the parser <-> ir_builder cycle as it was.
+    seen = import_cycles({"cudagraph_cli.parser": "def f():\n    from .ir_builder import B\n",
+                          "cudagraph_cli.ir_builder": "from .parser import parse_syntax\n"})
+    assert seen == [["cudagraph_cli.ir_builder", "cudagraph_cli.parser", "cudagraph_cli.ir_builder"]]
