@@ -130,4 +130,5 @@ def test_no_import_cycle():
     # And it does see one: the parser <-> ir_builder cycle as it was.
     seen = import_cycles({"cudagraph_cli.parser": "def f():\n    from .ir_builder import B\n",
                           "cudagraph_cli.ir_builder": "from .parser import parse_syntax\n"})
-    assert seen == [["cudagraph_cli.ir_builder", "cudagraph_cli.parser", "cudagraph_cli.ir_builder"]]
+    assert seen == [["cudagraph_cli.ir_builder", "cudagraph_cli.parser",
+                     "cudagraph_cli.ir_builder"]]

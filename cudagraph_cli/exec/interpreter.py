@@ -307,7 +307,8 @@ class Executor:
                 if fname == ir.RUN_OR_CAPTURE:
                     return self._run_or_capture(inner)
                 # TVM's runtime registers these two and nothing else under vm.builtin.cuda_graph:
-                # a misspelling would otherwise run as a synthetic kernel returning an opaque object.
+                # a misspelling would otherwise run as a synthetic kernel returning an opaque
+                # object.
                 if fname.startswith("vm.builtin.cuda_graph."):
                     close = difflib.get_close_matches(fname, ir.CUDA_GRAPH_BUILTINS, 1, 0.0)
                     raise ExecError(f"unknown CUDA-graph builtin '{fname}' (did you mean "

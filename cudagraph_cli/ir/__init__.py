@@ -22,7 +22,8 @@ from .nodes import (
 __all__ = [
     "Loc", "NO_LOC",
     "CUDA_GRAPH_BUILTINS", "GET_CACHED_ALLOC", "MEMORY_OPS", "RUN_OR_CAPTURE", "builtin_called",
-    "callee_name", "storage_size", "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
+    "callee_name", "storage_size",
+    "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
     "ExternFunc", "FloatImm", "FuncSInfo", "Function", "GlobalVarRef", "If", "IntImm",
     "Literal", "MatchCast", "Module", "ObjectSInfo", "Op", "PrimBinOp", "PrimCall", "PrimExpr",
     "PrimFunc", "PrimParam", "PrimSInfo", "PrimValue", "SeqExpr", "ShapeExpr", "ShapeSInfo",
