@@ -111,15 +111,16 @@ def callee_name(call: ir.Call) -> str:
 class StaticValues:
     """The vars found static (ids), the captured symbolic variables (ids), and whether an
     expression is static given them. The planner grows both as it goes; a var is added when
-    its binding is planned, before any use of it, so the final sets answer for any binding
-    exactly as they did when the planner reached it (which the explain stage relies on)."""
+    its binding is planned, before any use of it, and a function's symbolic variables when
+    the planner enters it (each function has its own SymVar objects), so the final sets
+    answer for any binding exactly as they did when the planner reached it (which the explain
+    stage relies on)."""
 
     def __init__(self):
         self.vars: set[int] = set()
         self.syms: set[int] = set()
 
-    def exprs(self, exprs, vars_out: list | None = None,
-                     tirs_out: list | None = None) -> bool:
+    def exprs(self, exprs, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
         result = True
         collecting = vars_out is not None or tirs_out is not None
         for e in exprs:
