@@ -7,6 +7,7 @@ set CGRAPH_DEBUG=1 for the traceback).
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
@@ -294,12 +295,17 @@ to local names), except where TVM's is wrong: the rewrite is idempotent, functio
 run at the same time (one calls the other) never share graph storage, and values a
 function returns never live in graph-owned storage. See docs/REWRITE.md.
 
+With --compat tvm those corrections are off: the output is TVM 0.27's, its mistakes
+included, so that anyone can check cgraph against TVM (`cgraph check` it against TVM's own).
+
 \b
 Examples:
   cgraph rewrite model.relax -o model.graph.relax
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --functions decode,prefill
+  cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
+  cgraph check tvm.relax model.after.relax               # ... equal to TVM's own
 """
 
 
@@ -312,36 +318,68 @@ def _csv(ctx, param, value):
     return names
 
 
+def _rewrite_options(note: str = ""):
+    """The flags of RewriteOptions (one per field whose metadata names a flag, with its help),
+    and --compat; the command gets them as `options` (a RewriteOptions) and `options_given`
+    (whether any differs from its default). `note`: added to each help text."""
+    from .passes.options import COMPAT_MODES, RewriteOptions, option_fields
+
+    fields = option_fields()
+
+    def decorate(command):
+        # wraps: also carries the options already declared below this decorator
+        @functools.wraps(command)
+        def with_options(**kwargs):
+            given = {f.name: kwargs.pop(f.name) for f in fields}
+            given["exclude"] = tuple(given["exclude"])
+            compat = kwargs.pop("compat")
+            kwargs["options"] = RewriteOptions.compat(compat, **given)
+            kwargs["options_given"] = compat != "cgraph" or any(
+                given[f.name] != f.default for f in fields)
+            return command(**kwargs)
+
+        wrapped = with_options
+        for f in reversed(fields):
+            m = f.metadata
+            kw = dict(help=m["help"] + note, metavar=m["metavar"])
+            if m["minimum"] is not None:
+                kw.update(type=click.IntRange(min=m["minimum"]), default=f.default,
+                          show_default=True)
+            elif f.default == ():
+                kw.update(multiple=True)
+            else:  # names, or None for all: a comma-separated list
+                kw.update(callback=_csv, default=None)
+            wrapped = click.option(m["flag"], f.name, **kw)(wrapped)
+        return click.option(
+            "--compat", type=click.Choice(COMPAT_MODES), default="cgraph", show_default=True,
+            help="tvm: TVM 0.27's RewriteCUDAGraph exactly, its mistakes included (cgraph's "
+                 "corrections off; docs/REWRITE.md)" + note + ".")(wrapped)
+
+    return decorate
+
+
 @main.command("rewrite", help=REWRITE_HELP)
 @click.argument("input_path", metavar="IN")
 @_output_options
-@click.option("--min-kernels", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Do not lift a region with fewer kernel launches than this.")
-@click.option("--exclude", multiple=True, metavar="GLOB",
-              help="Never capture calls to PrimFuncs / packed functions matching GLOB "
-                   "(repeatable).")
-@click.option("--functions", callback=_csv, default=None, metavar="NAME,...",
-              help="Rewrite only these functions.")
+@_rewrite_options()
 @click.option("--explain", is_flag=True,
               help="Print, on stderr, why each kernel launch left outside a graph is there.")
 @click.option("--verify", "verify_calls", is_flag=True,
               help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
                    "if it computes something else.")
-def rewrite_command(input_path, output, dialect, min_kernels, exclude, functions, explain,
+def rewrite_command(input_path, output, dialect, options, options_given, explain,
                     verify_calls):
     from .fileio import write_text
     from .passes.pipeline import rewrite
-    from .passes.region_planner import PlanOptions
     from .text.printer import print_module
 
     mod, text, name = _read_module(input_path)
-    if functions is not None:
+    if options.functions is not None:
         known = {f.name for f in mod.relax_functions()}
-        missing = [f for f in functions if f not in known]
+        missing = [f for f in options.functions if f not in known]
         if missing:
             raise click.BadParameter(f"no Relax function named {', '.join(missing)} in {name}",
                                      param_hint="--functions")
-    options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude), functions=functions)
     try:
         out, report = rewrite(mod, options)
     except SourceError as e:
@@ -764,25 +802,20 @@ Examples:
 @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
 @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
               help="Exit 1 when the fraction of kernel launches captured is below RATIO.")
-@click.option("--min-kernels", type=click.IntRange(min=1), default=1, show_default=True,
-              help="As for rewrite (one-file form).")
-@click.option("--exclude", multiple=True, metavar="GLOB", help="As for rewrite (one-file form).")
-@click.option("--functions", callback=_csv, default=None, metavar="NAME,...",
-              help="As for rewrite (one-file form).")
+@_rewrite_options(" (one-file form: the rewrite of IN)")
 def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
-                 fail_under, min_kernels, exclude, functions):
+                 fail_under, options, options_given):
     from .fileio import write_text
     from .passes.pipeline import rewrite
-    from .passes.region_planner import PlanOptions
     from .text.printer import print_module
     from .report.analysis import NotARewrite, analyze, check_is_rewrite
     from .report.views import render_html, render_terminal, render_unified, to_json
 
     mod, text, name = _read_module(input_path)
     if output_path is not None:
-        if min_kernels != 1 or exclude or functions:
-            raise click.UsageError("--min-kernels, --exclude and --functions apply to the "
-                                   "one-file form (which rewrites IN)")
+        if options_given:
+            raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
+                                   "to the one-file form (which rewrites IN)")
         out, out_text, out_name = _read_module(output_path)
         try:
             check_is_rewrite(mod, out)
@@ -792,8 +825,6 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
             raise e.located(out_name, out_text)
         report = None
     else:
-        options = PlanOptions(min_kernels=min_kernels, exclude=tuple(exclude),
-                              functions=functions)
         try:
             out, report = rewrite(mod, options)
         except SourceError as e:

@@ -66,30 +66,27 @@ def default_globals() -> dict:
     return dict(entry._default_globals())
 
 
-def RewriteCUDAGraph(*, min_kernels: int = 1, exclude: tuple = (), functions=None,
-                     tvm_compat: bool = False):
+def RewriteCUDAGraph(options=None, **fields):
     """A `tvm.transform.Pass` doing what `tvm.relax.transform.RewriteCUDAGraph()` does, with
     cgraph's rewrite: same name, opt level 0, and like TVM's a no-op unless the PassContext sets
-    `relax.backend.use_cuda_graph`. The options are `cgraph rewrite`'s (--min-kernels,
-    --exclude, --functions); `tvm_compat=True` turns cgraph's corrections of TVM off (TVM 0.27's
-    output exactly). Raises `CgraphPassError` (a ValueError) with cgraph's located message when
-    cgraph cannot read or rewrite the module: it never hands back something else."""
+    `relax.backend.use_cuda_graph`. `options`: a `RewriteOptions` (`cgraph rewrite`'s:
+    min_kernels, exclude, functions; `RewriteOptions.tvm_compat()` turns cgraph's corrections
+    of TVM off, TVM 0.27's output exactly); `fields` replace some of its fields
+    (`RewriteCUDAGraph(min_kernels=2)`). Raises `CgraphPassError` (a ValueError) with cgraph's
+    located message when cgraph cannot read or rewrite the module: it never hands back
+    something else."""
     tvm = import_tvm()
-    from .passes.pipeline import TVM_COMPAT
-    from .passes.region_planner import PlanOptions
+    from .passes.options import RewriteOptions
 
-    if tvm_compat:
-        base = TVM_COMPAT["options"]
-        settings = {k: v for k, v in TVM_COMPAT.items() if k != "options"}
-    else:
-        base, settings = PlanOptions(), {}
-    options = dataclasses.replace(base, min_kernels=min_kernels, exclude=tuple(exclude),
-                                  functions=None if functions is None else tuple(functions))
+    for name in ("exclude", "functions"):
+        if fields.get(name) is not None:
+            fields[name] = tuple(fields[name])
+    options = dataclasses.replace(options or RewriteOptions(), **fields)
 
     def transform(mod, ctx):
         if not bool(ctx.config.get(CONFIG_KEY, False)):
             return mod
-        return rewrite_module(mod, options, **settings)
+        return rewrite_module(mod, options)
 
     return tvm.ir.transform.module_pass(transform, opt_level=0, name=PASS_NAME)
 
@@ -121,9 +118,9 @@ def cuda_pipeline(**pass_options):
     return tvm.ir.transform.module_pass(pipeline, opt_level=0, name="cgraph_cuda_pipeline")
 
 
-def rewrite_module(mod, options=None, **settings):
+def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
-    nothing). `options`/`settings`: those of `cudagraph_cli.passes.pipeline.rewrite`."""
+    nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
     tvm = import_tvm()
     from .ir.equality import functions_equal
     from .text.reader import parse_module
@@ -135,7 +132,7 @@ def rewrite_module(mod, options=None, **settings):
     try:
         ours = parse_module(text, SCRIPT_NAME)
         check_module(ours)
-        out, _ = rewrite(ours, options, **settings)
+        out, _ = rewrite(ours, options)
     except SourceError as e:
         raise CgraphPassError(e.located(SCRIPT_NAME, text).render()) from None
     if out is ours:
@@ -155,7 +152,7 @@ def rewrite_module(mod, options=None, **settings):
     names = default_globals()
     names["metadata"] = {CONST_KEY: constants} if constants else {}
     try:
-        # Unchecked, as TVM's own pass hands its result on: with tvm_compat a function without
+        # Unchecked, as TVM's own pass hands its result on: with tvm_compat() a function without
         # relax.force_pure comes out as TVM's pass makes it, which TVM's well-formedness check
         # rejects; cgraph's own check has already run on the rewrite.
         parsed = on_a_short_stack(tvm.script.from_source, rewritten, extra_vars=names,

@@ -201,11 +201,12 @@ def test_rewrite_of_if_equals_tvm(tvm, path):
     # branch results treated as returned values: all as TVM 0.27's pass does it.
     from tvm.script import from_source
 
-    from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.passes.pipeline import rewrite
 
     text = path.read_text()
     expected = tvm_pass(tvm, text)
-    compat, _ = rewrite(parse_module(text), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(text), RewriteOptions.tvm_compat())
     assert tvm_equal(from_source(print_module(compat, "current")), expected) is None
     ours, _ = rewrite(parse_module(text))
     assert tvm_equal(from_source(print_module(ours, "current")), expected) is None
@@ -358,10 +359,11 @@ def test_tvm_moves_a_kernel_past_the_branch_and_verify_sees_it():
     # so `_4`, which writes `storage` (reused for alloc2 once `alloc` is dead), runs before
     # the `then` branch reads `alloc`: the branch computes exp of the wrong tensor.
     from cudagraph_cli.exec.verify import verify
-    from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.passes.pipeline import rewrite
 
     src = parse_module(REUSE.read_text())
-    tvm_like, _ = rewrite(src, **TVM_COMPAT)
+    tvm_like, _ = rewrite(src, RewriteOptions.tvm_compat())
     report = verify(src, tvm_like)
     assert not report.equal and report.difference.output == "[0]"
     assert report.difference.call == 0  # call 1: the condition is True
@@ -370,10 +372,11 @@ def test_tvm_moves_a_kernel_past_the_branch_and_verify_sees_it():
 
 
 def test_cgraph_ends_the_region_at_the_if():
-    from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.passes.pipeline import rewrite
 
     src = parse_module(REUSE.read_text())
-    _, tvm_like = rewrite(src, **TVM_COMPAT)
+    _, tvm_like = rewrite(src, RewriteOptions.tvm_compat())
     _, ours = rewrite(src)
     names = [[b.var.name for b in r.bindings] for r in tvm_like.plan.kept_captures()]
     assert names == [["_1", "alloc2", "_4"]]
@@ -390,11 +393,12 @@ def test_tvm_pass_spans_the_if_and_leaves_a_condition_undefined(tvm):
     from tvm import relax
     from tvm.script import from_source
 
-    from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.passes.pipeline import rewrite
 
     for path in (REUSE, COND):
         expected = tvm_pass(tvm, path.read_text())
-        compat, _ = rewrite(parse_module(path.read_text()), **TVM_COMPAT)
+        compat, _ = rewrite(parse_module(path.read_text()), RewriteOptions.tvm_compat())
         printed = print_module(compat, "current")
         if path is COND:
             with pytest.raises(ValueError, match="Var c is not defined"):

@@ -13,8 +13,9 @@ from conftest import ROOT, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.gen import decode_module
 from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.passes.explain import REASON_CODES
+from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
-from cudagraph_cli.passes.region_planner import REASON_CODES, PlanOptions
 from cudagraph_cli.report.analysis import analyze
 from cudagraph_cli.report.views import to_json
 from module_gen import random_module
@@ -131,7 +132,7 @@ def test_every_reason_code_shows_in_the_diff():
 
 def _rewritten(text: str, **options):
     original = parse_module(text)
-    out, report = rewrite(original, PlanOptions(**options))
+    out, report = rewrite(original, RewriteOptions(**options))
     return original, out, report
 
 

@@ -8,6 +8,7 @@ from conftest import ROOT, run_cli
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.gen import decode_module
 from cudagraph_cli.text.reader import parse_module
+from cudagraph_cli.passes.options import Check, RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.ir.wellformed import check_module
@@ -57,7 +58,7 @@ def test_gen_cli(tmp_path):
 @pytest.mark.parametrize("path", MODELS, ids=lambda p: p.stem)
 def test_model_samples_rewrite_and_verify(path):
     mod = parse_module(path.read_text())
-    out, report = rewrite(mod, check="all")
+    out, report = rewrite(mod, RewriteOptions(check=Check.ALL))
     assert report.plan.kept_captures(), "every model sample has something to capture"
     assert verify(mod, out, calls=3, shapes=SHAPES).equal
     assert path.read_text().startswith("# "), "each sample says what it shows"
@@ -84,7 +85,7 @@ def test_chain_is_one_graph(n):
 
     mod = parse_module(chain_module(n))
     check_module(mod)
-    out, report = rewrite(mod, check="all")
+    out, report = rewrite(mod, RewriteOptions(check=Check.ALL))
     (region,) = report.plan.kept_captures()
     assert region.kernels == n and not report.reasons  # both parameters are weights
     assert verify(mod, out, calls=3).equal

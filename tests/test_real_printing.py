@@ -20,7 +20,8 @@ from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.constants import metadata_value
 from cudagraph_cli.text.reader import parse_module
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse_with_constants
 
@@ -237,7 +238,7 @@ VIEW = REAL_SAMPLES / "static_plan_view.before.relax"
 def test_rewrite_sets_force_pure_where_it_adds_the_impure_builtins():
     out, _ = rewrite(parse_module(VIEW.read_text()))
     assert out.function("main").attr("relax.force_pure") is True
-    compat, _ = rewrite(parse_module(VIEW.read_text()), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(VIEW.read_text()), RewriteOptions.tvm_compat())
     assert compat.function("main").attr("relax.force_pure") is None
 
 
@@ -245,6 +246,6 @@ def test_rewrite_sets_force_pure_where_it_adds_the_impure_builtins():
 def test_tvm_well_formedness_accepts_cgraph_output_and_rejects_tvm_compat(tvm):
     out, _ = rewrite(parse_module(VIEW.read_text()))
     tvm.script.from_source(print_module(out))
-    compat, _ = rewrite(parse_module(VIEW.read_text()), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(VIEW.read_text()), RewriteOptions.tvm_compat())
     with pytest.raises(Exception, match="not well-formed"):
         tvm.script.from_source(print_module(compat))

@@ -30,7 +30,8 @@ from click.testing import CliRunner
 from conftest import REAL_SAMPLES
 from cudagraph_cli.cli import main
 from cudagraph_cli.text.reader import parse_module
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse_with_constants, without_alloc_ty_args
 
@@ -120,7 +121,7 @@ def test_workflow(tvm, name, tmp_path):
         assert tvm_equal(mine, expected) is None
     else:
         assert tvm_equal(mine, tvm_after) is None
-    exact, _ = rewrite(parse_module(open(before).read()), **TVM_COMPAT)
+    exact, _ = rewrite(parse_module(open(before).read()), RewriteOptions.tvm_compat())
     assert tvm_equal(tvm_parse_with_constants(print_module(exact), check_well_formed=False),
                      tvm_after) is None
 

@@ -3,7 +3,7 @@
 TVM 0.27's storage collector takes the storages of returned *tensors* only: a static storage
 returned as it is (`return (storage, storage1)`) is lifted into `cuda_graph_alloc`, shared by
 every call, so the next call overwrites what the previous one returned. cgraph keeps it in
-the function; `TVM_COMPAT` turns that off and reproduces TVM's output.
+the function; `RewriteOptions.tvm_compat()` turns that off and reproduces TVM's output.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 from conftest import SAMPLES
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.text.reader import parse_module
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from rewrite_helpers import slots, storages_allocated
 from tvm_oracle import tvm_equal
@@ -51,7 +52,7 @@ def test_cgraph_keeps_returned_storages_and_verify_passes():
 
 def test_tvm_compat_lifts_them_and_verify_catches_it():
     mod = parse_module(TEXT)
-    compat, _ = rewrite(mod, **TVM_COMPAT)
+    compat, _ = rewrite(mod, RewriteOptions.tvm_compat())
     main = compat.function("main")
     assert storages_allocated(main) == set()
     assert slots(main) == {0, 1, 2}
@@ -63,7 +64,7 @@ def test_tvm_compat_lifts_them_and_verify_catches_it():
 
 @pytest.mark.tvm
 def test_tvm_lifts_returned_storages(tvm):
-    # TVM 0.27's own pass on the same module is cgraph's TVM_COMPAT output, which verify
+    # TVM 0.27's own pass on the same module is cgraph's tvm_compat() output, which verify
     # refuses above; cgraph's output differs from it exactly there.
     from tvm import relax
     from tvm.script import from_source
@@ -71,7 +72,7 @@ def test_tvm_lifts_returned_storages(tvm):
     with tvm.target.Target("cuda"), \
             tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
         expected = relax.transform.RewriteCUDAGraph()(from_source(TEXT))
-    compat, _ = rewrite(parse_module(TEXT), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(TEXT), RewriteOptions.tvm_compat())
     assert tvm_equal(from_source(print_module(compat, "current")), expected) is None
     ours, _ = rewrite(parse_module(TEXT))
     assert tvm_equal(from_source(print_module(ours, "current")), expected) is not None

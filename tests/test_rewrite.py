@@ -14,8 +14,9 @@ from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.ir.equality import module_difference
 from cudagraph_cli.text.reader import parse_module
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
-from cudagraph_cli.passes.region_planner import REASON_CODES, PlanOptions
+from cudagraph_cli.passes.explain import REASON_CODES
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.ir.wellformed import check_module
 from rewrite_helpers import calls_to, slots, storages_allocated
@@ -29,7 +30,7 @@ GOLDEN = ["rewrite_cuda_graph", "tuple", "vm_builtin", "static_args", "dynamic_c
 
 
 def rw(text: str, **options):
-    out, report = rewrite(parse_module(text), PlanOptions(**options))
+    out, report = rewrite(parse_module(text), RewriteOptions(**options))
     return out, report
 
 
@@ -50,7 +51,7 @@ def test_upstream_golden_through_the_cli(case, tmp_path):
 @pytest.mark.parametrize("case", GOLDEN)
 def test_upstream_golden_in_tvm_compat_mode_too(case):
     before = parse_module((TVM_DIR / f"{case}_before.relax").read_text())
-    out, _ = rewrite(before, **TVM_COMPAT)
+    out, _ = rewrite(before, RewriteOptions.tvm_compat())
     expected = parse_module((TVM_DIR / f"{case}_expected.relax").read_text())
     assert module_difference(out, expected, "ignore") is None
 
@@ -144,14 +145,14 @@ def test_functions_live_at_once_share_no_storage():
     assert slots(main) and slots(helper) and not (slots(main) & slots(helper))
     alloc = out.function("cuda_graph_alloc")
     assert len(alloc.blocks[0].bindings) == 3  # two storages and the output tuple
-    compat, _ = rewrite(parse_module(CALLER_CALLEE), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(CALLER_CALLEE), RewriteOptions.tvm_compat())
     assert slots(compat.function("main")) == slots(compat.function("helper")) == {0}
 
 
 def test_no_calls_means_tvm_merge():
     out, _ = rw((TVM_DIR / "merge_alloc_funcs_before.relax").read_text())
     compat, _ = rewrite(parse_module((TVM_DIR / "merge_alloc_funcs_before.relax").read_text()),
-                        **TVM_COMPAT)
+                        RewriteOptions.tvm_compat())
     assert print_module(out) == print_module(compat)
 
 
@@ -184,7 +185,7 @@ def test_returned_value_reached_through_getitem_stays_the_callers():
     assert isinstance(main.body, ir.Var)
     codes = {r.code for r in report.reasons}
     assert "output-storage" in codes
-    compat, _ = rewrite(parse_module(RETURN_THROUGH_GETITEM), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(RETURN_THROUGH_GETITEM), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 'r' is used before it is defined"):
         check_module(compat)
 
@@ -210,7 +211,7 @@ def test_returned_static_binding_is_defined():
     main = out.function("main")
     defined = {id(b.var) for blk in main.blocks for b in blk.bindings}
     assert id(main.body) in defined
-    compat, _ = rewrite(parse_module(RETURN_STATIC_TUPLE), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(RETURN_STATIC_TUPLE), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 'gv' is used before"):
         check_module(compat)
 
@@ -254,7 +255,7 @@ def test_storage_is_fetched_before_the_graph_that_uses_it():
     fetch = next(i for i, b in enumerate(bindings) if b.var.name == "s")
     assert fetch < bindings.index(launch)
     assert isinstance(bindings[fetch].value, ir.TupleGetItem)  # `s = gv[0]`
-    compat, _ = rewrite(parse_module(STORAGE_AFTER_REGION_START), **TVM_COMPAT)
+    compat, _ = rewrite(parse_module(STORAGE_AFTER_REGION_START), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 's' is used before"):
         check_module(compat)
 

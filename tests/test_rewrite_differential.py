@@ -1,8 +1,9 @@
 """Differential test against TVM 0.27's RewriteCUDAGraph on random modules (tests/module_gen.py).
 
 For each module (200 seeds in the current dialect, 200 more in the legacy dialect):
-* cgraph with its corrections off (TVM_COMPAT) prints a module that TVM reads as exactly the
-  module TVM's pass produces, whenever TVM's output is well formed;
+* cgraph with its corrections off (`RewriteOptions.tvm_compat()`, `cgraph rewrite --compat
+  tvm`) prints a module that TVM reads as exactly the module TVM's pass produces, whenever
+  TVM's output is well formed;
 * cgraph's default output is always well formed (TVM reads it with its checks on), and where
   it differs from TVM's the difference is one of cgraph's corrections, checked here: returned
   values never live in graph storage, functions live at once share no slot, storages are
@@ -16,7 +17,8 @@ import pytest
 from cudagraph_cli import ir
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.alloc_merger import call_graph, live_together
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.passes.options import Check, RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.passes.storage_collector import output_storages
 from cudagraph_cli.text.printer import print_module
 from module_gen import random_module
@@ -65,8 +67,8 @@ def run_case(tvm, text: str):
 
     src = parse_module(text)
     expected = tvm_rewrite(tvm, text)
-    compat, _ = rewrite(src, **TVM_COMPAT)
-    ours, _ = rewrite(src, check="all")
+    compat, _ = rewrite(src, RewriteOptions.tvm_compat())
+    ours, _ = rewrite(src, RewriteOptions(check=Check.ALL))
     # cgraph's own output: well formed, read by TVM with its checks on, corrections hold.
     from_source(print_module(ours, "current"))
     check_corrections(src, ours)
@@ -105,7 +107,7 @@ def test_random_module_legacy_dialect(tvm, seed, outcomes):
     src = parse_module(legacy)
     if "sinfo_args=" in legacy or "R.Object" in legacy:
         assert src.dialect == "legacy"
-    ours, _ = rewrite(src, check="all")
+    ours, _ = rewrite(src, RewriteOptions(check=Check.ALL))
     if src.dialect == "legacy":
         assert "R.Any" not in print_module(ours) and "ty_args" not in print_module(ours)
     current_twin, _ = rewrite(parse_module(random_module(seed)))

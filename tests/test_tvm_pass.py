@@ -18,6 +18,7 @@ import sys
 import pytest
 
 from conftest import REAL_SAMPLES, ROOT, run_cli
+from cudagraph_cli.passes.options import RewriteOptions
 
 spec = importlib.util.spec_from_file_location("build_corpus",
                                               ROOT / "bench" / "corpus" / "build_corpus.py")
@@ -111,7 +112,8 @@ def without_corrections(tvm, name, mod):
 def test_pass_equals_tvms_pass_on_the_same_module(tvm, captured, name):
     before, theirs = captured(name)
     ours = cgraph_pass(tvm, before)
-    tvm.ir.assert_structural_equal(cgraph_pass(tvm, before, tvm_compat=True), theirs)
+    exact = cgraph_pass(tvm, before, options=RewriteOptions.tvm_compat())
+    tvm.ir.assert_structural_equal(exact, theirs)
     tvm.ir.assert_structural_equal(without_corrections(tvm, name, ours), theirs)
 
     originals = {gv.name_hint: f for gv, f in before.functions.items()}

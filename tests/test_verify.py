@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from conftest import ROOT, run_cli
 from cudagraph_cli.exec.verify import ModuleMismatch, verify
 from cudagraph_cli.text.reader import parse_module
-from cudagraph_cli.passes.pipeline import TVM_COMPAT, rewrite
+from cudagraph_cli.passes.options import Check, RewriteOptions
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.ir.wellformed import check_module
 from module_gen import random_module
@@ -228,7 +229,7 @@ def test_mutation_returned_tensor_in_graph_storage():
 def test_mutation_storages_of_live_functions_merged_by_tvm():
     """TVM's own rewrite gives `a` of main and `a` of helper the same slot; helper's graph
     overwrites main's `a` while main still needs it. cgraph's rewrite does not."""
-    tvm_out, _ = rewrite(parse_module(CALLER_CALLEE), **TVM_COMPAT)
+    tvm_out, _ = rewrite(parse_module(CALLER_CALLEE), RewriteOptions.tvm_compat())
     d = verify(parse_module(CALLER_CALLEE), tvm_out).difference
     assert d is not None and d.function == "main"
     ours, _ = rewrite(parse_module(CALLER_CALLEE))
@@ -260,7 +261,7 @@ def test_tvm_expected_outputs_verify_against_their_inputs(case):
 @given(st.integers(min_value=0, max_value=2**31 - 1))
 def test_property_rewrite_is_well_formed_and_equal(seed):
     original = parse_module(random_module(seed))
-    out, _ = rewrite(original, check="all")
+    out, _ = rewrite(original, RewriteOptions(check=Check.ALL))
     check_module(out)
     report = verify(original, out, calls=3, seed=seed)
     assert report.equal, report.difference

@@ -1,7 +1,8 @@
 """The pipeline: rewrite(module, options) -> (module, report).
 
-storage collector (inside the planner) -> region planner -> allocation merger -> rewriter.
-The report keeps the plans and the reasons, for `--explain` and `cgraph diff`.
+storage collector -> region planner -> explain -> allocation merger -> rewriter, each handing
+the next its result as data. The report keeps the plans and the reasons, for `--explain` and
+`cgraph diff`.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..ir.wellformed import check_module
+from . import storage_collector
 from .alloc_merger import MergedAlloc, merge
-from .region_planner import ModulePlan, PlanOptions, Reason, plan_module
+from .explain import Reason, explain
+from .options import Check, RewriteOptions
+from .region_planner import ModulePlan, plan_module
 from .rewriter import Rewriter
 
 
@@ -22,19 +26,9 @@ from .rewriter import Rewriter
 class RewriteReport:
     plan: ModulePlan | None
     merged: MergedAlloc | None
+    reasons: list[Reason] = field(default_factory=list)  # one per launch left outside
     already_rewritten: bool = False
     notes: list = field(default_factory=list)
-
-    @property
-    def reasons(self) -> list[Reason]:
-        return self.plan.reasons if self.plan else []
-
-
-# Keyword arguments of `rewrite` that turn cgraph's corrections off: TVM 0.27's output exactly.
-TVM_COMPAT = dict(options=PlanOptions(follow_getitem=False, keep_returned_defined=False,
-                                      if_ends_region=False),
-                  separate_live_functions=False, idempotent=False, check=False,
-                  fetch_storages_early=False, force_pure=False)
 
 FORCE_PURE = "relax.force_pure"
 
@@ -70,40 +64,37 @@ def force_purity(module: ir.Module, names) -> ir.Module:
     return dataclasses.replace(module, functions=functions)
 
 
-def rewrite(module: ir.Module, options: PlanOptions | None = None,
-            separate_live_functions: bool = True, idempotent: bool = True,
-            check: bool | str = True, fetch_storages_early: bool = True,
-            force_pure: bool = True) -> tuple[ir.Module, RewriteReport]:
-    """The RewriteCUDAGraph pipeline. The defaults are cgraph's; `TVM_COMPAT` (the
-    corrections off) reproduces TVM 0.27 exactly, its bugs included."""
-    options = options or PlanOptions()
+def rewrite(module: ir.Module, options: RewriteOptions | None = None
+            ) -> tuple[ir.Module, RewriteReport]:
+    """The RewriteCUDAGraph pipeline. The default options are cgraph's;
+    `RewriteOptions.tvm_compat()` (the corrections off) reproduces TVM 0.27 exactly, its bugs
+    included."""
+    options = options or RewriteOptions()
     gc_was_enabled = gc.isenabled()
     gc.disable()  # as in parse_module: many small acyclic objects; the GC only rescans them
     try:
-        return _rewrite(module, options, separate_live_functions, idempotent, check,
-                        fetch_storages_early, force_pure)
+        return _rewrite(module, options)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _rewrite(module, options, separate_live_functions, idempotent, check,
-             fetch_storages_early, force_pure) -> tuple[ir.Module, RewriteReport]:
-    if idempotent and is_rewritten(module):
+def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, RewriteReport]:
+    if options.idempotent and is_rewritten(module):
         report = RewriteReport(None, None, already_rewritten=True)
         report.notes.append("the module already launches CUDA graphs "
                             "(vm.builtin.cuda_graph.*); left as it is")
         return module, report
-    plan = plan_module(module, options)
-    merged = merge(plan.alloc_regions, module, separate_live_functions) \
+    returned = storage_collector.collect(module, options.follow_getitem, options.functions)
+    plan = plan_module(module, options, returned)
+    reasons = explain(module, plan, returned, options)
+    merged = merge(plan.alloc_regions, module, options.separate_live_functions) \
         if plan.alloc_regions else None
-    out = Rewriter(module, plan, merged, fetch_storages_early).run()
-    if force_pure:
+    out = Rewriter(module, plan, merged, options.fetch_storages_early).run()
+    if options.force_pure:
         out = force_purity(out, set(plan.planned))
-    if check == "all":
+    if options.check is Check.ALL:
         check_module(out)
-    elif check:
-        # The functions rewritten in place; lifted functions are closed by construction
-        # (every free var of a region is one of its inputs), which the tests check in full.
+    elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
-    return out, RewriteReport(plan, merged)
+    return out, RewriteReport(plan, merged, reasons)

@@ -16,8 +16,11 @@ the same notion of static:
   null_value/call_builtin_with_ctx) and closed by any non-static binding; `vm.builtin.*`
   packed calls and calls to Relax functions are never captured.
 
-Its output is data: one `RegionPlan` per region to capture and one per function for its
-storages, plus, for every kernel launch left outside a graph, a `Reason`.
+Its input is the module and, from the storage collector (stage 1), the storages whose
+tensors flow to each function's return value. Its output is data: one `RegionPlan` per region
+to capture and one per function for its storages, the values found static, and, for every
+kernel launch left outside a graph, a `LeftOutside` naming the planner's decision; why that
+decision was taken, in words, is the explain stage's job (explain.py).
 
 TVM's quirks kept on purpose (the default output equals TVM's): a dataflow block gets no scope
 of its own, so a region opened there stays open across following blocks; bindings whose
@@ -31,25 +34,11 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..ir import callee_name
-from .storage_collector import free_vars, output_storages
+from .options import RewriteOptions
+from .storage_collector import free_vars
 
 KERNEL_OP_EXCLUDED_PREFIXES = ("relax.memory", "relax.builtin")
 KERNEL_OP_EXCLUDED = {"relax.reshape", "relax.null_value", "relax.call_builtin_with_ctx"}
-
-
-@dataclass
-class PlanOptions:
-    min_kernels: int = 1  # a region with fewer kernel launches is not lifted
-    exclude: tuple = ()  # globs of PrimFunc / packed function names never captured
-    functions: tuple | None = None  # only these functions (None: all)
-    # The corrections of TVM decided while planning (docs/REWRITE.md lists all of them, the
-    # others are arguments of passes.pipeline.rewrite); False reproduces TVM 0.27 exactly.
-    follow_getitem: bool = True  # storage collector follows get-items (and dataflow blocks)
-    keep_returned_defined: bool = True  # a returned binding is always defined in its function
-    # An `if` ends the region open before it, a region opened in a branch stays in it, and its
-    # condition and branch results are defined where they are used (TVM: a kernel after the
-    # `if` is moved before it, past the branch's reads and writes of planned memory).
-    if_ends_region: bool = True
 
 
 @dataclass(eq=False)
@@ -71,42 +60,27 @@ class RegionPlan:
         return self.bindings[0].var
 
 
-@dataclass
-class Reason:
-    """Why a kernel launch stays outside a graph."""
+@dataclass(frozen=True)
+class LeftOutside:
+    """A kernel launch (or a binding of an unlifted region) the planner left outside every
+    graph, and the planner's decision that left it there."""
 
     function: str
     binding: object  # ir.VarBinding
-    code: str
-    message: str
-
-
-REASON_CODES = {
-    "param-input": "an argument is a function input (a parameter before num_input)",
-    "dynamic-alloc": "an argument is allocated by R.builtin.alloc_tensor (not planned memory)",
-    "output-storage": "an argument lives in a storage that flows to the return value",
-    "dynamic-storage": "an argument lives in a storage whose size is not constant",
-    "symbolic-shape": "a shape uses a symbolic variable that is not captured",
-    "unknown-shape": "an argument's shape is not known",
-    "non-static-input": "an argument is computed outside any graph each call",
-    "vm-builtin": "vm.builtin.* functions are never captured",
-    "relax-call": "calls to Relax functions are never captured",
-    "excluded": "the callee matches --exclude",
-    "min-kernels": "its region has fewer kernel launches than --min-kernels",
-    "function-not-selected": "the function is not in --functions",
-    "already-rewritten": "the module already holds rewritten functions",
-    "open-dataflow-region": "TVM leaves a region still open at the end of the function "
-                            "(opened in a dataflow block) unlifted",
-}
+    # "not-static" (an argument is not static), "vm-builtin", "relax-call", "excluded",
+    # "open-dataflow-region", "function-not-selected" or "min-kernels"
+    cause: str
+    region: RegionPlan | None = None  # min-kernels: the region dropped
 
 
 @dataclass
 class ModulePlan:
     capture_regions: list  # RegionPlan, in the order TVM lifts them
     alloc_regions: list  # RegionPlan, one per function with lifted storages, in module order
-    reasons: list  # Reason
+    outside: list  # LeftOutside, in the order the planner decided
     launches: dict  # function name -> number of kernel launches (as TVM counts them)
     planned: list  # names of the functions planned
+    statics: "StaticValues"  # what the planner found static, for the explanations
 
     def kept_captures(self) -> list:
         return [r for r in self.capture_regions if r.dropped is None]
@@ -130,27 +104,94 @@ def launch_kind(call: ir.Call, module: ir.Module, prims: set | None = None) -> s
     return None
 
 
+class StaticValues:
+    """The vars found static (ids), the captured symbolic variables (ids), and whether an
+    expression is static given them. The planner grows both as it goes; a var is added when
+    its binding is planned, before any use of it, and a function's symbolic variables when
+    the planner enters it (each function has its own SymVar objects), so the final sets
+    answer for any binding exactly as they did when the planner reached it (which the explain
+    stage relies on)."""
+
+    def __init__(self):
+        self.vars: set[int] = set()
+        self.syms: set[int] = set()
+
+    def exprs(self, exprs, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
+        result = True
+        collecting = vars_out is not None or tirs_out is not None
+        for e in exprs:
+            result &= self.expr(e, vars_out, tirs_out)
+            if not collecting and not result:
+                return False
+        return result
+
+    def expr(self, e, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
+        t = type(e)
+        if t in (ir.Constant, ir.DataTypeImm, ir.StringImm, ir.GlobalVarRef, ir.Literal):
+            return True
+        if t is ir.Var:
+            if vars_out is not None:
+                vars_out.append(e)
+            return id(e) in self.vars and self.sinfo(e.sinfo, vars_out, tirs_out)
+        if t is ir.PrimValue:
+            return self.prim(e.value, tirs_out)
+        if t is ir.ShapeExpr:
+            return self.prims(e.values, tirs_out)
+        if t is ir.Tuple:
+            return self.exprs(e.fields, vars_out, tirs_out)
+        return False
+
+    def prims(self, values, tirs_out) -> bool:
+        result = True
+        for v in values:
+            result &= self.prim(v, tirs_out)
+            if tirs_out is None and not result:
+                return False
+        return result
+
+    def prim(self, e, tirs_out) -> bool:
+        ok = True
+        for v in ir.prim_vars(e, []) if not isinstance(e, (ir.IntImm, ir.FloatImm)) else ():
+            if id(v) not in self.syms:
+                ok = False
+                continue
+            if tirs_out is not None:
+                tirs_out.append(v)
+        return ok
+
+    def sinfo(self, s, vars_out, tirs_out) -> bool:
+        t = type(s)
+        if t is ir.TensorSInfo:
+            return s.shape is not None and self.prims(s.shape, tirs_out)
+        if t is ir.ShapeSInfo:
+            return s.values is not None and self.prims(s.values, tirs_out)
+        if t is ir.TupleSInfo:
+            result = True
+            for f in s.fields:
+                result &= self.sinfo(f, vars_out, tirs_out)
+                if vars_out is None and tirs_out is None and not result:
+                    return False
+            return result
+        return t is ir.ObjectSInfo or t is ir.PrimSInfo
+
+
 class RegionPlanner:
-    def __init__(self, module: ir.Module, options: PlanOptions | None = None):
+    def __init__(self, module: ir.Module, options: RewriteOptions,
+                 returned_storages: dict[str, set[int]]):
         self.module = module
         self.prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
-        self.relax_names = frozenset(f.name for f in module.relax_functions())
-        self.options = options or PlanOptions()
-        self.static_vars: set[int] = set()
-        self.capture_syms: set[int] = set()
+        self.options = options
+        self.returned_storages = returned_storages
+        self.statics = StaticValues()
         self.binding_to_region: dict[int, RegionPlan] = {}
         self.capture_regions: list[RegionPlan] = []
         self.alloc_regions: list[RegionPlan] = []
         self.disabled_storages: set[int] = set()
         self.builder: RegionPlan | None = None  # the current block scope's capture region
         self.alloc_builder: RegionPlan | None = None
-        self.reasons: list[Reason] = []
+        self.outside: list[LeftOutside] = []
         self.launches: dict[str, int] = {}
-        # for explanations: what defines each var, and the current function
-        self.defs: dict[int, object] = {}
-        self.params: dict[int, int] = {}  # id(param) -> index
         self.fn: ir.Function | None = None
-        self.num_input = 0
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -163,8 +204,8 @@ class RegionPlanner:
             planned.append(f.name)
             self._plan_function(f)
         self._apply_min_kernels()
-        plan = ModulePlan(self.capture_regions, self.alloc_regions, self.reasons, self.launches,
-                          planned)
+        plan = ModulePlan(self.capture_regions, self.alloc_regions, self.outside, self.launches,
+                          planned, self.statics)
         for i, r in enumerate(plan.kept_captures()):
             r.region_id = i
         return plan
@@ -172,22 +213,20 @@ class RegionPlanner:
     def _plan_function(self, f: ir.Function):
         self.fn = f
         self.launches[f.name] = 0
-        num_inputs = self.num_input = f.num_input
+        num_inputs = f.num_input
         hints = f.attr("relax.rewrite_cuda_graph.capture_symbolic_vars", None)
         hint_names = set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
-        self.params = {id(p): i for i, p in enumerate(f.params)}
         for i, p in enumerate(f.params):
             syms = ir.definable_sym_vars(p.sinfo)
             if i < num_inputs:
                 for s in syms:
                     if s.name in hint_names:
-                        self.capture_syms.add(id(s))
+                        self.statics.syms.add(id(s))
             else:
-                self.static_vars.add(id(p))
+                self.statics.vars.add(id(p))
                 for s in syms:
-                    self.capture_syms.add(id(s))
-        self.disabled_storages = output_storages(f, self.options.follow_getitem,
-                                                 self.relax_names)
+                    self.statics.syms.add(id(s))
+        self.disabled_storages = self.returned_storages[f.name]
         self.alloc_builder = RegionPlan("alloc", f.name)
         # Not TVM: a region left open by a dataflow block does not run on into the next
         # function (TVM's block scope outlives functions; its output then mixes functions).
@@ -201,8 +240,7 @@ class RegionPlanner:
         if self.builder is not None and self.builder.bindings:
             # TVM never closes it: its bindings stay in the function.
             for b in self.builder.bindings:
-                self._launch_reason(b, "open-dataflow-region", REASON_CODES[
-                    "open-dataflow-region"])
+                self.outside.append(LeftOutside(f.name, b, "open-dataflow-region"))
                 self.binding_to_region.pop(id(b.var), None)
         self.builder = None
         if self.alloc_builder.outputs:
@@ -243,8 +281,7 @@ class RegionPlanner:
             for b in block.bindings:
                 if isinstance(b.value, ir.Call) and launch_kind(b.value, self.module):
                     self._count_launch(f.name, b)
-                    self.reasons.append(Reason(f.name, b, "function-not-selected",
-                                               REASON_CODES["function-not-selected"]))
+                    self.outside.append(LeftOutside(f.name, b, "function-not-selected"))
 
     def _count_launch(self, fname: str, b):
         if launch_kind(b.value, self.module) == "kernel":
@@ -260,10 +297,7 @@ class RegionPlanner:
                 for b in r.bindings:
                     if isinstance(b.value, ir.Call) and \
                             launch_kind(b.value, self.module) == "kernel":
-                        self.reasons.append(Reason(
-                            r.function, b, "min-kernels",
-                            f"its region has {r.kernels} kernel launch"
-                            f"{'es' if r.kernels != 1 else ''}, fewer than --min-kernels {n}"))
+                        self.outside.append(LeftOutside(r.function, b, "min-kernels", r))
 
     # ---- regions -------------------------------------------------------------------------
 
@@ -285,7 +319,7 @@ class RegionPlanner:
             if isinstance(b.value, ir.Call) and \
                     launch_kind(b.value, self.module, self.prims) == "kernel":
                 self.builder.kernels += 1
-        self.static_vars.add(id(b.var))
+        self.statics.vars.add(id(b.var))
 
     def _mark_input(self, vars_: list, tirs: list = ()):
         builder = self.builder
@@ -306,7 +340,6 @@ class RegionPlanner:
     # ---- bindings ------------------------------------------------------------------------
 
     def _binding(self, b):
-        self.defs[id(b.var)] = b
         if not isinstance(b, ir.VarBinding):
             return  # match_cast: TVM's planner does not look at it
         v = b.value
@@ -329,7 +362,7 @@ class RegionPlanner:
         if t is ir.Call:
             self._call(b, v)
         elif t is ir.Var:
-            if self._static_expr(v):
+            if self.statics.expr(v):
                 self._add_static(b, False)
                 self._mark_input([v])
             else:
@@ -340,7 +373,7 @@ class RegionPlanner:
         elif t is ir.Tuple:
             args: list = []
             tirs: list = []
-            if self._static_list(v.fields, args, tirs):
+            if self.statics.exprs(v.fields, args, tirs):
                 self._add_static(b, False)
                 self._mark_input(args, tirs)
             else:
@@ -351,7 +384,7 @@ class RegionPlanner:
             if type(tup) is not ir.Var:
                 self._end_region()  # not normalized; TVM would not see this
                 return
-            if self._static_expr(tup):
+            if self.statics.expr(tup):
                 self._add_static(b, False)
                 self._mark_input([tup])
             else:
@@ -374,7 +407,7 @@ class RegionPlanner:
         call_prim = isinstance(op, ir.GlobalVarRef) and op.name in self.prims
         args: list = []
         tirs: list = []
-        static = self._static_list(call.args, args, tirs)
+        static = self.statics.exprs(call.args, args, tirs)
         excluded = False
         if static and isinstance(op, ir.GlobalVarRef) and not call_prim:
             static = False
@@ -396,7 +429,9 @@ class RegionPlanner:
         else:
             self._end_region()
             if kind is not None:
-                self._explain(b, call, kind, excluded, args)
+                cause = kind if kind in ("vm-builtin", "relax-call") else \
+                    "excluded" if excluded else "not-static"
+                self.outside.append(LeftOutside(self.fn.name, b, cause))
         self._mark_output(args)
 
     def _static_alloc_storage(self, b) -> bool:
@@ -406,158 +441,8 @@ class RegionPlanner:
         return isinstance(shape, ir.ShapeExpr) and \
             all(isinstance(d, ir.IntImm) for d in shape.values)
 
-    # ---- what is static ------------------------------------------------------------------
 
-    def _static_list(self, exprs, vars_out: list | None = None,
-                     tirs_out: list | None = None) -> bool:
-        result = True
-        collecting = vars_out is not None or tirs_out is not None
-        for e in exprs:
-            result &= self._static_expr(e, vars_out, tirs_out)
-            if not collecting and not result:
-                return False
-        return result
-
-    def _static_expr(self, e, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
-        t = type(e)
-        if t in (ir.Constant, ir.DataTypeImm, ir.StringImm, ir.GlobalVarRef, ir.Literal):
-            return True
-        if t is ir.Var:
-            if vars_out is not None:
-                vars_out.append(e)
-            return id(e) in self.static_vars and self._static_sinfo(e.sinfo, vars_out, tirs_out)
-        if t is ir.PrimValue:
-            return self._static_prim(e.value, tirs_out)
-        if t is ir.ShapeExpr:
-            return self._static_prims(e.values, tirs_out)
-        if t is ir.Tuple:
-            return self._static_list(e.fields, vars_out, tirs_out)
-        return False
-
-    def _static_prims(self, values, tirs_out) -> bool:
-        result = True
-        for v in values:
-            result &= self._static_prim(v, tirs_out)
-            if tirs_out is None and not result:
-                return False
-        return result
-
-    def _static_prim(self, e, tirs_out) -> bool:
-        ok = True
-        for v in ir.prim_vars(e, []) if not isinstance(e, (ir.IntImm, ir.FloatImm)) else ():
-            if id(v) not in self.capture_syms:
-                ok = False
-                continue
-            if tirs_out is not None:
-                tirs_out.append(v)
-        return ok
-
-    def _static_sinfo(self, s, vars_out, tirs_out) -> bool:
-        t = type(s)
-        if t is ir.TensorSInfo:
-            return s.shape is not None and self._static_prims(s.shape, tirs_out)
-        if t is ir.ShapeSInfo:
-            return s.values is not None and self._static_prims(s.values, tirs_out)
-        if t is ir.TupleSInfo:
-            result = True
-            for f in s.fields:
-                result &= self._static_sinfo(f, vars_out, tirs_out)
-                if vars_out is None and tirs_out is None and not result:
-                    return False
-            return result
-        return t is ir.ObjectSInfo or t is ir.PrimSInfo
-
-    # ---- explanations --------------------------------------------------------------------
-
-    def _launch_reason(self, b, code: str, message: str):
-        self.reasons.append(Reason(self.fn.name, b, code, message))
-
-    def _explain(self, b, call: ir.Call, kind: str, excluded: bool, args: list):
-        if kind == "vm-builtin":
-            self._launch_reason(b, "vm-builtin", f"'{callee_name(call)}' is a vm.builtin "
-                                                 "function; those are never captured")
-            return
-        if kind == "relax-call":
-            self._launch_reason(b, "relax-call", f"'{callee_name(call)}' is a Relax function; "
-                                                 "calls to Relax functions are never captured")
-            return
-        if excluded:
-            self._launch_reason(b, "excluded", f"'{callee_name(call)}' matches --exclude")
-            return
-        for a in call.args:
-            found = self._why_not_static(a, 0)
-            if found is not None:
-                self._launch_reason(b, *found)
-                return
-        self._launch_reason(b, "non-static-input", REASON_CODES["non-static-input"])
-
-    def _why_not_static(self, e, depth: int):
-        """(code, message) for the first reason `e` is not static, or None if it is."""
-        if depth > 50 or self._static_expr(e):
-            return None
-        t = type(e)
-        if t is ir.Tuple:
-            for f in e.fields:
-                r = self._why_not_static(f, depth + 1)
-                if r:
-                    return r
-            return None
-        if t in (ir.PrimValue, ir.ShapeExpr):
-            return ("symbolic-shape", "a shape uses a symbolic variable that is not captured "
-                    "(not from a weight, not in relax.rewrite_cuda_graph.capture_symbolic_vars)")
-        if t is not ir.Var:
-            return ("non-static-input", "an argument is not a value fixed across calls")
-        name = e.name
-        if id(e) in self.static_vars:
-            s = e.sinfo
-            if isinstance(s, ir.TensorSInfo) and s.shape is None:
-                return ("unknown-shape", f"the shape of '{name}' is not known")
-            return ("symbolic-shape", f"the shape of '{name}' uses a symbolic variable that is "
-                    "not captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)")
-        if id(e) in self.params:
-            if self.fn.attr("num_input") is None:
-                why = "no num_input attribute, so every parameter is an input"
-            else:
-                why = f"before num_input={self.num_input}"
-            return ("param-input", f"'{name}' is an input of the function (parameter "
-                    f"{self.params[id(e)]}, {why}); its buffer changes between calls")
-        b = self.defs.get(id(e))
-        if b is None or not isinstance(b, ir.VarBinding):
-            return ("non-static-input", f"'{name}' is computed outside any graph each call")
-        v = b.value
-        if isinstance(v, ir.Call) and isinstance(v.op, ir.Op):
-            if v.op.name == "relax.builtin.alloc_tensor":
-                return ("dynamic-alloc", f"'{name}' is allocated by R.builtin.alloc_tensor "
-                        "each call (not statically planned memory)")
-            if v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
-                storage = v.args[0]
-                if id(storage) in self.disabled_storages:
-                    return ("output-storage", f"'{name}' lives in storage '{storage.name}', "
-                            "which flows to the return value")
-                sb = self.defs.get(id(storage))
-                if id(storage) not in self.static_vars and sb is not None and \
-                        isinstance(sb.value, ir.Call) and isinstance(sb.value.op, ir.Op) and \
-                        sb.value.op.name == "relax.memory.alloc_storage":
-                    return ("dynamic-storage", f"'{name}' lives in storage '{storage.name}', "
-                            "whose size is not constant")
-                for a in v.args[1:]:  # a static storage: the shape or offset is the reason
-                    r = self._why_not_static(a, depth + 1)
-                    if r:
-                        return r
-        if isinstance(v, ir.Var):
-            return self._why_not_static(v, depth + 1)
-        if isinstance(v, ir.TupleGetItem):
-            return self._why_not_static(v.tuple_value, depth + 1)
-        if isinstance(v, ir.Tuple):
-            for a in v.fields:
-                r = self._why_not_static(a, depth + 1)
-                if r:
-                    return r
-        if isinstance(v, ir.Call):
-            return ("non-static-input", f"'{name}' is computed by '{callee_name(v)}' "
-                    "outside any graph each call")
-        return ("non-static-input", f"'{name}' is computed outside any graph each call")
-
-
-def plan_module(module: ir.Module, options: PlanOptions | None = None) -> ModulePlan:
-    return RegionPlanner(module, options).plan()
+def plan_module(module: ir.Module, options: RewriteOptions,
+                returned_storages: dict[str, set[int]]) -> ModulePlan:
+    """`returned_storages`: the storage collector's result for each function planned."""
+    return RegionPlanner(module, options, returned_storages).plan()

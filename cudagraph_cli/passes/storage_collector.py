@@ -89,3 +89,13 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
 
     visit(f.blocks)
     return storages
+
+
+def collect(module: ir.Module, follow_getitem: bool = True,
+            functions: tuple | None = None) -> dict[str, set[int]]:
+    """The stage: `output_storages` of each Relax function (of those in `functions`, when
+    given), by name."""
+    relax_functions = frozenset(f.name for f in module.relax_functions())
+    return {f.name: output_storages(f, follow_getitem, relax_functions)
+            for f in module.relax_functions()
+            if functions is None or f.name in functions}

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.pipeline import RewriteReport, rewrite
-from ..passes.region_planner import PlanOptions, launch_kind
+from ..passes.region_planner import launch_kind
 from ..text.printer import FunctionPrinter, Printer
 
 
@@ -198,7 +198,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     plan = report.plan if report is not None else None
     if report is None or report.plan is None:
         # Explanations always come from cgraph's planner on the original.
-        _, own = rewrite(original, PlanOptions())
+        _, own = rewrite(original)
         reasons_src = own.reasons
     else:
         reasons_src = report.reasons

@@ -1,0 +1,99 @@
+"""One frozen object for every option of the rewrite and every correction of TVM's pass.
+
+The options say what to capture (`min_kernels`, `exclude`, `functions`); the corrections say
+where cgraph departs from TVM 0.27's RewriteCUDAGraph, each one a bug of TVM's (docs/REWRITE.md
+lists them with the case that shows each). `RewriteOptions()` is cgraph; `RewriteOptions.
+tvm_compat()` turns every correction off and reproduces TVM 0.27's output exactly, its mistakes
+included, so that anyone can check cgraph against TVM (`cgraph rewrite --compat tvm`).
+
+The command line is derived from the fields: a field whose metadata names a `flag` is a flag of
+`cgraph rewrite` and of `cgraph diff`, with that help; a field marked `correction` is switched
+by `--compat`. Adding an option is adding a field here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+
+
+class Check(enum.Enum):
+    """Which functions of the output the pipeline checks for well-formedness."""
+
+    NONE = "none"  # TVM hands its output on unchecked (and with its bugs, it may be ill-formed)
+    # The functions rewritten in place; lifted functions are closed by construction (every
+    # free var of a region is one of its inputs), which the tests check with ALL.
+    REWRITTEN = "rewritten"
+    ALL = "all"
+
+
+def _option(default, flag: str, help: str, metavar: str | None = None,
+            minimum: int | None = None):
+    return field(default=default, metadata=dict(flag=flag, help=help, metavar=metavar,
+                                                minimum=minimum))
+
+
+def _correction(help: str):
+    return field(default=True, metadata=dict(correction=True, help=help))
+
+
+@dataclass(frozen=True)
+class RewriteOptions:
+    min_kernels: int = _option(1, "--min-kernels",
+                               "Do not lift a region with fewer kernel launches than this.",
+                               minimum=1)
+    exclude: tuple = _option((), "--exclude", "Never capture calls to PrimFuncs / packed "
+                             "functions matching GLOB (repeatable).", metavar="GLOB")
+    functions: tuple | None = _option(None, "--functions", "Rewrite only these functions.",
+                                      metavar="NAME,...")
+
+    # The corrections of TVM (docs/REWRITE.md, "Corrections"); False is TVM 0.27's behaviour.
+    idempotent: bool = _correction("1: a module that already launches CUDA graphs is left as "
+                                   "it is (TVM lifts its graphs' allocations again)")
+    separate_live_functions: bool = _correction(
+        "2: functions that run at the same time (one calls the other) never share graph "
+        "storage")
+    follow_getitem: bool = _correction(
+        "3: the storage collector follows tuple get-items, dataflow blocks, returned storages "
+        "and calls to Relax functions, so a returned value never lives in graph storage")
+    keep_returned_defined: bool = _correction("3: a returned binding is always defined in its "
+                                              "function")
+    fetch_storages_early: bool = _correction(
+        "4: a function's graph storages are fetched before its first graph launch")
+    # An `if` ends the region open before it, a region opened in a branch stays in it, and its
+    # condition and branch results are defined where they are used (TVM: a kernel after the
+    # `if` is moved before it, past the branch's reads and writes of planned memory).
+    if_ends_region: bool = _correction("5: an `if` ends the region open before it")
+    force_pure: bool = _correction("6: a pure function that now calls the cuda_graph builtins "
+                                   "is marked relax.force_pure (TVM's is ill-formed)")
+
+    check: Check = field(default=Check.REWRITTEN, metadata=dict(
+        help="well-formedness check of the output (TVM checks nothing)"))
+
+    @classmethod
+    def tvm_compat(cls, **options) -> "RewriteOptions":
+        """TVM 0.27's exact behaviour: every correction off, the output unchecked (TVM's may be
+        ill-formed). `options`: other fields (min_kernels, ...), as for the constructor."""
+        off = {f.name: False for f in dataclasses.fields(cls) if f.metadata.get("correction")}
+        return cls(**{**off, "check": Check.NONE, **options})
+
+    @classmethod
+    def compat(cls, name: str, **options) -> "RewriteOptions":
+        """The options of `--compat NAME`: "cgraph" (the default) or "tvm"."""
+        if name not in COMPAT_MODES:
+            raise ValueError(f"unknown compat mode {name!r} (one of {', '.join(COMPAT_MODES)})")
+        return cls.tvm_compat(**options) if name == "tvm" else cls(**options)
+
+    @property
+    def corrections(self) -> dict[str, bool]:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.metadata.get("correction")}
+
+
+COMPAT_MODES = ("cgraph", "tvm")
+
+
+def option_fields() -> list:
+    """The fields that are command-line flags, in order."""
+    return [f for f in dataclasses.fields(RewriteOptions) if "flag" in f.metadata]
