@@ -123,11 +123,22 @@ def test_every_reason_code_shows_in_the_diff():
     facts = analyze(*_rewritten(dataflow, functions=("main",)))
     seen |= {b["reason"]["code"] for f in to_json(facts, "m")["functions"]
              for b in f["bindings"] if b["reason"]}
-    rewritten_once = (TVM_DIR / "static_args_expected.relax").read_text()
-    facts = analyze(*_rewritten(rewritten_once))
-    if facts.notes:
-        seen.add("already-rewritten")
     assert seen == set(REASON_CODES), set(REASON_CODES) - seen
+
+
+def test_already_rewritten_module_gets_one_note_and_no_reason():
+    """A module that already launches CUDA graphs is left as it is (rewrite is idempotent):
+    nothing is planned, so no launch gets a reason; the note says why, once."""
+    path = TVM_DIR / "vm_builtin_expected.relax"  # `_6 = cls.exp(...)` is outside any graph
+    data = json.loads(run_cli("diff", str(path), "--format", "json").stdout)
+    assert data["notes"] == ["the module already launches CUDA graphs "
+                             "(vm.builtin.cuda_graph.*); left as it is"]
+    main = next(f for f in data["functions"] if f["name"] == "main")
+    outside = [b for b in main["bindings"] if b["launch"] == "kernel" and b["region"] is None]
+    assert outside and not any(b["reason"] for f in data["functions"] for b in f["bindings"])
+    r = run_cli("rewrite", str(path), "--explain", "-o", os.devnull)
+    assert r.returncode == 0
+    assert r.stderr.decode().splitlines() == [f"{path}: note: {data['notes'][0]}"]
 
 
 def _rewritten(text: str, **options):

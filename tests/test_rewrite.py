@@ -1,8 +1,9 @@
 """cgraph rewrite: TVM's upstream cases, cgraph's corrections of TVM, the options, the reasons.
 
 Golden files are TVM's own (samples/tvm/*_expected.relax, from apache/tvm's test file); the
-corrections are checked against expectations derived by hand in each test's docstring, and,
-where TVM is installed, against what TVM does instead.
+corrections' input -> output pairs are files in tests/cases (run by test_cases.py, each expected
+file derived by hand). What stays here checks something else: what TVM does instead, reasons,
+options, names, errors.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.ir.wellformed import check_module
-from rewrite_helpers import calls_to, slots, storages_allocated
+from rewrite_helpers import slots, storages_allocated
 from tvm_oracle import tvm_equal, tvm_parse
 
 TVM_DIR = ROOT / "samples" / "tvm"
+CASES_DIR = ROOT / "tests" / "cases"
 # Upstream asserts these Before -> Expected pairs (capture_fixed_inputs' Expected it never
 # asserts, and TVM's output differs from it: that case is checked against TVM below).
 GOLDEN = ["rewrite_cuda_graph", "tuple", "vm_builtin", "static_args", "dynamic_capture",
@@ -110,42 +112,15 @@ def test_tvm_is_not_idempotent(tvm):
     assert "cls.cuda_graph_alloc" in alloc  # calls itself: infinite recursion at run time
 
 
-CALLER_CALLEE = '''@I.ir_module
-class Module:
-    @R.function
-    def helper(x: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True})
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
-        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("copy_mix", x, a, out, ty_args=(R.Tuple,))
-        return out
-
-    @R.function
-    def main(x: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True})
-        cls = Module
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k0", a, ty_args=(R.Tuple,))
-        r = cls.helper(x)
-        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("k2", a, r, out, ty_args=(R.Tuple,))
-        return out
-'''
+def case(name: str) -> str:
+    """The input of tests/cases/NAME.relax (its expected output is checked by test_cases.py)."""
+    return (CASES_DIR / f"{name}.relax").read_text()
 
 
-def test_functions_live_at_once_share_no_storage():
-    """main holds `a` (in its static storage) across the call to helper. TVM gives both
-    storages slot 0 of one cuda_graph_alloc, so helper's graph overwrites main's `a`. cgraph
-    gives them slots 0 and 1."""
-    out, _ = rw(CALLER_CALLEE)
-    main, helper = out.function("main"), out.function("helper")
-    assert slots(main) and slots(helper) and not (slots(main) & slots(helper))
-    alloc = out.function("cuda_graph_alloc")
-    assert len(alloc.blocks[0].bindings) == 3  # two storages and the output tuple
-    compat, _ = rewrite(parse_module(CALLER_CALLEE), RewriteOptions.tvm_compat())
+def test_tvm_shares_one_slot_between_functions_live_at_once():
+    """tests/cases/functions_live_at_once: main holds `a` across its call of helper; TVM's
+    behaviour gives both storages slot 0 (helper's graph overwrites main's `a`)."""
+    compat, _ = rewrite(parse_module(case("functions_live_at_once")), RewriteOptions.tvm_compat())
     assert slots(compat.function("main")) == slots(compat.function("helper")) == {0}
 
 
@@ -156,62 +131,23 @@ def test_no_calls_means_tvm_merge():
     assert print_module(out) == print_module(compat)
 
 
-RETURN_THROUGH_GETITEM = '''@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True, "num_input": 1})
-        s1 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s1, 0, R.shape([16]), "float32")
-        s2 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        b = R.memory.alloc_tensor(s2, 0, R.shape([16]), "float32")
-        R.call_packed("k", w, a, ty_args=(R.Tuple,))
-        R.call_packed("k", a, b, ty_args=(R.Tuple,))
-        t = (b, a)
-        r = t[0]
-        return r
-'''
-
-
-def test_returned_value_reached_through_getitem_stays_the_callers():
-    """`r = t[0]` returns `b`, in storage s2. TVM's collector stops at the get-item, lifts s2
-    into cuda_graph_alloc (the next call overwrites the result the caller holds) and also
-    lifts `t` and `r` into the graph, returning an undefined `r`. cgraph keeps s2 in the
-    function, leaves the kernel writing `b` outside the graph, and defines `r`."""
-    out, report = rw(RETURN_THROUGH_GETITEM)
+def test_returned_value_reached_through_getitem_says_why():
+    """tests/cases/return_through_getitem: the kernel writing `b` (returned through `t[0]`)
+    stays outside with its reason; TVM's behaviour returns an undefined `r`."""
+    text = case("return_through_getitem")
+    out, report = rw(text)
     check_module(out)
-    main = out.function("main")
-    assert "s2" in storages_allocated(main) and "s1" not in storages_allocated(main)
-    assert isinstance(main.body, ir.Var)
-    codes = {r.code for r in report.reasons}
-    assert "output-storage" in codes
-    compat, _ = rewrite(parse_module(RETURN_THROUGH_GETITEM), RewriteOptions.tvm_compat())
+    assert "output-storage" in {r.code for r in report.reasons}
+    compat, _ = rewrite(parse_module(text), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 'r' is used before it is defined"):
         check_module(compat)
 
 
-RETURN_STATIC_TUPLE = '''@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")) -> R.Tuple(R.Tensor((16,), "float32")):
-        R.func_attr({"relax.force_pure": True, "num_input": 1})
-        s1 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s1, 0, R.shape([16]), "float32")
-        R.call_packed("k", w, a, ty_args=(R.Tuple,))
-        gv = (w,)
-        return gv
-'''
-
-
-def test_returned_static_binding_is_defined():
-    """`gv = (w,)` is static (w is a weight) and follows a kernel launch, so it is captured;
-    TVM then returns the undefined `gv`. cgraph redefines it from the graph's outputs."""
-    out, _ = rw(RETURN_STATIC_TUPLE)
-    check_module(out)
-    main = out.function("main")
-    defined = {id(b.var) for blk in main.blocks for b in blk.bindings}
-    assert id(main.body) in defined
-    compat, _ = rewrite(parse_module(RETURN_STATIC_TUPLE), RewriteOptions.tvm_compat())
+def test_tvm_returns_an_undefined_static_binding():
+    """tests/cases/return_static_tuple: TVM's behaviour captures `gv = (w,)` and returns it
+    undefined; cgraph's output is well formed."""
+    check_module(rw(case("return_static_tuple"))[0])
+    compat, _ = rewrite(parse_module(case("return_static_tuple")), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 'gv' is used before"):
         check_module(compat)
 
@@ -221,41 +157,18 @@ def test_tvm_output_on_returned_static_binding_is_broken(tvm):
     from tvm import relax
 
     with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
-        after = relax.transform.RewriteCUDAGraph()(tvm_parse(RETURN_STATIC_TUPLE))
+        after = relax.transform.RewriteCUDAGraph()(tvm_parse(case("return_static_tuple")))
     with pytest.raises(Exception):
         tvm_parse(after.script())  # TVM cannot read its own output: `gv` is undefined
-    ours, _ = rw(RETURN_STATIC_TUPLE)
+    ours, _ = rw(case("return_static_tuple"))
     tvm_parse(print_module(ours))
 
 
-STORAGE_AFTER_REGION_START = '''@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        R.func_attr({"relax.force_pure": True, "num_input": 1})
-        R.call_packed("k0", w, ty_args=(R.Tuple,))
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        R.call_packed("k1", w, a, ty_args=(R.Tuple,))
-        out = R.builtin.alloc_tensor(R.shape([16]), "float32", 0)
-        R.call_packed("copy", a, out, ty_args=(R.Tuple,))
-        return out
-'''
-
-
-def test_storage_is_fetched_before_the_graph_that_uses_it():
-    """The region opens at `k0`, before the function's first static storage `s`, and needs
-    `s`. TVM launches the graph with `s` before fetching it (an undefined var); cgraph fetches
-    the storages first."""
-    out, _ = rw(STORAGE_AFTER_REGION_START)
-    check_module(out)
-    main = out.function("main")
-    bindings = main.blocks[0].bindings
-    (launch,) = calls_to(main, "vm.builtin.cuda_graph.run_or_capture")
-    fetch = next(i for i, b in enumerate(bindings) if b.var.name == "s")
-    assert fetch < bindings.index(launch)
-    assert isinstance(bindings[fetch].value, ir.TupleGetItem)  # `s = gv[0]`
-    compat, _ = rewrite(parse_module(STORAGE_AFTER_REGION_START), RewriteOptions.tvm_compat())
+def test_tvm_launches_a_graph_before_fetching_its_storage():
+    """tests/cases/storage_after_region_start: TVM's behaviour passes `s` to the graph before
+    get_cached_alloc defines it; cgraph's output is well formed."""
+    check_module(rw(case("storage_after_region_start"))[0])
+    compat, _ = rewrite(parse_module(case("storage_after_region_start")), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 's' is used before"):
         check_module(compat)
 
@@ -291,56 +204,6 @@ def test_functions_option(tmp_path):
     r = run_cli("rewrite", str(TVM_DIR / "merge_alloc_funcs_before.relax"), "--functions",
                 "func1,nope")
     assert r.returncode == 2 and b"nope" in r.stderr and b"Traceback" not in r.stderr
-
-
-# ---- names and deduplication ----------------------------------------------------------------
-
-def test_names_are_made_unique_like_tvm():
-    """A module that already has a `cuda_graph_alloc` gets `cuda_graph_alloc1`; a second
-    region of `alpha` becomes `alpha_cuda_graph_capture1` (TVM 0.27 does the same)."""
-    text = '''@I.ir_module
-class Module:
-    @R.function(private=True)
-    def cuda_graph_alloc(x: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
-        return x
-
-    @R.function
-    def alpha():
-        R.func_attr({"relax.force_pure": True})
-        s = R.memory.alloc_storage(R.shape([32]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([8]), "float32")
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
-        R.call_packed("vm.builtin.x", a, ty_args=(R.Tuple,))
-        R.call_packed("k2", a, ty_args=(R.Tuple,))
-        return R.tuple()
-'''
-    out, _ = rw(text)
-    names = [f.name for f in out.functions]
-    assert "cuda_graph_alloc1" in names
-    assert {"alpha_cuda_graph_capture", "alpha_cuda_graph_capture1"} <= set(names)
-    launches = calls_to(out.function("alpha"), "vm.builtin.cuda_graph.run_or_capture")
-    assert [b.value.args[1].fields[2].value.value for b in launches] == [0, 1]
-
-
-def test_equal_lifted_functions_are_added_once():
-    """Two regions that lift to the same function share it; each launch keeps its index."""
-    text = '''@I.ir_module
-class Module:
-    @R.function
-    def main():
-        R.func_attr({"relax.force_pure": True})
-        s = R.memory.alloc_storage(R.shape([32]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([8]), "float32")
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
-        R.call_packed("vm.builtin.x", a, ty_args=(R.Tuple,))
-        R.call_packed("k1", a, ty_args=(R.Tuple,))
-        return R.tuple()
-'''
-    out, _ = rw(text)
-    assert [f.name for f in out.functions if "capture" in f.name] == ["main_cuda_graph_capture"]
-    launches = calls_to(out.function("main"), "vm.builtin.cuda_graph.run_or_capture")
-    assert [b.value.args[1].fields[0].name for b in launches] == ["main_cuda_graph_capture"] * 2
-    assert [b.value.args[1].fields[2].value.value for b in launches] == [0, 1]
 
 
 # ---- reasons --------------------------------------------------------------------------------
@@ -482,8 +345,9 @@ def test_missing_prim_func_is_reported_before_rewriting(tmp_path):
 
 def test_a_storage_used_in_two_functions_is_a_located_error(tmp_path):
     """Vars are local to their function: using another function's storage does not parse."""
-    assert "        r = cls.helper(x)\n" in CALLER_CALLEE
-    text = CALLER_CALLEE.replace("        r = cls.helper(x)\n",
+    caller_callee = case("functions_live_at_once")
+    assert "        r = cls.helper(x)\n" in caller_callee
+    text = caller_callee.replace("        r = cls.helper(x)\n",
                                  "        r = cls.helper(x)\n"
                                  "        a2 = R.memory.alloc_tensor(s_helper, 0, R.shape([16]), "
                                  '"float32")\n')

@@ -30,6 +30,9 @@ class Reason:
     message: str
 
 
+# One code per kernel launch left outside a graph. A module that already launches CUDA graphs
+# has none: it is not planned at all (passes.pipeline leaves it as it is, correction 1), and
+# the report says so once, in a note for the whole module, rather than once per launch.
 REASON_CODES = {
     "param-input": "an argument is a function input (a parameter before num_input)",
     "dynamic-alloc": "an argument is allocated by R.builtin.alloc_tensor (not planned memory)",
@@ -43,7 +46,6 @@ REASON_CODES = {
     "excluded": "the callee matches --exclude",
     "min-kernels": "its region has fewer kernel launches than --min-kernels",
     "function-not-selected": "the function is not in --functions",
-    "already-rewritten": "the module already holds rewritten functions",
     "open-dataflow-region": "TVM leaves a region still open at the end of the function "
                             "(opened in a dataflow block) unlifted",
 }
