@@ -17,7 +17,7 @@ from cudagraph_cli.passes.options import Check, RewriteOptions, option_fields
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.passes.region_planner import plan_module
 from cudagraph_cli.text.printer import print_module
-from test_rewrite import EVERY_REASON, RETURN_THROUGH_GETITEM
+from test_rewrite import EVERY_REASON, case
 
 REAL = sorted(p.name[:-len(".before.relax")] for p in REAL_SAMPLES.glob("*.before.relax"))
 # Every correction shows on it: TVM's output reads a storage the `if` overwrote.
@@ -102,7 +102,7 @@ def test_diff_compat_shows_tvms_rewrite(tmp_path):
 def test_the_planner_takes_the_returned_storages_as_data():
     """The storage collector's result is the planner's input: given none, the planner lifts
     the storage `s2` the function returns (through `r = t[0]`) as TVM's collector would."""
-    mod = parse_module(RETURN_THROUGH_GETITEM)
+    mod = parse_module(case("return_through_getitem"))
     options = RewriteOptions()
     returned = storage_collector.collect(mod, options.follow_getitem)
     assert [len(s) for s in returned.values()] == [1]  # s2
