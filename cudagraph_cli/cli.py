@@ -16,7 +16,7 @@ import sys
 import click
 
 from . import __version__
-from .diagnostics import Loc, SourceError, excerpt, one_line
+from .diagnostics import Loc, SourceError, located_message, one_line
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -937,20 +937,12 @@ def _explanation(report, name: str) -> str:
 
 
 def _warning(name: str, text: str, loc: Loc, message: str) -> str:
-    """`FILE:LINE:COL: warning: message`, the line and a caret (on stderr; no exit status)."""
-    if loc.line <= 0:
-        return f"{name}: warning: {one_line(message)}"
-    shown = excerpt(text, loc)
-    head = f"{name}:{loc.line}:{loc.col}: warning: {one_line(message)}"
-    return head if shown is None else f"{head}\n{shown}"
+    """A located warning (on stderr; no exit status)."""
+    return located_message(name, text, loc, "warning", one_line(message))
 
 
 def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:
-    if loc.line <= 0:
-        return f"{name}: note: ({what})"
-    shown = excerpt(text, loc)
-    head = f"{name}:{loc.line}:{loc.col}: note: {what}"
-    return head if shown is None else f"{head}\n{shown}"
+    return located_message(name, text, loc, "note", what if loc.line > 0 else f"({what})")
 
 
 if __name__ == "__main__":  # pragma: no cover

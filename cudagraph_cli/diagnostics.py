@@ -44,14 +44,19 @@ class SourceError(Exception):
 
     def render(self) -> str:
         """One line `FILE:LINE:COL: error: msg`, then the source line and a caret."""
-        name = self.filename or "<input>"
         first_line = one_line(self.message.split("\n")[0] if self.message else "error")
-        name = one_line(name)
-        if self.loc.line <= 0:
-            return f"{name}: error: {first_line}"
-        head = f"{name}:{self.loc.line}:{self.loc.col}: error: {first_line}"
-        shown = excerpt(self.source, self.loc)
-        return head if shown is None else f"{head}\n{shown}"
+        return located_message(one_line(self.filename or "<input>"), self.source, self.loc,
+                               "error", first_line)
+
+
+def located_message(name: str, source: str | None, loc: Loc, kind: str, message: str) -> str:
+    """`FILE:LINE:COL: KIND: message`, then the source line and a caret; `FILE: KIND: message`
+    for the file as a whole (line 0). What errors, warnings and notes all look like."""
+    if loc.line <= 0:
+        return f"{name}: {kind}: {message}"
+    head = f"{name}:{loc.line}:{loc.col}: {kind}: {message}"
+    shown = excerpt(source, loc)
+    return head if shown is None else f"{head}\n{shown}"
 
 
 # Python's (and so TVMScript's) line breaks: a lone CR ends a line too.
