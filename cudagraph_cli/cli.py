@@ -264,7 +264,7 @@ Examples:
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
 def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
-    from .ir.equality import module_difference
+    from .text.difference import module_difference
 
     if got == "-" and expected == "-":
         raise click.UsageError("only one of GOT and EXPECTED can be standard input")

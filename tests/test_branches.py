@@ -142,7 +142,7 @@ def test_rejections_are_located():
 
 
 def test_equality_sees_branches_and_nested_functions():
-    from cudagraph_cli.ir.equality import module_difference
+    from cudagraph_cli.text.difference import module_difference
 
     def modules_equal(a, b):
         return module_difference(a, b) is None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.difference import module_difference
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.difference import module_difference
 from cudagraph_cli.text.reader import parse_module
 
 BASE = '''@I.ir_module

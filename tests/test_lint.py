@@ -132,3 +132,98 @@ def test_no_import_cycle():
                           "cudagraph_cli.text.ir_builder": "from .parser import parse_syntax\n"})
     assert seen == [["cudagraph_cli.text.ir_builder", "cudagraph_cli.text.parser",
                      "cudagraph_cli.text.ir_builder"]]
+
+
+# The floors of the package, lowest first: a module imports only from its own floor or below.
+# A name is a top-level module or subpackage of cudagraph_cli; "" is the package itself (its
+# __init__, which re-exports the public API). ir knows nothing of text, passes nothing of exec,
+# and only `python -m cudagraph_cli` (__main__) imports cli.
+FLOORS = (
+    ("diagnostics",),                         # located errors, used by every floor
+    ("ir",),                                  # the data: nodes, struct info, equality
+    ("text",),                                # TVMScript in and out
+    ("passes",),                              # the rewrite
+    ("exec",),                                # the NumPy reference executor, verify
+    ("cuda",),                                # the GPU stack
+    ("report",),                              # diff facts and views (a run's view: cuda)
+    ("api", "tvm", "gen", "fileio", ""),      # the library's top: what users call
+    ("cli",),                                 # the command line over it
+    ("__main__",),
+)
+
+
+def _module_names(package_dir, package: str = "cudagraph_cli") -> dict[str, str]:
+    """Dotted name -> text of each file of the package; a package's own file keeps its
+    `__init__` in the name, so that its relative imports resolve from the package."""
+    return {".".join(p.relative_to(package_dir.parent).with_suffix("").parts):
+            p.read_text(encoding="utf-8") for p in package_dir.rglob("*.py")}
+
+
+def _imported(module: str, tree, known: set[str], package: str) -> set[str]:
+    """The modules of `package` that `module` imports, at any depth of its code (an import
+    inside a function is an import too, only a later one). `from .. import ir` imports the
+    subpackage ir, not the package above it."""
+    here = module.split(".")[:-1]
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = here[:len(here) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                out.add(sub if sub in known or f"{sub}.__init__" in known else target)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m == package or m.startswith(package + ".")}
+
+
+def _floor_name(module: str, package: str) -> str:
+    parts = module.split(".")[1:]
+    if parts and parts[-1] == "__init__":
+        parts = parts[:-1]
+    return parts[0] if parts else ""
+
+
+def floor_violations(sources: dict[str, str], floors=FLOORS,
+                     package: str = "cudagraph_cli") -> list[str]:
+    """Where a module of `sources` (dotted file name -> text) imports from a floor above its
+    own, or is on no floor at all."""
+    level = {name: i for i, floor in enumerate(floors) for name in floor}
+    known = set(sources)
+    found = []
+    for module, text in sorted(sources.items()):
+        own = _floor_name(module, package)
+        if own not in level:
+            found.append(f"{module}: on no floor (add '{own}' to FLOORS)")
+            continue
+        for target in sorted(_imported(module, ast.parse(text), known, package)):
+            if target.endswith(".__init__"):
+                target = target[:-len(".__init__")]
+            if level.get(_floor_name(target, package), -1) > level[own]:
+                found.append(f"{module} imports {target}, a floor above it")
+    return found
+
+
+def test_each_module_imports_only_from_its_floor_or_below():
+    assert floor_violations(_module_names(ROOT / "cudagraph_cli")) == []
+    # And it does see what it is for: ir reaching up to text (in a function, as equality's
+    # printing once did), passes reaching exec, the library importing cli, a module on no
+    # floor; not a subpackage imported from the package (`from .. import ir`).
+    seen = floor_violations({
+        "cudagraph_cli.ir.__init__": "from .nodes import Var\n",
+        "cudagraph_cli.ir.nodes": "class Var: pass\n",
+        "cudagraph_cli.ir.sinfo": "from .. import ir\n",
+        "cudagraph_cli.ir.equality": "def f():\n    from ..text.printer import Printer\n",
+        "cudagraph_cli.text.printer": "from .. import ir\n",
+        "cudagraph_cli.passes.rewriter": "from ..exec import interpreter\n",
+        "cudagraph_cli.exec.interpreter": "from ..ir import nodes\n",
+        "cudagraph_cli.api": "import cudagraph_cli.cli\n",
+        "cudagraph_cli.cli": "from . import api, __version__\n",
+        "cudagraph_cli.helpers2": "",
+    })
+    assert seen == ["cudagraph_cli.api imports cudagraph_cli.cli, a floor above it",
+                    "cudagraph_cli.helpers2: on no floor (add 'helpers2' to FLOORS)",
+                    "cudagraph_cli.ir.equality imports cudagraph_cli.text.printer, a floor "
+                    "above it",
+                    "cudagraph_cli.passes.rewriter imports cudagraph_cli.exec.interpreter, a "
+                    "floor above it"]

@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ALL_SAMPLES
 from cudagraph_cli import ir
-from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.difference import module_difference
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.text.printer import print_module
 

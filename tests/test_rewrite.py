@@ -13,7 +13,7 @@ import pytest
 from conftest import ROOT, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.diagnostics import SourceError
-from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.difference import module_difference
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.explain import REASON_CODES
 from cudagraph_cli.passes.options import RewriteOptions

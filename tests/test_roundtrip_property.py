@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cudagraph_cli.ir.equality import module_difference
+from cudagraph_cli.text.difference import module_difference
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.text.printer import print_module
 from tvm_oracle import tvm_equal, tvm_parse

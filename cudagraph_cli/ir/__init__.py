@@ -3,8 +3,8 @@
 nodes.py (the IR nodes, re-exported here so that `from cudagraph_cli import ir; ir.Var` reads
 as one namespace), dtypes.py (what a dtype name means), sinfo.py (struct info: deduction,
 erasure, substitution), wellformed.py (the checks TVM's well-formedness makes), equality.py
-(structural equality, TVM's `assert_structural_equal`). Nothing here reads or writes text but
-equality's messages, which print the differing expressions with text/printer.
+(structural equality, TVM's `assert_structural_equal`). Nothing here reads or writes text:
+equality's messages are worded by its caller (text/difference.py).
 """
 
 # A node's location in its source travels with the node: ir.NO_LOC for one cgraph made.

@@ -1,96 +1,54 @@
-"""Structural equality of modules: equal up to the names of local variables.
+"""Structural equality of Relax functions: equal up to the names of local variables.
 
-The equality `tvm.ir.assert_structural_equal` applies to modules: same functions (by name),
-and in each Relax function the same parameters, attributes, blocks and bindings in the same
-order, the same calls and struct info, with local vars and symbolic vars matched by position
-of definition rather than by name. `module_difference` returns the first difference, located
-in both modules, or None.
+The equality `tvm.ir.assert_structural_equal` applies: the same parameters, attributes, blocks
+and bindings in the same order, the same calls and struct info, with local vars and symbolic
+vars matched by position of definition rather than by name. Struct info that cgraph cannot
+deduce (results of operators it does not model, left unannotated) is not compared.
 
-What cgraph cannot see: TIR. PrimFuncs compare by signature and by the normalized text of
-their bodies (comments, blank lines and `T.reads`/`T.writes` lines ignored), or by signature
-alone with `prim_bodies="ignore"`. Struct info that cgraph cannot deduce (results of operators
-it does not model, left unannotated) is not compared.
+Whole modules, PrimFuncs (which cgraph keeps as text) and the words of a difference are a floor
+up, in text/difference.py: ir knows nothing of text, so a `Matcher` that must explain itself is
+given its `Wording` by its caller.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from typing import Protocol
 
 from .. import ir
 from ..diagnostics import Loc, NO_LOC
-from ..text.printer import FunctionPrinter, Printer, convert_tir
 
 
-@dataclass
-class Difference:
-    message: str
-    loc_a: Loc
-    loc_b: Loc
-    function: str | None = None
+class Mismatch(Exception):
+    """The first difference a `Matcher` found, located in both functions."""
 
-
-class _Diff(Exception):
     def __init__(self, message: str, loc_a: Loc = NO_LOC, loc_b: Loc = NO_LOC):
         super().__init__(message)
         self.message, self.loc_a, self.loc_b = message, loc_a, loc_b
 
 
-def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> Difference | None:
-    """The first structural difference between modules `a` and `b`, or None if equal."""
-    names_b = {f.name: f for f in b.functions}
-    names_a = {f.name: f for f in a.functions}
-    for f in a.functions:
-        if f.name not in names_b:
-            return Difference(f"function '{f.name}' is only in the first module", f.loc,
-                              b.loc, f.name)
-    for f in b.functions:
-        if f.name not in names_a:
-            return Difference(f"function '{f.name}' is only in the second module", a.loc,
-                              f.loc, f.name)
-    for fa in a.functions:
-        fb = names_b[fa.name]
-        try:
-            if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
-                raise _Diff("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
-            if isinstance(fa, ir.PrimFunc):
-                _prim_funcs(fa, a.dialect, fb, b.dialect, prim_bodies)
-            else:
-                Matcher(a, b).function(fa, fb)
-        except _Diff as d:
-            return Difference(f"function '{fa.name}': {d.message}",
-                              d.loc_a if d.loc_a.line else fa.loc,
-                              d.loc_b if d.loc_b.line else fb.loc, fa.name)
-    return None
+class Wording(Protocol):
+    """How a difference names what differs; `mod` is the module the node comes from (its class
+    name spells the calls to its functions)."""
+
+    def expr(self, e, mod: ir.Module) -> str: ...
+
+    def literal(self, v, mod: ir.Module) -> str: ...
+
+    def sinfo(self, s) -> str: ...
 
 
-# ---- PrimFuncs ----------------------------------------------------------------------------
+class Unworded:
+    """The wording of a caller that asks only whether two things are equal: none, so that a
+    difference costs no printing."""
 
-_IGNORED_TIR_LINE = re.compile(r"^\s*(?:#.*|T\.reads\(.*\)|T\.writes\(.*\))?\s*$")
+    def expr(self, e, mod: ir.Module) -> str:
+        return ""
 
+    def literal(self, v, mod: ir.Module) -> str:
+        return ""
 
-def _normalized_body(body: str, dialect: str) -> list[str]:
-    body = convert_tir(body, dialect, "current")
-    return [" ".join(line.split()) for line in body.split("\n")
-            if not _IGNORED_TIR_LINE.match(line)]
-
-
-def _prim_funcs(a: ir.PrimFunc, da: str, b: ir.PrimFunc, db: str, prim_bodies: str):
-    if len(a.params) != len(b.params):
-        raise _Diff(f"PrimFunc has {len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
-    for pa, pb in zip(a.params, b.params):
-        if (pa.kind, pa.shape, pa.dtype) != (pb.kind, pb.shape, pb.dtype) or \
-                (pa.kind == "other" and pa.annotation != pb.annotation):
-            raise _Diff(f"PrimFunc parameter '{pa.name}': {pa.annotation} vs {pb.annotation}",
-                        a.loc, b.loc)
-    if prim_bodies == "ignore":
-        return
-    la, lb = _normalized_body(a.body, da), _normalized_body(b.body, db)
-    for i, (x, y) in enumerate(zip(la, lb)):
-        if x != y:
-            raise _Diff(f"PrimFunc body differs: `{x}` vs `{y}`", a.loc, b.loc)
-    if len(la) != len(lb):
-        raise _Diff("PrimFunc body differs in length", a.loc, b.loc)
+    def sinfo(self, s) -> str:
+        return ""
 
 
 # ---- Relax functions ----------------------------------------------------------------------
@@ -100,52 +58,52 @@ class Matcher:
 
     Public for the callers that need the mapping to outlive one comparison: verify matches the
     parameters of two functions one by one under a single mapping, and the rewriter compares
-    struct info on its own (`sinfo`). Raises `_Diff` inside; `module_difference` reports it."""
+    struct info on its own (`sinfo`). Raises `Mismatch`; text/difference.py words and reports it."""
 
-    def __init__(self, ma: ir.Module, mb: ir.Module):
+    def __init__(self, ma: ir.Module, mb: ir.Module, wording: Wording | None = None):
         self.vars: dict[int, ir.Var] = {}
         self.syms: dict[int, ir.SymVar] = {}
         self.syms_back: dict[int, ir.SymVar] = {}
-        self.pa = FunctionPrinter(Printer("current"), ma.name)
-        self.pb = FunctionPrinter(Printer("current"), mb.name)
+        self.ma, self.mb = ma, mb
+        self.words = wording if wording is not None else Unworded()
 
     def function(self, a: ir.Function, b: ir.Function):
         if a.is_private != b.is_private:
-            raise _Diff(f"private={a.is_private} vs private={b.is_private}", a.loc, b.loc)
+            raise Mismatch(f"private={a.is_private} vs private={b.is_private}", a.loc, b.loc)
         if a.is_pure != b.is_pure:
-            raise _Diff(f"pure={a.is_pure} vs pure={b.is_pure}", a.loc, b.loc)
+            raise Mismatch(f"pure={a.is_pure} vs pure={b.is_pure}", a.loc, b.loc)
         attrs_a = {k: v for k, v in a.attrs}
         attrs_b = {k: v for k, v in b.attrs}
         for k in sorted(set(attrs_a) | set(attrs_b)):
             if k not in attrs_b:
-                raise _Diff(f"attribute \"{k}\" is only in the first", a.loc, b.loc)
+                raise Mismatch(f"attribute \"{k}\" is only in the first", a.loc, b.loc)
             if k not in attrs_a:
-                raise _Diff(f"attribute \"{k}\" is only in the second", a.loc, b.loc)
+                raise Mismatch(f"attribute \"{k}\" is only in the second", a.loc, b.loc)
             if not _literal_eq(attrs_a[k], attrs_b[k]):
-                raise _Diff(f"attribute \"{k}\": {self.pa.literal(attrs_a[k])} vs "
-                            f"{self.pb.literal(attrs_b[k])}", a.loc, b.loc)
+                raise Mismatch(f"attribute \"{k}\": {self._literal_a(attrs_a[k])} vs "
+                            f"{self._literal_b(attrs_b[k])}", a.loc, b.loc)
         if len(a.params) != len(b.params):
-            raise _Diff(f"{len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
+            raise Mismatch(f"{len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
         for i, (va, vb) in enumerate(zip(a.params, b.params)):
             if not self.sinfo(va.sinfo, vb.sinfo):
-                raise _Diff(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
+                raise Mismatch(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
                             f"{self._s(vb.sinfo)}", va.loc, vb.loc)
             self.vars[id(va)] = vb
         if a.ret_sinfo is not None and b.ret_sinfo is not None and \
                 not self.sinfo(a.ret_sinfo, b.ret_sinfo):
-            raise _Diff(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
+            raise Mismatch(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
                         a.ret_loc, b.ret_loc)
         self.blocks(a.blocks, b.blocks, a.loc, b.loc)
         if not self.expr(a.body, b.body):
-            raise _Diff(f"return value: {self.pa.expr(a.body)} vs {self.pb.expr(b.body)}",
+            raise Mismatch(f"return value: {self._expr_a(a.body)} vs {self._expr_b(b.body)}",
                         a.loc, b.loc)
 
     def blocks(self, blocks_a: list, blocks_b: list, loc_a, loc_b):
         if len(blocks_a) != len(blocks_b):
-            raise _Diff(f"{len(blocks_a)} binding blocks vs {len(blocks_b)}", loc_a, loc_b)
+            raise Mismatch(f"{len(blocks_a)} binding blocks vs {len(blocks_b)}", loc_a, loc_b)
         for i, (ba, bb) in enumerate(zip(blocks_a, blocks_b)):
             if ba.is_dataflow != bb.is_dataflow:
-                raise _Diff(f"block {i} is {'dataflow' if ba.is_dataflow else 'plain'} vs "
+                raise Mismatch(f"block {i} is {'dataflow' if ba.is_dataflow else 'plain'} vs "
                             f"{'dataflow' if bb.is_dataflow else 'plain'}", ba.loc, bb.loc)
             n = min(len(ba.bindings), len(bb.bindings))
             for j in range(n):
@@ -153,7 +111,7 @@ class Matcher:
             if len(ba.bindings) != len(bb.bindings):
                 extra = ba.bindings[n] if len(ba.bindings) > n else bb.bindings[n]
                 side = "first" if len(ba.bindings) > n else "second"
-                raise _Diff(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
+                raise Mismatch(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
                             f"the {side} goes on with `{self._binding_text(extra, side)}`",
                             extra.loc if side == "first" else loc_a,
                             extra.loc if side == "second" else loc_b)
@@ -165,39 +123,51 @@ class Matcher:
             self.function(va, vb)
             return
         if not self.expr(va.cond, vb.cond):
-            raise _Diff(f"{what}: condition {self.pa.expr(va.cond)} vs {self.pb.expr(vb.cond)}",
+            raise Mismatch(f"{what}: condition {self._expr_a(va.cond)} vs {self._expr_b(vb.cond)}",
                         a.loc, b.loc)
         for name, sa, sb in (("then", va.true_branch, vb.true_branch),
                              ("else", va.false_branch, vb.false_branch)):
             self.blocks(sa.blocks, sb.blocks, a.loc, b.loc)
             if not self.expr(sa.body, sb.body):
-                raise _Diff(f"{what}: the {name} branch gives {self.pa.expr(sa.body)} vs "
-                            f"{self.pb.expr(sb.body)}", a.loc, b.loc)
+                raise Mismatch(f"{what}: the {name} branch gives {self._expr_a(sa.body)} vs "
+                            f"{self._expr_b(sb.body)}", a.loc, b.loc)
 
     def _binding_text(self, bnd, side: str) -> str:
-        p = self.pa if side == "first" else self.pb
-        return f"{bnd.var.name} = {p.expr(bnd.value)}"
+        mod = self.ma if side == "first" else self.mb
+        return f"{bnd.var.name} = {self.words.expr(bnd.value, mod)}"
+
+    def _expr_a(self, e) -> str:
+        return self.words.expr(e, self.ma)
+
+    def _expr_b(self, e) -> str:
+        return self.words.expr(e, self.mb)
+
+    def _literal_a(self, v) -> str:
+        return self.words.literal(v, self.ma)
+
+    def _literal_b(self, v) -> str:
+        return self.words.literal(v, self.mb)
 
     def _s(self, s) -> str:
-        return "(unknown)" if s is None else Printer("current").sinfo(s)
+        return "(unknown)" if s is None else self.words.sinfo(s)
 
     def binding(self, a, b):
         if type(a) is not type(b):
-            raise _Diff("a match_cast vs a plain binding", a.loc, b.loc)
+            raise Mismatch("a match_cast vs a plain binding", a.loc, b.loc)
         what = f"binding '{a.var.name}'" if not a.bare else "binding"
         if type(a.value) in (ir.If, ir.Function) and type(a.value) is type(b.value):
             self.branch_or_closure(a, b, what)
         elif not self.expr(a.value, b.value):
-            raise _Diff(f"{what}: {self.pa.expr(a.value)} vs {self.pb.expr(b.value)}",
+            raise Mismatch(f"{what}: {self._expr_a(a.value)} vs {self._expr_b(b.value)}",
                         a.loc, b.loc)
         if isinstance(a, ir.MatchCast) and not self.sinfo(a.sinfo, b.sinfo, define=True):
-            raise _Diff(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
+            raise Mismatch(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
                         a.loc, b.loc)
         if a.var.is_dataflow != b.var.is_dataflow:
-            raise _Diff(f"{what}: dataflow var vs output var", a.loc, b.loc)
+            raise Mismatch(f"{what}: dataflow var vs output var", a.loc, b.loc)
         sa, sb = a.var.sinfo, b.var.sinfo
         if sa is not None and sb is not None and not self.sinfo(sa, sb):
-            raise _Diff(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
+            raise Mismatch(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
         self.vars[id(a.var)] = b.var
 
     # ---- expressions ---------------------------------------------------------------------
@@ -337,7 +307,7 @@ def functions_equal(a, b) -> bool:
     dummy = ir.Module("Module", [])
     try:
         Matcher(dummy, dummy).function(a, b)
-    except _Diff:
+    except Mismatch:
         return False
     return True
 

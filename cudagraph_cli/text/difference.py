@@ -1,0 +1,108 @@
+"""Two modules compared as `tvm.ir.assert_structural_equal` compares them, the first difference
+located in both and put in words.
+
+Above ir/equality.py, which matches Relax functions but knows no text: here the printer names
+what differs, and PrimFuncs, which cgraph keeps as text, compare by signature and by the
+normalized text of their bodies (comments, blank lines and `T.reads`/`T.writes` lines ignored,
+either dialect read as the current one), or by signature alone with `prim_bodies="ignore"`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .. import ir
+from ..diagnostics import Loc
+from ..ir.equality import Matcher, Mismatch
+from .printer import FunctionPrinter, Printer, convert_tir
+
+
+@dataclass
+class Difference:
+    message: str
+    loc_a: Loc
+    loc_b: Loc
+    function: str | None = None
+
+
+class PrinterWording:
+    """The `ir.equality.Wording` of messages: expressions as the printer writes them, in the
+    current dialect, calls to module functions through the module's class name."""
+
+    def __init__(self):
+        self.printer = Printer("current")
+        self.function_printers: dict[str, FunctionPrinter] = {}
+
+    def _function_printer(self, mod: ir.Module) -> FunctionPrinter:
+        p = self.function_printers.get(mod.name)
+        if p is None:
+            p = self.function_printers[mod.name] = FunctionPrinter(self.printer, mod.name)
+        return p
+
+    def expr(self, e, mod: ir.Module) -> str:
+        return self._function_printer(mod).expr(e)
+
+    def literal(self, v, mod: ir.Module) -> str:
+        return self._function_printer(mod).literal(v)
+
+    def sinfo(self, s) -> str:
+        return self.printer.sinfo(s)
+
+
+def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> Difference | None:
+    """The first structural difference between modules `a` and `b`, or None if equal."""
+    names_b = {f.name: f for f in b.functions}
+    names_a = {f.name: f for f in a.functions}
+    for f in a.functions:
+        if f.name not in names_b:
+            return Difference(f"function '{f.name}' is only in the first module", f.loc,
+                              b.loc, f.name)
+    for f in b.functions:
+        if f.name not in names_a:
+            return Difference(f"function '{f.name}' is only in the second module", a.loc,
+                              f.loc, f.name)
+    for fa in a.functions:
+        fb = names_b[fa.name]
+        try:
+            if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
+                raise Mismatch("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
+            if isinstance(fa, ir.PrimFunc):
+                _prim_funcs(fa, a.dialect, fb, b.dialect, prim_bodies)
+            else:
+                Matcher(a, b, PrinterWording()).function(fa, fb)
+        except Mismatch as d:
+            return Difference(f"function '{fa.name}': {d.message}",
+                              d.loc_a if d.loc_a.line else fa.loc,
+                              d.loc_b if d.loc_b.line else fb.loc, fa.name)
+    return None
+
+
+# ---- PrimFuncs ----------------------------------------------------------------------------
+
+_IGNORED_TIR_LINE = re.compile(r"^\s*(?:#.*|T\.reads\(.*\)|T\.writes\(.*\))?\s*$")
+
+
+def _normalized_body(body: str, dialect: str) -> list[str]:
+    body = convert_tir(body, dialect, "current")
+    return [" ".join(line.split()) for line in body.split("\n")
+            if not _IGNORED_TIR_LINE.match(line)]
+
+
+def _prim_funcs(a: ir.PrimFunc, da: str, b: ir.PrimFunc, db: str, prim_bodies: str):
+    if len(a.params) != len(b.params):
+        raise Mismatch(f"PrimFunc has {len(a.params)} parameters vs {len(b.params)}", a.loc,
+                       b.loc)
+    for pa, pb in zip(a.params, b.params):
+        if (pa.kind, pa.shape, pa.dtype) != (pb.kind, pb.shape, pb.dtype) or \
+                (pa.kind == "other" and pa.annotation != pb.annotation):
+            raise Mismatch(f"PrimFunc parameter '{pa.name}': {pa.annotation} vs "
+                           f"{pb.annotation}", a.loc, b.loc)
+    if prim_bodies == "ignore":
+        return
+    la, lb = _normalized_body(a.body, da), _normalized_body(b.body, db)
+    for x, y in zip(la, lb):
+        if x != y:
+            raise Mismatch(f"PrimFunc body differs: `{x}` vs `{y}`", a.loc, b.loc)
+    if len(la) != len(lb):
+        raise Mismatch("PrimFunc body differs in length", a.loc, b.loc)
