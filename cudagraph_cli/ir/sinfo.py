@@ -175,11 +175,11 @@ def subst_prim(e, binding: dict):
     return e
 
 
-def erase_to_well_defined(s, defined: set[int]):
-    """Struct info with shapes that use symbolic vars outside `defined` (ids) made unknown,
+def erase_to_well_defined(s, defined: set[ir.SymVar]):
+    """Struct info with shapes that use symbolic vars outside `defined` made unknown,
     as TVM does for a function's deduced return struct info."""
     def ok(values) -> bool:
-        return all(id(v) in defined for d in values for v in ir.prim_vars(d))
+        return all(v in defined for d in values for v in ir.prim_vars(d))
 
     if isinstance(s, ir.TensorSInfo) and s.shape is not None and not ok(s.shape):
         return ir.TensorSInfo(None, s.dtype, s.ndim)

@@ -89,10 +89,11 @@ class ModuleBuilder:
         self.dialect = _Dialect()
         self.signatures: dict[str, object] = {}  # function name -> ir.Function | ir.PrimFunc
         self.prim_params: dict[str, list] = {}  # PrimFunc name -> its parameters as struct info
-        # id(var) -> struct info of the value bound to an annotated var: TVM keeps the value's
+        # An annotated var -> the struct info of the value bound to it: TVM keeps the value's
         # where it is more precise than the annotation (`y: R.Any = x` is a tensor), so the
-        # argument checks use it; cgraph's var keeps the annotation as written.
-        self.value_sinfo: dict[int, object] = {}
+        # argument checks use it; cgraph's var keeps the annotation as written. (A Var hashes
+        # by identity: two vars of one name are two keys.)
+        self.value_sinfo: dict[ir.Var, object] = {}
         self.in_binding_annotation = False  # TVM reads "m" in a shape only in a signature
         self.module: ir.Module | None = None
         # Metadata constants read so far: each must have learned its struct info (from a
@@ -339,7 +340,7 @@ class ModuleBuilder:
             # (then the printer leaves it out again, and TVM deduces it on reading).
             ret = deduce(body_expr, self.signatures)
             if ret is not None:
-                defined = {id(v) for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}
+                defined = {v for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}
                 ret = erase_to_well_defined(ret, defined)
             f.ret_sinfo = ret
             f.ret_deduced = True
@@ -490,14 +491,14 @@ class ModuleBuilder:
             raise SourceError(f"the annotation {_sinfo_text(sinfo)} does not match the value, "
                               f"which is {_sinfo_text(given)}", loc)
         var = ir.Var(name, sinfo, False, loc, True)
-        self.value_sinfo[id(var)] = given
+        self.value_sinfo[var] = given
         return var
 
     def effective_sinfo(self, e):
         """The struct info TVM gives `e`: for an annotated var, its value's (see
         `value_sinfo`) where that is known and more precise than the annotation."""
-        if isinstance(e, ir.Var) and id(e) in self.value_sinfo:
-            given = self.value_sinfo[id(e)]
+        if isinstance(e, ir.Var) and e in self.value_sinfo:
+            given = self.value_sinfo[e]
             if given is not None and isinstance(e.sinfo, ir.ObjectSInfo):
                 return given
         return deduce(e, self.signatures)
@@ -663,9 +664,9 @@ class ModuleBuilder:
             block.bindings.extend(self._bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
-        out_ids = {id(v) for v in outputs or ()}
+        outs = set(outputs or ())
         for b in block.bindings:
-            b.var.is_dataflow = id(b.var) not in out_ids
+            b.var.is_dataflow = b.var not in outs
         # After the block only its outputs stay visible.
         fctx.scope = saved
         for v in outputs or ():
