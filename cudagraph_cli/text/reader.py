@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 
 from ..diagnostics import Loc, SourceError
-from .ir_builder import ModuleBuilder
+from .builder import ModuleBuilder
 from .lexer import normalize_source
 from .parser import parse_syntax
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 import difflib
 import re
 
-from .. import ir
-from ..diagnostics import Loc, SourceError
-from ..ir.dtypes import NAMED_FLOATS, int_range, is_dtype
-from ..ir.sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
-from . import syntax as S
-from .parser import parse_syntax
-from .relax_ops import RELAX_OPS
+from ... import ir
+from ...diagnostics import Loc, SourceError
+from ...ir.dtypes import NAMED_FLOATS, int_range, is_dtype
+from ...ir.sinfo import deduce, erase_to_well_defined, is_void, static_mismatch
+from .. import syntax as S
+from ..parser import parse_syntax
+from ..relax_ops import RELAX_OPS
 
 _MODULE_DECORATORS = {"I.ir_module", "ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
                       "IRModule"}
@@ -1787,7 +1787,7 @@ def prim_param_sinfo(p: ir.PrimParam):
 
 
 def _sinfo_text(s) -> str:
-    from .printer import Printer
+    from ..printer import Printer
 
     if s is None:
         return "unknown"
