@@ -1,6 +1,6 @@
 """The syntax tree: what the grammar read, before any meaning is given to it.
 
-Python-shaped and dumb on purpose. `ir_builder` turns it into the IR, resolving names and
+Python-shaped and dumb on purpose. `builder/` turns it into the IR, resolving names and
 deciding what each call means. Every node carries the line and column it starts at.
 """
 
