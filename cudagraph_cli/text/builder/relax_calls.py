@@ -10,6 +10,8 @@ written. Builds calls and the values of their arguments.
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
+from typing import Callable
 
 from ... import ir
 from ...diagnostics import SourceError
@@ -31,9 +33,9 @@ class RelaxCallBuilder:
     def relax_call(self, node: S.Call, name: str, rest: str, fctx: FunctionScope):
         """`R.<rest>(...)`: a call cgraph models, built by its own function, or any other
         operator of TVM's, checked against its signature and kept as written."""
-        builder = _RELAX_CALLS.get(rest)
-        if builder is not None:
-            if rest not in _OWN_SINFO_ARGS:
+        call = RELAX_CALLS.get(rest)
+        if call is not None:
+            if not call.own_sinfo_args:
                 # TVM 0.27 prints ty_args on R.builtin.alloc_tensor (set by
                 # CallTIRRewrite) but its parser rejects them there, as on every call
                 # built here: they are read (and checked) and dropped. They are
@@ -44,7 +46,20 @@ class RelaxCallBuilder:
                     node = S.Call(node.func, node.args,
                                   [k for k in node.kwargs if k not in kw], node.line,
                                   node.col)
-            return builder(self, node, fctx)
+            if call.params is None:
+                return call.build(self, node, fctx)
+            if call.aliases:
+                aliases = dict(call.aliases)
+                node = S.Call(node.func, node.args,
+                              [S.Kwarg(aliases.get(k.name, k.name), k.value, k.line, k.col)
+                               for k in node.kwargs], node.line, node.col)
+            values = bind_args(node, [p.name for p in call.params],
+                               {p.name: p.default() for p in call.params if p.default},
+                               call.required)
+            args = tuple(self._read(p.kind, v, fctx) for p, v in zip(call.params, values))
+            if call.build is None:
+                return ir.Call(ir.Op(call.op), args, (), (), node.loc)
+            return call.build(self, node, fctx, *args)
         if rest in ("Tensor", "Tuple", "Shape", "Object", "Any", "Prim", "Callable"):
             raise SourceError(f"'{name}' is a struct info, not a value", node.loc)
         if rest in ("function", "dataflow", "output", "func_attr", "match_cast"):
@@ -141,64 +156,56 @@ class RelaxCallBuilder:
             return ir.ShapeExpr(self.dims(node.items, fctx), node.loc)
         return self.expr(node, fctx)
 
-    def _r_alloc_storage(self, node, fctx):
-        size, dev, scope, dtype = bind_args(
-            node, ["size", "virtual_device_index", "storage_scope", "dtype"], {}, 4)
-        return ir.Call(ir.Op("relax.memory.alloc_storage"),
-                       (self._as_shape(size, fctx), self._as_prim_value(dev, fctx),
-                        self._as_str(scope, fctx), self._as_dtype(dtype, fctx)), (), (), node.loc)
+    def _read(self, kind: str, node, fctx: FunctionScope):
+        """An argument as its parameter's kind reads it (see `Param`); an optional one that
+        was not given stays None."""
+        if node is None or kind == "syntax":
+            return node
+        if kind == "expr":
+            return self.expr(node, fctx)
+        if kind == "shape":
+            return self._as_shape(node, fctx)
+        if kind == "shape_literal":
+            return self._as_alloc_shape(node, fctx, True)
+        if kind == "shape_or_var":
+            return self._as_alloc_shape(node, fctx, False)
+        if kind == "prim_value":
+            return self._as_prim_value(node, fctx)
+        if kind == "str":
+            return self._as_str(node, fctx)
+        if kind == "dtype":
+            return self._as_dtype(node, fctx)
+        if kind == "callee":
+            return ir.ExternFunc(node.value) if isinstance(node, S.Str) else \
+                self.expr(node, fctx)
+        if kind == "arg_tuple":
+            args = self._packed_arg(node, fctx)
+            return args if isinstance(args, ir.Tuple) else ir.Tuple((args,), node.loc)
+        if kind == "out_sinfo":
+            if isinstance(node, (S.ListLit, S.TupleLit)):
+                outs = tuple(self.sinfo(x, fctx) for x in node.items)
+                return outs[0] if len(outs) == 1 else ir.TupleSInfo(outs)
+            return self.sinfo(node, fctx)
+        raise ValueError(f"unknown parameter kind {kind!r}")
 
-    def _r_alloc_tensor(self, node, fctx):
-        names = ["storage", "offset", "shape", "dtype", "runtime_device_ind"]
-        for k in node.kwargs:  # older spelling of the last parameter
-            if k.name == "runtime_device_index":
-                k.name = "runtime_device_ind"
-        storage, offset, shape, dtype, dev = bind_args(
-            node, names, {"runtime_device_ind": ir.PrimValue(ir.IntImm(0))}, 4)
-        return ir.Call(ir.Op("relax.memory.alloc_tensor"),
-                       (self.expr(storage, fctx), self._as_prim_value(offset, fctx),
-                        self._as_alloc_shape(shape, fctx, False), self._as_dtype(dtype, fctx),
-                        self._as_prim_value(dev, fctx)), (), (), node.loc)
+    # ---- the calls that build more than an operator call (see RELAX_CALLS) ----------------
 
-    def _r_kill(op, param):  # noqa: N805 - a factory used while building the class
-        def build(self, node, fctx):
-            (x,) = bind_args(node, [param], {}, 1)
-            return ir.Call(ir.Op(op), (self.expr(x, fctx),), (), (), node.loc)
-        return build
-
-    def _r_builtin_alloc_tensor(self, node, fctx):
-        shape, dtype, dev, scope = bind_args(
-            node, ["shape", "dtype", "runtime_device_index", "storage_scope"],
-            {"storage_scope": ir.StringImm("global")}, 3)
-        return ir.Call(ir.Op("relax.builtin.alloc_tensor"),
-                       (self._as_alloc_shape(shape, fctx, True), self._as_dtype(dtype, fctx),
-                        self._as_prim_value(dev, fctx), self._as_str(scope, fctx)), (), (),
-                       node.loc)
-
-    def _r_null_value(self, node, fctx):
-        bind_args(node, [], {}, 0)
-        return ir.Call(ir.Op("relax.null_value"), (), (), (), node.loc)
-
-    def _r_prim_value(self, node, fctx):
-        (x,) = bind_args(node, ["value"], {}, 1)
+    def _r_prim_value(self, node, fctx, x):
         if isinstance(x, S.Const) and isinstance(x.value, bool):
             return ir.PrimValue(ir.IntImm(int(x.value), "bool"), node.loc)
         return ir.PrimValue(self.prim(x, fctx), node.loc)
 
-    def _r_str(self, node, fctx):
-        (x,) = bind_args(node, ["value"], {}, 1)
+    def _r_str(self, node, fctx, x):
         if not isinstance(x, S.Str):
             raise SourceError("R.str takes a string literal", x.loc)
         return ir.StringImm(x.value, node.loc)
 
-    def _r_dtype(self, node, fctx):
-        (x,) = bind_args(node, ["value"], {}, 1)
+    def _r_dtype(self, node, fctx, x):
         if not isinstance(x, S.Str):
             raise SourceError("R.dtype takes a string literal", x.loc)
         return ir.DataTypeImm(dtype_name(check_dtype(x.value, x.loc)), node.loc)
 
-    def _r_shape(self, node, fctx):
-        (x,) = bind_args(node, ["value"], {}, 1)
+    def _r_shape(self, node, fctx, x):
         if not isinstance(x, (S.ListLit, S.TupleLit)):
             raise SourceError("R.shape takes a list of dimensions", x.loc)
         return ir.ShapeExpr(self.dims(x.items, fctx), node.loc)
@@ -207,8 +214,7 @@ class RelaxCallBuilder:
         no_kwargs(node, "R.tuple")
         return ir.Tuple(tuple(self.expr(a, fctx) for a in node.args), node.loc)
 
-    def _r_const(self, node, fctx):
-        value, dtype = bind_args(node, ["value", "dtype"], {}, 1)
+    def _r_const(self, node, fctx, value, dtype):
         if not isinstance(value, (S.Num, S.Const)):
             raise SourceError("R.const: only scalar literals are supported", value.loc)
         if dtype is None:
@@ -222,8 +228,7 @@ class RelaxCallBuilder:
             int_imm(value.value, "int64", value.loc)
         return ir.Constant(value.value, dt, node.loc)
 
-    def _r_extern(self, node, fctx):
-        (x,) = bind_args(node, ["global_symbol"], {}, 1)
+    def _r_extern(self, node, fctx, x):
         if not isinstance(x, S.Str):
             raise SourceError("R.ExternFunc takes a string literal", x.loc)
         return ir.ExternFunc(x.value)
@@ -287,57 +292,99 @@ class RelaxCallBuilder:
                        node.loc)
 
     def _r_call_tir(op):  # noqa: N805 - factory for call_tir and call_dps_packed
-        def build(self, node, fctx):
-            names = ["gvar", "args", "out_sinfo", "tir_vars"]
-            for k in node.kwargs:
-                if k.name in ("func", "out_ty"):
-                    k.name = "gvar" if k.name == "func" else "out_sinfo"
-            gvar, args, out, tir_vars = bind_args(node, names, {}, 3)
-            callee = ir.ExternFunc(gvar.value) if isinstance(gvar, S.Str) else \
-                self.expr(gvar, fctx)
-            arg_tuple = self._packed_arg(args, fctx)
-            if not isinstance(arg_tuple, ir.Tuple):
-                arg_tuple = ir.Tuple((arg_tuple,), args.loc)
+        def build(self, node, fctx, callee, arg_tuple, out_sinfo, tir_vars):
             if isinstance(callee, ir.GlobalVarRef) and \
                     isinstance(self.signatures.get(callee.name), ir.PrimFunc):
                 self.give_constants_sinfo(arg_tuple.fields, [
                     prim_param_sinfo(p) for p in self.signatures[callee.name].params])
-            if isinstance(out, (S.ListLit, S.TupleLit)):
-                outs = tuple(self.sinfo(x, fctx) for x in out.items)
-                out_sinfo = outs[0] if len(outs) == 1 else ir.TupleSInfo(outs)
-            else:
-                out_sinfo = self.sinfo(out, fctx)
             call_args = (callee, arg_tuple)
             if tir_vars is not None:
-                call_args += (self._as_shape(tir_vars, fctx),)
+                call_args += (tir_vars,)
             return ir.Call(ir.Op(op), call_args, (), (out_sinfo,), node.loc)
         return build
 
 
-_RELAX_CALLS = {
-    "memory.alloc_storage": RelaxCallBuilder._r_alloc_storage,
-    "memory.alloc_tensor": RelaxCallBuilder._r_alloc_tensor,
-    "memory.kill_storage": RelaxCallBuilder._r_kill("relax.memory.kill_storage", "storage"),
-    "memory.kill_tensor": RelaxCallBuilder._r_kill("relax.memory.kill_tensor", "tensor"),
-    "builtin.alloc_tensor": RelaxCallBuilder._r_builtin_alloc_tensor,
-    "null_value": RelaxCallBuilder._r_null_value,
-    "prim_value": RelaxCallBuilder._r_prim_value,
-    "str": RelaxCallBuilder._r_str,
-    "dtype": RelaxCallBuilder._r_dtype,
-    "shape": RelaxCallBuilder._r_shape,
-    "tuple": RelaxCallBuilder._r_tuple,
-    "const": RelaxCallBuilder._r_const,
-    "ExternFunc": RelaxCallBuilder._r_extern,
-    "call_packed": RelaxCallBuilder._r_call_packed,
-    "call_pure_packed": RelaxCallBuilder._r_call_pure_packed,
-    "call_builtin_with_ctx": RelaxCallBuilder._r_call_builtin_with_ctx,
-    "call_tir": RelaxCallBuilder._r_call_tir("relax.call_tir"),
-    "call_dps_packed": RelaxCallBuilder._r_call_tir("relax.call_dps_packed"),
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an `R.*` call cgraph models.
+
+    kind: how its argument is read: "expr" (a Relax value), "shape" (a list of dimensions or a
+    value), "shape_literal" (R.shape([...]) only), "shape_or_var" (that, or a var holding a
+    shape), "prim_value" (a bare integer is R.prim_value), "str" (a bare string is R.str),
+    "dtype" (a bare string is R.dtype), "callee" (a string is an extern function),
+    "arg_tuple" (the arguments of call_tir: a tuple, or one value made a tuple), "out_sinfo"
+    (struct info, or a list of them: a tuple), "syntax" (left to the call's `build`).
+    default: the argument where none is given, made afresh for each call (a node is never
+    shared by two calls)."""
+
+    name: str
+    kind: str = "syntax"
+    default: Callable[[], object] | None = None
+
+
+@dataclass(frozen=True)
+class RelaxCall:
+    """What cgraph knows of one `R.*` call it models, read by `RelaxCallBuilder.relax_call`.
+
+    params: the parameters in order, the first `required` of them required; None where the
+    call takes its arguments as Python's *args does (R.tuple, the packed calls), and `build`
+    reads them. op: the operator called with the arguments read, where that is the whole
+    call; build: otherwise what the call builds, given (builder, node, fctx, *arguments read).
+    aliases: older spellings of keyword parameters (old name, name). own_sinfo_args: the call
+    takes ty_args as its own; on every other call they are read (and checked) and dropped.
+    The struct info each call gives is `ir.sinfo.deduce`'s (the IR's floor, below text)."""
+
+    params: tuple[Param, ...] | None
+    required: int = 0
+    op: str = ""
+    build: Callable | None = None
+    aliases: tuple[tuple[str, str], ...] = ()
+    own_sinfo_args: bool = False
+
+
+def _call_tir(op: str) -> RelaxCall:
+    return RelaxCall((Param("gvar", "callee"), Param("args", "arg_tuple"),
+                      Param("out_sinfo", "out_sinfo"), Param("tir_vars", "shape")), 3,
+                     op, RelaxCallBuilder._r_call_tir(op),
+                     aliases=(("func", "gvar"), ("out_ty", "out_sinfo")), own_sinfo_args=True)
+
+
+RELAX_CALLS = {
+    "memory.alloc_storage": RelaxCall(
+        (Param("size", "shape"), Param("virtual_device_index", "prim_value"),
+         Param("storage_scope", "str"), Param("dtype", "dtype")), 4,
+        "relax.memory.alloc_storage"),
+    "memory.alloc_tensor": RelaxCall(
+        (Param("storage", "expr"), Param("offset", "prim_value"),
+         Param("shape", "shape_or_var"), Param("dtype", "dtype"),
+         Param("runtime_device_ind", "prim_value", lambda: ir.PrimValue(ir.IntImm(0)))), 4,
+        "relax.memory.alloc_tensor",
+        aliases=(("runtime_device_index", "runtime_device_ind"),)),  # the older spelling
+    "memory.kill_storage": RelaxCall((Param("storage", "expr"),), 1,
+                                     "relax.memory.kill_storage"),
+    "memory.kill_tensor": RelaxCall((Param("tensor", "expr"),), 1, "relax.memory.kill_tensor"),
+    "builtin.alloc_tensor": RelaxCall(
+        (Param("shape", "shape_literal"), Param("dtype", "dtype"),
+         Param("runtime_device_index", "prim_value"),
+         Param("storage_scope", "str", lambda: ir.StringImm("global"))), 3,
+        "relax.builtin.alloc_tensor"),
+    "null_value": RelaxCall((), 0, "relax.null_value"),
+    "prim_value": RelaxCall((Param("value"),), 1, build=RelaxCallBuilder._r_prim_value),
+    "str": RelaxCall((Param("value"),), 1, build=RelaxCallBuilder._r_str),
+    "dtype": RelaxCall((Param("value"),), 1, build=RelaxCallBuilder._r_dtype),
+    "shape": RelaxCall((Param("value"),), 1, build=RelaxCallBuilder._r_shape),
+    "tuple": RelaxCall(None, build=RelaxCallBuilder._r_tuple),
+    "const": RelaxCall((Param("value"), Param("dtype")), 1, build=RelaxCallBuilder._r_const),
+    "ExternFunc": RelaxCall((Param("global_symbol"),), 1, build=RelaxCallBuilder._r_extern),
+    "call_packed": RelaxCall(None, build=RelaxCallBuilder._r_call_packed,
+                             own_sinfo_args=True),
+    "call_pure_packed": RelaxCall(None, build=RelaxCallBuilder._r_call_pure_packed,
+                                  own_sinfo_args=True),
+    "call_builtin_with_ctx": RelaxCall(None, build=RelaxCallBuilder._r_call_builtin_with_ctx,
+                                       own_sinfo_args=True),
+    "call_tir": _call_tir("relax.call_tir"),
+    "call_dps_packed": _call_tir("relax.call_dps_packed"),
 }
-
-
-_OWN_SINFO_ARGS = {"call_packed", "call_pure_packed", "call_builtin_with_ctx", "call_tir",
-                   "call_dps_packed"}
 
 
 # Older TVMScript spellings of keyword parameters cgraph also reads (see docs).
