@@ -19,7 +19,8 @@ from .struct_info import sinfo_text, static_tensor
 
 
 class ExpressionBuilder:
-    """The expression part of ModuleBuilder."""
+    """The expression part of ModuleBuilder; of the shared state, reads `signatures` and
+    `module`, fills the `prim_params` cache, records `meta_constants`."""
 
     def expr(self, node, fctx: FunctionScope, ctx: str = "value"):
         """A Relax expression. `ctx` is "value", or "packed" (convert_to_expr rules)."""

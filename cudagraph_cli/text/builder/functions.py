@@ -20,7 +20,8 @@ from .struct_info import impossible_match, sinfo_text, static_tensor
 
 
 class FunctionBuilder:
-    """The Relax-function part of ModuleBuilder."""
+    """The Relax-function part of ModuleBuilder; of the shared state, reads `signatures`,
+    writes `value_sinfo` and `in_binding_annotation`."""
 
     def relax_header(self, fd: S.FuncDef, d, fctx: FunctionScope) -> ir.Function:
         private = False

@@ -20,7 +20,7 @@ from .struct_info import PRIM_TYPE_CALLS
 
 
 class PrimFuncBuilder:
-    """The PrimFunc part of ModuleBuilder."""
+    """The PrimFunc part of ModuleBuilder; of the shared state, votes in `dialect`."""
 
     def prim_func(self, fd: S.FuncDef, d) -> ir.PrimFunc:
         if not isinstance(fd.body, str):

@@ -28,7 +28,8 @@ from .struct_info import sinfo_text
 
 
 class RelaxCallBuilder:
-    """The `R.*` call part of ModuleBuilder."""
+    """The `R.*` call part of ModuleBuilder; of the shared state, reads `signatures`, votes
+    in `dialect`."""
 
     def relax_call(self, node: S.Call, name: str, rest: str, fctx: FunctionScope):
         """`R.<rest>(...)`: a call cgraph models, built by its own function, or any other

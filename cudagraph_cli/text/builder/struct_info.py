@@ -21,7 +21,10 @@ from .scopes import FunctionScope
 
 
 class StructInfoBuilder:
-    """The struct info and prim value part of ModuleBuilder."""
+    """The struct info and prim value part of ModuleBuilder; of the shared state, reads
+    `in_binding_annotation`, votes in `dialect`."""
+
+    # ---- shapes and symbolic integer expressions ------------------------------------------
 
     def dims(self, items: list, fctx: FunctionScope, define: bool = False) -> tuple:
         """The dimensions of a shape: TVM holds every one to int64 (`the value in ShapeType
