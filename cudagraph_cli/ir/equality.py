@@ -61,9 +61,10 @@ class Matcher:
     struct info on its own (`sinfo`). Raises `Mismatch`; text/difference.py words and reports it."""
 
     def __init__(self, ma: ir.Module, mb: ir.Module, wording: Wording | None = None):
-        self.vars: dict[int, ir.Var] = {}
-        self.syms: dict[int, ir.SymVar] = {}
-        self.syms_back: dict[int, ir.SymVar] = {}
+        # Vars and symbolic vars hash by identity: a var of `a` -> the var of `b` it stands for.
+        self.vars: dict[ir.Var, ir.Var] = {}
+        self.syms: dict[ir.SymVar, ir.SymVar] = {}
+        self.syms_back: dict[ir.SymVar, ir.SymVar] = {}
         self.ma, self.mb = ma, mb
         self.words = wording if wording is not None else Unworded()
 
@@ -88,7 +89,7 @@ class Matcher:
             if not self.sinfo(va.sinfo, vb.sinfo):
                 raise Mismatch(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
                             f"{self._s(vb.sinfo)}", va.loc, vb.loc)
-            self.vars[id(va)] = vb
+            self.vars[va] = vb
         if a.ret_sinfo is not None and b.ret_sinfo is not None and \
                 not self.sinfo(a.ret_sinfo, b.ret_sinfo):
             raise Mismatch(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
@@ -168,7 +169,7 @@ class Matcher:
         sa, sb = a.var.sinfo, b.var.sinfo
         if sa is not None and sb is not None and not self.sinfo(sa, sb):
             raise Mismatch(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
-        self.vars[id(a.var)] = b.var
+        self.vars[a.var] = b.var
 
     # ---- expressions ---------------------------------------------------------------------
 
@@ -177,7 +178,7 @@ class Matcher:
         if ta is not type(b):
             return False
         if ta is ir.Var:
-            m = self.vars.get(id(a))
+            m = self.vars.get(a)
             return m is b if m is not None else a is b
         if ta is ir.Call:
             if type(a.op) is not type(b.op):
@@ -226,14 +227,14 @@ class Matcher:
         if ta is not type(b):
             return False
         if ta is ir.SymVar:
-            m = self.syms.get(id(a))
+            m = self.syms.get(a)
             if m is not None:
                 return m is b
-            back = self.syms_back.get(id(b))
+            back = self.syms_back.get(b)
             if back is not None or not define or a.dtype != b.dtype:
                 return False
-            self.syms[id(a)] = b
-            self.syms_back[id(b)] = a
+            self.syms[a] = b
+            self.syms_back[b] = a
             return True
         if ta is ir.IntImm or ta is ir.FloatImm:
             return a.value == b.value and a.dtype == b.dtype
@@ -316,19 +317,21 @@ def structural_key(f: ir.Function) -> tuple:
     """A hashable key with: structurally equal functions have equal keys (vars and symbolic
     vars are numbered by definition, names ignored). Used to find duplicates in linear time;
     `functions_equal` confirms."""
-    var_ids: dict[int, int] = {}
-    sym_ids: dict[int, int] = {}
+    var_ids: dict[ir.Var, int] = {}
+    sym_ids: dict[ir.SymVar, int] = {}
 
     def prim(e):
         t = type(e)
         if t is ir.SymVar:
-            return ("s", sym_ids.setdefault(id(e), len(sym_ids)), e.dtype)
+            return ("s", sym_ids.setdefault(e, len(sym_ids)), e.dtype)
         if t is ir.PrimBinOp:
             return (e.op, prim(e.lhs), prim(e.rhs))
         if t is ir.PrimCall:
             return (e.func,) + tuple(prim(a) for a in e.args)
         return (t.__name__, e.value, e.dtype)
 
+    # By identity, not by the struct info: it compares by value, and hashing it by value
+    # would cost what the memo saves.
     memo: dict[int, tuple] = {}
 
     def sinfo(s):
@@ -357,7 +360,7 @@ def structural_key(f: ir.Function) -> tuple:
     def expr(e):
         t = type(e)
         if t is ir.Var:
-            return var_ids.get(id(e), -1)  # an int stands for a var: by definition order
+            return var_ids.get(e, -1)  # an int stands for a var: by definition order
         if t is ir.Call:
             op = e.op
             op = expr(op) if type(op) is ir.Var else op.name
@@ -386,7 +389,7 @@ def structural_key(f: ir.Function) -> tuple:
     params = []
     for p in f.params:
         params.append(sinfo(p.sinfo))
-        var_ids[id(p)] = len(var_ids)
+        var_ids[p] = len(var_ids)
     blocks = []
     for block in f.blocks:
         items = []
@@ -394,7 +397,7 @@ def structural_key(f: ir.Function) -> tuple:
             value = expr(b.value)
             extra = sinfo(b.sinfo) if isinstance(b, ir.MatchCast) else None
             items.append((value, extra, sinfo(b.var.sinfo), b.var.is_dataflow))
-            var_ids[id(b.var)] = len(var_ids)
+            var_ids[b.var] = len(var_ids)
         blocks.append((block.is_dataflow, tuple(items)))
     attrs = tuple(sorted((k, repr(_norm_literal(v.value if isinstance(v, ir.Literal) else v)))
                          for k, v in f.attrs))
