@@ -1,10 +1,11 @@
 """The `R.*` calls: each operator's parameters, and the literal sugar of its arguments.
 
 The calls cgraph models (memory allocation, packed calls, call_tir, the constructors of values)
-are built by one function each, which converts literal sugar as TVM does (a bare `0` is
-`R.prim_value(0)`, `"global"` an `R.str`, `"float32"` an `R.dtype`, defaults filled in); every
-other `R.<op>` is checked against its signature recorded from TVM (relax_ops.py) and kept as
-written. Builds calls and the values of their arguments.
+are one table, RELAX_CALLS: each call's parameters, how each argument is read (literal sugar
+converted as TVM does: a bare `0` is `R.prim_value(0)`, `"global"` an `R.str`, `"float32"` an
+`R.dtype`), their defaults, and the operator the call is or the function that builds it; one
+checker, `relax_call`, reads it. Every other `R.<op>` is checked against its signature recorded
+from TVM (relax_ops.py) and kept as written. Builds calls and the values of their arguments.
 """
 
 from __future__ import annotations
