@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test bench bench-gpu gpu-check corpus clean
+.PHONY: demo test tables bench bench-gpu gpu-check corpus clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ demo: $(VENV)/.base
 # One worker per core, a test file per worker (a file's tests share its fixtures and order).
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
+
+# The parser's LALR tables, rebuilt from grammar/relax.lark into cudagraph_cli/text/
+# parse_tables.json (shipped, so that no run builds them); after any change of the grammar.
+tables: $(VENV)/.base
+	$(BIN)/python -m cudagraph_cli.text.tables
 
 # Whole-process timings against apache-tvm 0.27; results replace their sections of
 # docs/BENCHMARKS.md (machine and date included).

@@ -1,7 +1,7 @@
 """Tokenizer for TVMScript text: one compiled regex, Python-style indentation.
 
 Lark's stock lexer tries one regex per terminal; this one runs a single alternation in C and
-hands Lark ready tokens. It also produces the layout tokens Lark cannot infer on its own:
+hands the parser (parser.py) ready tokens. It also produces the layout tokens of the grammar:
 `_NEWLINE` at the end of each logical line (newlines inside brackets are spaces), `_INDENT` /
 `_DEDENT` when the indentation changes, and `PRIMBODY`: the body of a `@T.prim_func` taken
 whole, as text. cgraph never looks inside TIR, so it never tokenizes it; but TVMScript is
@@ -18,8 +18,6 @@ import re
 import unicodedata
 import warnings
 from typing import Iterator
-
-from lark.lexer import Lexer
 
 from ..diagnostics import Loc, SourceError
 
@@ -75,11 +73,10 @@ def normalize_source(text: str, strip_bom: bool = True) -> str:
 
 
 class Token:
-    """A token as Lark's LALR parser needs it (type, value, position), without the cost of
+    """A token as the LALR driver needs it (type, value, position), without the cost of
     `lark.Token` (a str subclass with eight fields), which dominated lexing time."""
 
     __slots__ = ("type", "value", "line", "column", "start_pos")
-    end_line = end_column = end_pos = None
 
     def __init__(self, type: str, value: str, start_pos: int, line: int, column: int):
         self.type, self.value, self.start_pos = type, value, start_pos
@@ -97,20 +94,6 @@ KEYWORDS = frozenset({"def", "class", "return", "with", "as", "pass", "import", 
 MAX_NESTING = 100
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
-
-
-class RelaxLexer(Lexer):
-    """Lark custom lexer (`Lark(..., lexer=RelaxLexer)`)."""
-
-    def __init__(self, lexer_conf):
-        # Lark names the grammar's anonymous literals ("def", "(") itself: map text -> name.
-        self.literal_types: dict[str, str] = {}
-        for term in lexer_conf.terminals:
-            if term.pattern.type == "str":
-                self.literal_types[str(term.pattern.value)] = str(term.name)
-
-    def lex(self, text: str) -> Iterator[Token]:
-        return tokenize(text, self.literal_types)
 
 
 def _line_col(text: str, pos: int) -> Loc:
