@@ -17,6 +17,7 @@ import ast
 import re
 import unicodedata
 import warnings
+from operator import itemgetter
 from typing import Iterator
 
 from ..diagnostics import Loc, SourceError
@@ -72,18 +73,28 @@ def normalize_source(text: str, strip_bom: bool = True) -> str:
     return text
 
 
-class Token:
-    """A token as the LALR driver needs it (type, value, position), without the cost of
-    `lark.Token` (a str subclass with eight fields), which dominated lexing time."""
+class Token(tuple):
+    """A token as the LALR driver needs it: (type, value, start_pos, line, column), read by
+    name. A tuple made by `tuple.__new__` costs half a slotted object's `__init__`, and a big
+    module has a million tokens; `lark.Token` (a str subclass with eight fields) cost more."""
 
-    __slots__ = ("type", "value", "line", "column", "start_pos")
+    __slots__ = ()
 
-    def __init__(self, type: str, value: str, start_pos: int, line: int, column: int):
-        self.type, self.value, self.start_pos = type, value, start_pos
-        self.line, self.column = line, column
+    def __new__(cls, type: str, value: str, start_pos: int, line: int, column: int):
+        return tuple.__new__(cls, (type, value, start_pos, line, column))
+
+    type = property(itemgetter(0))
+    value = property(itemgetter(1))
+    start_pos = property(itemgetter(2))
+    line = property(itemgetter(3))
+    column = property(itemgetter(4))
 
     def __repr__(self) -> str:
         return f"Token({self.type!r}, {self.value!r}, {self.line}:{self.column})"
+
+
+# Where a token is made per match: the tuple constructor itself, without `Token.__new__`.
+_make = tuple.__new__
 
 
 KEYWORDS = frozenset({"def", "class", "return", "with", "as", "pass", "import", "from",
@@ -300,7 +311,7 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             if brackets:
                 continue
             if not at_line_start:
-                yield Token("_NEWLINE", "\n", start, newline_line, newline_col)
+                yield _make(Token, ("_NEWLINE", "\n", start, newline_line, newline_col))
             at_line_start = True
             if prim_def_indent >= 0:
                 # The header's newline: take the body whole, then lex on after it.
@@ -350,9 +361,9 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                     # Checked whole before its header is parsed, so that a bracket problem
                     # in the header is reported where Python (and TVM) report it.
                     prim_end = check_prim_func(text, line_start, line, prim_def_indent)
-                yield Token(t, value, start, line, col)
+                yield _make(Token, (t, value, start, line, col))
             else:
-                yield Token("NAME", value, start, line, col)
+                yield _make(Token, ("NAME", value, start, line, col))
         elif kind == "op":
             if value in _OPEN:
                 brackets.append((value, start))
@@ -368,12 +379,12 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             t = lit.get(value)
             if t is None:
                 raise SourceError(f"unexpected `{value}`", Loc(line, col))
-            yield Token(t, value, start, line, col)
+            yield _make(Token, (t, value, start, line, col))
         elif kind == "number":
             nxt = text[m.end():m.end() + 1]
             if value[0] == "0" or value[-1] in "jJ" or nxt.isalnum() or nxt == "_":
                 _check_number(value, text, m.end(), Loc(line, col))
-            yield Token("NUMBER", value, start, line, col)
+            yield _make(Token, ("NUMBER", value, start, line, col))
         elif kind == "string" or kind == "prefix":
             if kind == "prefix":
                 sm = _PREFIXED_STRING_RE.match(text, start)
@@ -381,7 +392,7 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                     raise SourceError("unterminated string", Loc(line, col + len(value)))
                 value = sm.group()
                 it = _TOKEN_RE.finditer(text, sm.end())
-            yield Token("STRING", value, start, line, col)
+            yield _make(Token, ("STRING", value, start, line, col))
             if "\n" in value:  # a triple-quoted string, or a backslash-continued one
                 line += value.count("\n")
                 line_start = start + value.rfind("\n") + 1

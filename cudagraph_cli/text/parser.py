@@ -397,7 +397,9 @@ def _reduce(rule: tuple, values: list, state_stack: list, states: tuple) -> None
 
 
 def _drive(tables: _Tables, tokens) -> list:
-    """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction."""
+    """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction.
+    `_reduce` inlined: a reduction is about as frequent as a token, and a call costs as much
+    as the reduction itself."""
     states = tables.states
     rules = tables.rules
     state_stack = [tables.start]
@@ -406,16 +408,41 @@ def _drive(tables: _Tables, tokens) -> list:
     push_value = values.append
     row = states[tables.start]
     for tok in tokens:
+        ttype = tok.type
         try:
-            action = row[tok.type]
+            action = row[ttype]
             while action < 0:
-                rule = rules[~action]
-                if rule[0] < 0:  # the commonest reduction, inline: one child passed through
-                    state_stack[-1] = states[state_stack[-2]][rule[1]]
+                size, name, callback, expand1, kept = rules[~action]
+                if size < 0:  # one child, passed through: only the state changes
+                    state_stack[-1] = states[state_stack[-2]][name]
                 else:
-                    _reduce(rule, values, state_stack, states)
-                action = states[state_stack[-1]][tok.type]
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del state_stack[-size:]
+                    else:
+                        children = []
+                    if kept is not None:
+                        shaped: list = []
+                        for i, splice in kept:
+                            if not splice:
+                                shaped.append(children[i])
+                            elif shaped:
+                                shaped += children[i]
+                            else:
+                                shaped = children[i]
+                        children = shaped
+                    if callback is None:
+                        push_value(children[0] if expand1 else children)
+                    elif expand1 and len(children) == 1:
+                        push_value(children[0])
+                    else:
+                        push_value(callback(children))
+                    push_state(states[state_stack[-1]][name])
+                action = states[state_stack[-1]][ttype]
         except KeyError:
+            if ttype in states[state_stack[-1]]:  # not the table's: a bug in a callback
+                raise
             raise _Unexpected(tok, set(states[state_stack[-1]])) from None
         push_state(action)
         push_value(tok)
