@@ -65,3 +65,19 @@ def test_reading_does_not_import_lark():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_name_classes_are_pythons():
+    """The lexer writes its name classes as the ASCII characters they leave out (cheaper to
+    compile); over every code point they are the sets they stand for."""
+    import re
+
+    from cudagraph_cli.text import lexer
+
+    start, char = re.compile(lexer.NAME_START), re.compile(lexer.NAME_CHAR)
+    for code in range(0x110000):
+        ch = chr(code)
+        ascii_start = ch.isascii() and (ch.isalpha() or ch == "_")
+        assert bool(start.match(ch)) == (ascii_start or not ch.isascii()), hex(code)
+        assert bool(char.match(ch)) == (ascii_start or ch.isdigit() and ch.isascii()
+                                        or not ch.isascii()), hex(code)

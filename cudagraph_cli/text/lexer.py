@@ -29,8 +29,12 @@ _NUMBER = (rf"(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+"
            rf"|(?:{_DIGITS})?\.{_DIGITS}(?:{_EXPONENT})?"
            rf"|{_DIGITS}(?:\.(?:{_EXPONENT})?|{_EXPONENT})?)[jJ]?")
 # As in CPython's tokenizer, every non-ASCII character may belong to a name; the whole name is
-# then checked (and NFKC-normalized) as Python does, in `_identifier`.
-_NAME = "[A-Za-z_\x80-\U0010FFFF][A-Za-z0-9_\x80-\U0010FFFF]*"
+# then checked (and NFKC-normalized) as Python does, in `_identifier`. The classes are written
+# as the ASCII characters they leave out: `[A-Za-z_\x80-\U0010FFFF]` is the same set, but
+# compiling it costs 10 to 30 ms at every start (tests/test_parse_tables.py checks they agree).
+NAME_START = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f]"  # A-Z a-z _ and non-ASCII
+NAME_CHAR = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # and 0-9
+_NAME = f"{NAME_START}{NAME_CHAR}*"
 _STRING_PREFIX = "(?:[rRuU]|[fF][rR]?|[rR][fF]|[bB][rR]?|[rR][bB])?"
 _STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
                 "|'''(?:[^'\\\\]|\\\\.|'(?!''))*'''"
@@ -51,7 +55,7 @@ _TOKEN_RE = re.compile(
     "|(?P<err>.)",
     re.DOTALL,
 )
-_NAME_CHAR_RE = re.compile("[A-Za-z0-9_\x80-\U0010FFFF]")
+_NAME_CHAR_RE = re.compile(NAME_CHAR)
 _PREFIXED_STRING_RE = re.compile(f"{_STRING_PREFIX}(?:{_STRING_BODY})", re.DOTALL)
 
 _PRIM_DECORATOR_RE = re.compile(r"[ \t]*(?:T|tir|tirx|tvm\.script\.tir|tvm\.script\.tirx)"
