@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import sys
 from pathlib import Path
 
 from ..diagnostics import Loc, SourceError
@@ -91,7 +92,9 @@ class ToSyntax:
     def string(self, c):
         t = c[0]
         value = "".join(_string_value(x) for x in c) if len(c) > 1 else _string_value(t)
-        return S.Str(value, t.line, t.column)
+        # Few distinct strings in a module ("float16", "global"), each written thousands of
+        # times; one copy of each (sys.intern, as the lexer does for names).
+        return S.Str(sys.intern(value), t.line, t.column)
 
     def true(self, c):
         return S.Const(True, c[0].line, c[0].column)
@@ -338,13 +341,18 @@ class _Tables:
         self.states = tuple(shipped["STATES"])
         self.literals = shipped["LITERALS"]
         self.start, self.end = shipped["START"], shipped["END"]
-        # Per rule: (size, name, method, expand1, children kept); a rule of one child that
-        # keeps it and has no method (`?unary: primary`) only changes state: size -1 says so.
+        # Per rule: (size, name, method, expand1, children kept). Two shapes of one child,
+        # half of all reductions, are marked for the driver to rewrite the top of its stacks
+        # in place: size -1, the child passed through (`?unary: primary`); size -2, the child
+        # given to the method (`primary: NAME -> name`).
         rules = []
         for size, name, method, expand1, kept in shipped["RULES"]:
             callback = getattr(transformer, method) if method else None
-            if size == 1 and callback is None and kept is None and expand1:
-                size = -1
+            if size == 1 and kept is None:
+                if expand1:
+                    size = -1
+                elif callback is not None:
+                    size = -2
             rules.append((size, name, callback, expand1,
                           tuple(map(tuple, kept)) if kept is not None else None))
         self.rules = tuple(rules)
@@ -368,7 +376,9 @@ def _reduce(rule: tuple, values: list, state_stack: list, states: tuple) -> None
     """Pop the rule's children, shape them as Lark would (tables.py), push what its method
     returns and go to the state after the rule."""
     size, name, callback, expand1, kept = rule
-    if size < 0:  # one child, passed through
+    if size < 0:  # one child, in place (see _Tables)
+        if size == -2:
+            values[-1] = callback([values[-1]])
         state_stack[-1] = states[state_stack[-2]][name]
         return
     if size:
@@ -413,7 +423,9 @@ def _drive(tables: _Tables, tokens) -> list:
             action = row[ttype]
             while action < 0:
                 size, name, callback, expand1, kept = rules[~action]
-                if size < 0:  # one child, passed through: only the state changes
+                if size < 0:  # one child, in place (see _Tables)
+                    if size == -2:
+                        values[-1] = callback([values[-1]])
                     state_stack[-1] = states[state_stack[-2]][name]
                 else:
                     if size:
