@@ -1,8 +1,9 @@
 """grammar/relax.lark -> syntax tree (syntax.py).
 
-`parse_syntax(text)`: Lark's LALR(1) tables for the grammar, driven by the loop of `_drive` over
-the tokens of lexer.py, with the Transformer below applied on each reduction. Every failure is a
-located `SourceError`. reader.py hands the tree to ir_builder.py for its meaning.
+`parse_syntax(text)`: Lark's LALR(1) tables for the grammar (built ahead of time by tables.py
+into parse_tables.json, so that no run builds them or imports Lark), driven by the loop of
+`_drive` over the tokens of lexer.py, with the Transformer below applied on each reduction.
+Every failure is a located `SourceError`. reader.py hands the tree to ir_builder.py.
 """
 
 from __future__ import annotations
