@@ -41,9 +41,13 @@ GENERATED = Path(__file__).with_name("parse_tables.json")
 
 def build_tables(grammar: str) -> dict:
     """Lark's LALR(1) analysis of `grammar`, in the canonical layout described above."""
-    from lark import Lark
-    from lark.lexer import Lexer
-    from lark.parsers.lalr_analysis import Shift
+    try:
+        from lark import Lark
+        from lark.lexer import Lexer
+        from lark.parsers.lalr_analysis import Shift
+    except ImportError:
+        raise SystemExit("building the parser tables needs Lark: pip install 'lark>=1.1.9,<2' "
+                         "(in the test extra; `make tables` installs it)") from None
 
     class DeclaredOnly(Lexer):
         """Tokens come from lexer.py; Lark needs a lexer class only to accept the grammar's
