@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test bench bench-gpu gpu-check corpus clean
+.PHONY: demo test tables bench bench-gpu gpu-check corpus clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,12 +57,19 @@ demo: $(VENV)/.base
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
+# The parser's LALR tables, rebuilt from grammar/relax.lark by Lark (in the test extra) into
+# cudagraph_cli/text/parse_tables.json (shipped: no run builds them); after any grammar change.
+tables: $(VENV)/.test
+	$(BIN)/python -m cudagraph_cli.text.tables
+
 # Whole-process timings against apache-tvm 0.27; results replace their sections of
 # docs/BENCHMARKS.md (machine and date included).
 bench: $(VENV)/.test
 	$(BIN)/python bench/bench_fmt.py --tvm --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_rewrite.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_verify.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_startup.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_big.py --write docs/BENCHMARKS.md
 
 # On a machine with an NVIDIA GPU (and, for bench-gpu, PyTorch): the launch-overhead benchmark
 # against PyTorch (its table replaces a section of docs/BENCHMARKS.md), and the GPU checks.

@@ -5,7 +5,8 @@
 Prints a JSON line: medians and minimums (seconds) of cgraph's pipeline on the parsed module
 (planner, merger, rewriter, and its well-formedness check of the rewritten functions, GC paused
 as the CLI does) and of TVM's C++ RewriteCUDAGraph on TVM's parse of the same text (null when
-apache-tvm is not installed). Run as its own process by bench_rewrite.py.
+apache-tvm is not installed); and, once each, the reading of the text: cgraph's parse_module
+and TVM's tvm.script.from_source. Run as its own process by bench_rewrite.py and bench_big.py.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     args = ap.parse_args()
     text = Path(args.file).read_text()
+    start = time.perf_counter()
     module = parse_module(text)
+    cgraph_parse = time.perf_counter() - start
+    tvm_parse = None
     tvm_job = None
     try:
         if os.environ.get("CGRAPH_BENCH_NO_TVM"):
@@ -40,7 +44,9 @@ def main() -> None:
         from tvm import relax
         from tvm.script import from_source
 
+        start = time.perf_counter()
         tvm_mod = from_source(text)
+        tvm_parse = time.perf_counter() - start
 
         def _tvm_job():
             with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
@@ -59,7 +65,8 @@ def main() -> None:
             theirs.append(time.perf_counter() - start)
     result = {"cgraph_median": statistics.median(ours), "cgraph_min": min(ours),
               "tvm_median": statistics.median(theirs) if theirs else None,
-              "tvm_min": min(theirs) if theirs else None}
+              "tvm_min": min(theirs) if theirs else None,
+              "cgraph_parse": cgraph_parse, "tvm_parse": tvm_parse}
     print(json.dumps(result))
 
 

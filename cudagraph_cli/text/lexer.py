@@ -1,7 +1,7 @@
 """Tokenizer for TVMScript text: one compiled regex, Python-style indentation.
 
 Lark's stock lexer tries one regex per terminal; this one runs a single alternation in C and
-hands Lark ready tokens. It also produces the layout tokens Lark cannot infer on its own:
+hands the parser (parser.py) ready tokens. It also produces the layout tokens of the grammar:
 `_NEWLINE` at the end of each logical line (newlines inside brackets are spaces), `_INDENT` /
 `_DEDENT` when the indentation changes, and `PRIMBODY`: the body of a `@T.prim_func` taken
 whole, as text. cgraph never looks inside TIR, so it never tokenizes it; but TVMScript is
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import unicodedata
 import warnings
+from operator import itemgetter
 from typing import Iterator
-
-from lark.lexer import Lexer
 
 from ..diagnostics import Loc, SourceError
 
@@ -30,8 +30,12 @@ _NUMBER = (rf"(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+"
            rf"|(?:{_DIGITS})?\.{_DIGITS}(?:{_EXPONENT})?"
            rf"|{_DIGITS}(?:\.(?:{_EXPONENT})?|{_EXPONENT})?)[jJ]?")
 # As in CPython's tokenizer, every non-ASCII character may belong to a name; the whole name is
-# then checked (and NFKC-normalized) as Python does, in `_identifier`.
-_NAME = "[A-Za-z_\x80-\U0010FFFF][A-Za-z0-9_\x80-\U0010FFFF]*"
+# then checked (and NFKC-normalized) as Python does, in `_identifier`. The classes are written
+# as the ASCII characters they leave out: `[A-Za-z_\x80-\U0010FFFF]` is the same set, but
+# compiling it costs 10 to 30 ms at every start (tests/test_parse_tables.py checks they agree).
+NAME_START = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f]"  # A-Z a-z _ and non-ASCII
+NAME_CHAR = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # and 0-9
+_NAME = f"{NAME_START}{NAME_CHAR}*"
 _STRING_PREFIX = "(?:[rRuU]|[fF][rR]?|[rR][fF]|[bB][rR]?|[rR][bB])?"
 _STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
                 "|'''(?:[^'\\\\]|\\\\.|'(?!''))*'''"
@@ -52,7 +56,7 @@ _TOKEN_RE = re.compile(
     "|(?P<err>.)",
     re.DOTALL,
 )
-_NAME_CHAR_RE = re.compile("[A-Za-z0-9_\x80-\U0010FFFF]")
+_NAME_CHAR_RE = re.compile(NAME_CHAR)
 _PREFIXED_STRING_RE = re.compile(f"{_STRING_PREFIX}(?:{_STRING_BODY})", re.DOTALL)
 
 _PRIM_DECORATOR_RE = re.compile(r"[ \t]*(?:T|tir|tirx|tvm\.script\.tir|tvm\.script\.tirx)"
@@ -74,19 +78,28 @@ def normalize_source(text: str, strip_bom: bool = True) -> str:
     return text
 
 
-class Token:
-    """A token as Lark's LALR parser needs it (type, value, position), without the cost of
-    `lark.Token` (a str subclass with eight fields), which dominated lexing time."""
+class Token(tuple):
+    """A token as the LALR driver needs it: (type, value, start_pos, line, column), read by
+    name. A tuple made by `tuple.__new__` costs half a slotted object's `__init__`, and a big
+    module has a million tokens; `lark.Token` (a str subclass with eight fields) cost more."""
 
-    __slots__ = ("type", "value", "line", "column", "start_pos")
-    end_line = end_column = end_pos = None
+    __slots__ = ()
 
-    def __init__(self, type: str, value: str, start_pos: int, line: int, column: int):
-        self.type, self.value, self.start_pos = type, value, start_pos
-        self.line, self.column = line, column
+    def __new__(cls, type: str, value: str, start_pos: int, line: int, column: int):
+        return tuple.__new__(cls, (type, value, start_pos, line, column))
+
+    type = property(itemgetter(0))
+    value = property(itemgetter(1))
+    start_pos = property(itemgetter(2))
+    line = property(itemgetter(3))
+    column = property(itemgetter(4))
 
     def __repr__(self) -> str:
         return f"Token({self.type!r}, {self.value!r}, {self.line}:{self.column})"
+
+
+# Where a token is made per match: the tuple constructor itself, without `Token.__new__`.
+_make = tuple.__new__
 
 
 KEYWORDS = frozenset({"def", "class", "return", "with", "as", "pass", "import", "from",
@@ -97,20 +110,6 @@ KEYWORDS = frozenset({"def", "class", "return", "with", "as", "pass", "import", 
 MAX_NESTING = 100
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
-
-
-class RelaxLexer(Lexer):
-    """Lark custom lexer (`Lark(..., lexer=RelaxLexer)`)."""
-
-    def __init__(self, lexer_conf):
-        # Lark names the grammar's anonymous literals ("def", "(") itself: map text -> name.
-        self.literal_types: dict[str, str] = {}
-        for term in lexer_conf.terminals:
-            if term.pattern.type == "str":
-                self.literal_types[str(term.pattern.value)] = str(term.name)
-
-    def lex(self, text: str) -> Iterator[Token]:
-        return tokenize(text, self.literal_types)
 
 
 def _line_col(text: str, pos: int) -> Loc:
@@ -317,7 +316,7 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             if brackets:
                 continue
             if not at_line_start:
-                yield Token("_NEWLINE", "\n", start, newline_line, newline_col)
+                yield _make(Token, ("_NEWLINE", "\n", start, newline_line, newline_col))
             at_line_start = True
             if prim_def_indent >= 0:
                 # The header's newline: take the body whole, then lex on after it.
@@ -367,9 +366,11 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                     # Checked whole before its header is parsed, so that a bracket problem
                     # in the header is reported where Python (and TVM) report it.
                     prim_end = check_prim_func(text, line_start, line, prim_def_indent)
-                yield Token(t, value, start, line, col)
+                yield _make(Token, (t, value, start, line, col))
             else:
-                yield Token("NAME", value, start, line, col)
+                # A big module has a dozen times more names than distinct ones (2048 decode
+                # layers: 367k, 25k); one string each keeps the syntax tree and the IR smaller.
+                yield _make(Token, ("NAME", sys.intern(value), start, line, col))
         elif kind == "op":
             if value in _OPEN:
                 brackets.append((value, start))
@@ -385,12 +386,12 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             t = lit.get(value)
             if t is None:
                 raise SourceError(f"unexpected `{value}`", Loc(line, col))
-            yield Token(t, value, start, line, col)
+            yield _make(Token, (t, value, start, line, col))
         elif kind == "number":
             nxt = text[m.end():m.end() + 1]
             if value[0] == "0" or value[-1] in "jJ" or nxt.isalnum() or nxt == "_":
                 _check_number(value, text, m.end(), Loc(line, col))
-            yield Token("NUMBER", value, start, line, col)
+            yield _make(Token, ("NUMBER", value, start, line, col))
         elif kind == "string" or kind == "prefix":
             if kind == "prefix":
                 sm = _PREFIXED_STRING_RE.match(text, start)
@@ -398,7 +399,7 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                     raise SourceError("unterminated string", Loc(line, col + len(value)))
                 value = sm.group()
                 it = _TOKEN_RE.finditer(text, sm.end())
-            yield Token("STRING", value, start, line, col)
+            yield _make(Token, ("STRING", value, start, line, col))
             if "\n" in value:  # a triple-quoted string, or a backslash-continued one
                 line += value.count("\n")
                 line_start = start + value.rfind("\n") + 1

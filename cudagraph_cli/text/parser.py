@@ -1,21 +1,22 @@
 """grammar/relax.lark -> syntax tree (syntax.py).
 
-`parse_syntax(text)`: Lark's LALR(1) tables for the grammar, driven by the loop of `_drive` over
-the tokens of lexer.py, with the Transformer below applied on each reduction. Every failure is a
-located `SourceError`. reader.py hands the tree to ir_builder.py for its meaning.
+`parse_syntax(text)`: Lark's LALR(1) tables for the grammar (built ahead of time by tables.py
+into parse_tables.json, so that no run builds them or imports Lark), driven by the loop of
+`_drive` over the tokens of lexer.py, with the Transformer below applied on each reduction.
+Every failure is a located `SourceError`. reader.py hands the tree to ir_builder.py.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import json
+import sys
 from pathlib import Path
-
-from lark import Lark, Transformer
 
 from ..diagnostics import Loc, SourceError
 from . import syntax as S
-from .lexer import RelaxLexer, Token, normalize_source
+from .lexer import Token, normalize_source, tokenize
 
 
 def grammar_path() -> Path:
@@ -68,8 +69,9 @@ def _string_value(tok: Token) -> str:
     return _literal(tok, text)
 
 
-class ToSyntax(Transformer):
-    """Lark tree -> syntax nodes. Runs inside the LALR parser (no intermediate tree)."""
+class ToSyntax:
+    """Lark-style Transformer: a method per rule (or alias) makes its syntax node from the
+    rule's children, called by `_drive` on each reduction (no intermediate tree)."""
 
     # ---- atoms
     def name(self, c):
@@ -91,7 +93,9 @@ class ToSyntax(Transformer):
     def string(self, c):
         t = c[0]
         value = "".join(_string_value(x) for x in c) if len(c) > 1 else _string_value(t)
-        return S.Str(value, t.line, t.column)
+        # Few distinct strings in a module ("float16", "global"), each written thousands of
+        # times; one copy of each (sys.intern, as the lexer does for names).
+        return S.Str(sys.intern(value), t.line, t.column)
 
     def true(self, c):
         return S.Const(True, c[0].line, c[0].column)
@@ -325,53 +329,43 @@ class ToSyntax(Transformer):
         return out
 
 
-@functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", lexer=RelaxLexer,
-                transformer=ToSyntax(), maybe_placeholders=False, propagate_positions=False,
-                cache=False)
-
-
 class _Tables:
-    """Lark's LALR(1) tables and Transformer callbacks, laid out for `_drive`.
+    """parse_tables.json (Lark's LALR(1) tables for the grammar, built ahead by tables.py)
+    with each rule's Transformer method bound: what `_drive` runs."""
 
-    Lark's own driver spends most of its time on bookkeeping around the table look-up
-    (comparing grammar symbols through Python-level `__eq__`/`__hash__`). The tables and the
-    callbacks are Lark's; only the loop that runs them is ours.
-    """
+    __slots__ = ("states", "rules", "start", "end", "literals")
 
-    def __init__(self, lark: Lark):
-        from lark.parsers.lalr_analysis import Shift
-
-        inner = lark.parser.parser.parser
-        table = inner.parse_table
-        callbacks = inner.callbacks
-        rules: dict = {}
-        self.states: dict[int, dict[str, tuple]] = {}
-        for state, actions in table.states.items():
-            row = {}
-            for term, (action, arg) in actions.items():
-                if action is Shift:
-                    row[str(term)] = (True, arg)
-                else:
-                    info = rules.get(id(arg))
-                    if info is None:
-                        info = (len(arg.expansion), callbacks[arg], str(arg.origin.name))
-                        rules[id(arg)] = info
-                    row[str(term)] = (False, info)
-            self.states[state] = row
-        self.start = table.start_states["start"]
-        self.end = table.end_states["start"]
-
-
-@functools.lru_cache(maxsize=1)
-def _literal_types() -> dict[str, str]:
-    return RelaxLexer(_lark().lexer_conf).literal_types
+    def __init__(self):
+        shipped = json.loads(Path(__file__).with_name("parse_tables.json")
+                             .read_text(encoding="utf-8"))
+        transformer = ToSyntax()
+        self.states = tuple(shipped["STATES"])
+        self.literals = shipped["LITERALS"]
+        self.start, self.end = shipped["START"], shipped["END"]
+        # Per rule: (size, name, method, expand1, children kept). Two shapes of one child,
+        # half of all reductions, are marked for the driver to rewrite the top of its stacks
+        # in place: size -1, the child passed through (`?unary: primary`); size -2, the child
+        # given to the method (`primary: NAME -> name`).
+        rules = []
+        for size, name, method, expand1, kept in shipped["RULES"]:
+            callback = getattr(transformer, method) if method else None
+            if size == 1 and kept is None:
+                if expand1:
+                    size = -1
+                elif callback is not None:
+                    size = -2
+            rules.append((size, name, callback, expand1,
+                          tuple(map(tuple, kept)) if kept is not None else None))
+        self.rules = tuple(rules)
 
 
 @functools.lru_cache(maxsize=1)
 def _tables() -> _Tables:
-    return _Tables(_lark())
+    return _Tables()
+
+
+def _literal_types() -> dict[str, str]:
+    return _tables().literals
 
 
 class _Unexpected(Exception):
@@ -379,50 +373,101 @@ class _Unexpected(Exception):
         self.token, self.expected = token, expected
 
 
+def _reduce(rule: tuple, values: list, state_stack: list, states: tuple) -> None:
+    """Pop the rule's children, shape them as Lark would (tables.py), push what its method
+    returns and go to the state after the rule."""
+    size, name, callback, expand1, kept = rule
+    if size < 0:  # one child, in place (see _Tables)
+        if size == -2:
+            values[-1] = callback([values[-1]])
+        state_stack[-1] = states[state_stack[-2]][name]
+        return
+    if size:
+        children = values[-size:]
+        del values[-size:]
+        del state_stack[-size:]
+    else:
+        children = []
+    if kept is not None:
+        shaped: list = []
+        for i, splice in kept:
+            if not splice:
+                shaped.append(children[i])
+            elif shaped:
+                shaped += children[i]
+            else:  # left recursion (`__x: __x y`): extend the list it built, not a copy
+                shaped = children[i]
+        children = shaped
+    if callback is None:
+        values.append(children[0] if expand1 else children)
+    elif expand1 and len(children) == 1:
+        values.append(children[0])
+    else:
+        values.append(callback(children))
+    state_stack.append(states[state_stack[-1]][name])
+
+
 def _drive(tables: _Tables, tokens) -> list:
-    """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction."""
+    """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction.
+    `_reduce` inlined: a reduction is about as frequent as a token, and a call costs as much
+    as the reduction itself."""
     states = tables.states
+    rules = tables.rules
     state_stack = [tables.start]
     values: list = []
     push_state = state_stack.append
     push_value = values.append
+    row = states[tables.start]
     for tok in tokens:
         ttype = tok.type
-        while True:
-            try:
-                shift, arg = states[state_stack[-1]][ttype]
-            except KeyError:
-                raise _Unexpected(tok, set(states[state_stack[-1]])) from None
-            if shift:
-                push_state(arg)
-                push_value(tok)
-                break
-            size, callback, origin = arg
-            if size:
-                children = values[-size:]
-                del values[-size:]
-                del state_stack[-size:]
-            else:
-                children = []
-            push_value(callback(children))
-            push_state(states[state_stack[-1]][origin][1])
-    end = tables.end
-    while True:
         try:
-            shift, arg = states[state_stack[-1]]["$END"]
+            action = row[ttype]
+            while action < 0:
+                size, name, callback, expand1, kept = rules[~action]
+                if size < 0:  # one child, in place (see _Tables)
+                    if size == -2:
+                        values[-1] = callback([values[-1]])
+                    state_stack[-1] = states[state_stack[-2]][name]
+                else:
+                    if size:
+                        children = values[-size:]
+                        del values[-size:]
+                        del state_stack[-size:]
+                    else:
+                        children = []
+                    if kept is not None:
+                        shaped: list = []
+                        for i, splice in kept:
+                            if not splice:
+                                shaped.append(children[i])
+                            elif shaped:
+                                shaped += children[i]
+                            else:
+                                shaped = children[i]
+                        children = shaped
+                    if callback is None:
+                        push_value(children[0] if expand1 else children)
+                    elif expand1 and len(children) == 1:
+                        push_value(children[0])
+                    else:
+                        push_value(callback(children))
+                    push_state(states[state_stack[-1]][name])
+                action = states[state_stack[-1]][ttype]
+        except KeyError:
+            if ttype in states[state_stack[-1]]:  # not the table's: a bug in a callback
+                raise
+            raise _Unexpected(tok, set(states[state_stack[-1]])) from None
+        push_state(action)
+        push_value(tok)
+        row = states[action]
+    end = tables.end
+    while state_stack[-1] != end:
+        try:
+            action = states[state_stack[-1]]["$END"]
         except KeyError:
             raise _Unexpected(Token("$END", "", 0, 0, 0), set(states[state_stack[-1]])) from None
-        size, callback, origin = arg
-        if size:
-            children = values[-size:]
-            del values[-size:]
-            del state_stack[-size:]
-        else:
-            children = []
-        push_value(callback(children))
-        push_state(states[state_stack[-1]][origin][1])
-        if state_stack[-1] == end:
-            return values[-1]
+        _reduce(rules[~action], values, state_stack, states)
+    return values[-1]
 
 
 # How a terminal is named in a message: the text it stands for where it stands for one.
@@ -480,10 +525,8 @@ def parse_syntax(text: str, strip_bom: bool = True) -> list:
     """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`)."""
     text = normalize_source(text, strip_bom)
     tables = _tables()
-    lexer = RelaxLexer.__new__(RelaxLexer)
-    lexer.literal_types = _literal_types()
     try:
-        return _drive(tables, lexer.lex(text))
+        return _drive(tables, tokenize(text, tables.literals))
     except SourceError:
         raise
     except _Unexpected as e:
