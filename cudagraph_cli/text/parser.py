@@ -3,7 +3,7 @@
 `parse_syntax(text)`: Lark's LALR(1) tables for the grammar (built ahead of time by tables.py
 into parse_tables.json, so that no run builds them or imports Lark), driven by the loop of
 `_drive` over the tokens of lexer.py, with the Transformer below applied on each reduction.
-Every failure is a located `SourceError`. reader.py hands the tree to ir_builder.py.
+Every failure is a located `SourceError`. reader.py hands the tree to builder/.
 """
 
 from __future__ import annotations

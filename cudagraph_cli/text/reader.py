@@ -1,4 +1,4 @@
-"""TVMScript text -> IR: the grammar driver (parser.py) then the builder (ir_builder.py).
+"""TVMScript text -> IR: the grammar driver (parser.py) then the builder (builder/).
 
 Here, above both, so that the builder can read a shape written as a string ("m * 2") with the
 grammar driver without the driver needing the builder: no import cycle between them.
