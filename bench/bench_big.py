@@ -47,7 +47,10 @@ from report import machine, write_section  # noqa: E402
 READING_SPLIT = """
 import gc, json, sys, time
 from cudagraph_cli.text import parser, lexer
-from cudagraph_cli.text.ir_builder import ModuleBuilder
+try:
+    from cudagraph_cli.text.builder import ModuleBuilder
+except ImportError:  # a checkout before the builder was split
+    from cudagraph_cli.text.ir_builder import ModuleBuilder
 text = open(sys.argv[1]).read()
 parser.parse_syntax("x = 1\\n")
 literals = parser._literal_types()
