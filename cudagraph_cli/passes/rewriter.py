@@ -16,6 +16,8 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import ir
 from ..ir.equality import functions_equal, structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
@@ -56,8 +58,7 @@ class _Module:
             if functions_equal(self.functions[name], f):
                 return name
         name = self.unique_name(hint)
-        f.name = name
-        self.functions[name] = f
+        self.functions[name] = dataclasses.replace(f, name=name)
         self.added.append(name)
         self._by_key.setdefault(key, []).append(name)
         return name
@@ -121,7 +122,7 @@ class _Copier:
         return ir.VarBinding(var, value)
 
 
-def _function_syms(f: ir.Function) -> list:
+def _function_syms(f: ir.Function) -> tuple:
     out: list = []
     for p in f.params:
         ir.sinfo_prim_vars(p.sinfo, out)
@@ -131,7 +132,7 @@ def _function_syms(f: ir.Function) -> list:
                 ir.sinfo_prim_vars(b.var.sinfo, out)
     if f.ret_sinfo is not None:
         ir.sinfo_prim_vars(f.ret_sinfo, out)
-    return out
+    return tuple(out)
 
 
 def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Function:
@@ -159,8 +160,7 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
     body = ir.Tuple(()) if is_void(gv.sinfo) else gv
     f = ir.Function("", params, gv.sinfo, [ir.BindingBlock(bindings)], body, [FORCE_PURE],
                     is_private=True, is_pure=True)
-    f.sym_vars = _function_syms(f)
-    return f
+    return dataclasses.replace(f, sym_vars=_function_syms(f))
 
 
 # ---- rewriting each function ----------------------------------------------------------------
@@ -195,10 +195,7 @@ class _FunctionRewriter:
     def run(self) -> ir.Function:
         f = self.f
         blocks, body = self.blocks_and_body(f.blocks, f.body)
-        new = ir.Function(f.name, f.params, f.ret_sinfo, blocks, body, list(f.attrs),
-                          f.is_private, f.is_pure, list(f.sym_vars), f.loc, f.ret_loc,
-                          f.ret_deduced)
-        return new
+        return dataclasses.replace(f, blocks=blocks, body=body)
 
     def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
         """A branch of an If, rewritten as a function body is (see `run`)."""
@@ -344,8 +341,6 @@ class _FunctionRewriter:
                            (ir.ExternFunc(ir.RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
             gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
             self.emit(gv, call)
-            if is_void(call_ty):
-                gv.annotated = True
             for i, v in enumerate(outputs):
                 self.redef[id(v)] = (gv, i)
         for b in plan.bindings:
@@ -432,5 +427,4 @@ class Rewriter:
             else:
                 functions.append(f)
         functions += [self.functions[n] for n in added if n not in placed]
-        return ir.Module(src.name, functions, src.decorator_args, list(src.globals_text),
-                         list(src.leading_comments), src.dialect, src.loc)
+        return dataclasses.replace(src, functions=functions)

@@ -172,7 +172,7 @@ class ModuleBuilder:
         for fd, f, fctx in headers:
             if fctx is not None:
                 self._relax_body(fd, f, fctx, cls.name)
-            module.functions.append(f)
+            module.functions += (f,)
         module.dialect = "legacy" if self.dialect.legacy > self.dialect.current else "current"
         for c in self.meta_constants:
             if c.sinfo is None:
@@ -304,8 +304,8 @@ class ModuleBuilder:
         for p in f.params:
             fctx.scope[p.name] = p
         stmts = fd.body
-        blocks: list[ir.BindingBlock] = []
-        current: ir.BindingBlock | None = None
+        blocks: list = []
+        current: list | None = None
         body_expr = None
         first_return: Loc | None = None
         for i, s in enumerate(stmts):
@@ -326,14 +326,14 @@ class ModuleBuilder:
                 continue
             for binding in self._bindings(s, f, fctx, class_name):
                 if current is None:
-                    current = ir.BindingBlock([], False, binding.loc)
-                    blocks.append(current)
-                current.bindings.append(binding)
+                    current = []  # a plain block's bindings: see _plain_blocks
+                    blocks.append((current, binding.loc))
+                current.append(binding)
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
-        f.blocks = blocks
+        f.blocks = _plain_blocks(blocks)
         f.body = body_expr
-        f.sym_vars = list(fctx.sym_order)
+        f.sym_vars = tuple(fctx.sym_order)
         if f.ret_sinfo is None:
             # Unannotated: what TVM would deduce; None if it involves unmodelled operators
             # (then the printer leaves it out again, and TVM deduces it on reading).
@@ -403,7 +403,7 @@ class ModuleBuilder:
                     for k, val in v.args[0].items:
                         if not isinstance(k, S.Str):
                             raise SourceError("attribute names must be strings", k.loc)
-                        f.attrs.append((k.value, literal(val)))
+                        f.attrs += ((k.value, literal(val)),)
                     return None
                 if name == "R.output":
                     raise SourceError("R.output outside of a dataflow block", v.loc)
@@ -592,14 +592,17 @@ class ModuleBuilder:
     @staticmethod
     def _append(seq: ir.SeqExpr, binding):
         if not seq.blocks or seq.blocks[-1].is_dataflow:
-            seq.blocks.append(ir.BindingBlock([], False, binding.loc))
-        seq.blocks[-1].bindings.append(binding)
+            seq.blocks += (ir.BindingBlock((binding,), False, binding.loc),)
+        else:
+            last = seq.blocks[-1]
+            seq.blocks = seq.blocks[:-1] + (ir.BindingBlock(last.bindings + (binding,), False,
+                                                            last.loc),)
 
     def _branch_prefix(self, stmts: list, s: S.If, f: ir.Function, fctx: _Function,
                        class_name: str):
         """The statements of a branch before its last one -> a SeqExpr without a result."""
-        blocks: list[ir.BindingBlock] = []
-        current: ir.BindingBlock | None = None
+        blocks: list = []
+        current: list | None = None
         for x in stmts:
             if isinstance(x, S.Return):
                 raise SourceError("`return` inside an `if` branch (assign the result to a "
@@ -610,10 +613,10 @@ class ModuleBuilder:
                 continue
             for binding in self._bindings(x, f, fctx, class_name):
                 if current is None:
-                    current = ir.BindingBlock([], False, binding.loc)
-                    blocks.append(current)
-                current.bindings.append(binding)
-        return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
+                    current = []  # a plain block's bindings: see _plain_blocks
+                    blocks.append((current, binding.loc))
+                current.append(binding)
+        return ir.SeqExpr(_plain_blocks(blocks), ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: _Function, class_name: str):
         """`@R.function def inner(...)` inside a function body: a local, private function,
@@ -643,7 +646,7 @@ class ModuleBuilder:
         if w.as_name is not None:
             raise SourceError(f"`with R.dataflow() as {w.as_name}`: a dataflow block cannot be "
                               "bound to a name (write `with R.dataflow():`)", w.loc)
-        block = ir.BindingBlock([], True, w.loc)
+        bindings: list = []
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
         dummy_f = ir.Function("", [], None, [], ir.Tuple(()))
@@ -660,17 +663,17 @@ class ModuleBuilder:
                 continue
             if isinstance(s, S.With):
                 raise SourceError("nested `with` blocks are not supported", s.loc)
-            block.bindings.extend(self._bindings(s, dummy_f, fctx, ""))
+            bindings.extend(self._bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
         out_ids = {id(v) for v in outputs or ()}
-        for b in block.bindings:
+        for b in bindings:
             b.var.is_dataflow = id(b.var) not in out_ids
         # After the block only its outputs stay visible.
         fctx.scope = saved
         for v in outputs or ():
             fctx.scope[v.name] = v
-        return block
+        return ir.BindingBlock(bindings, True, w.loc)
 
     # ---- expressions ---------------------------------------------------------------------
 
@@ -1502,6 +1505,13 @@ def _is_literal(node) -> bool:
     if t is S.DictLit:
         return all(_is_literal(k) and _is_literal(v) for k, v in node.items)
     return False
+
+
+def _plain_blocks(blocks: list) -> tuple:
+    """The blocks of a body: dataflow blocks as built, plain ones from the (bindings, loc)
+    pairs gathered while reading (a block's bindings are a tuple, known once it ends)."""
+    return tuple(b if isinstance(b, ir.BindingBlock) else ir.BindingBlock(b[0], False, b[1])
+                 for b in blocks)
 
 
 def literal(node) -> ir.Literal:
