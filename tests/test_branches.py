@@ -124,7 +124,7 @@ def test_if_ir_follows_tvm():
     tensor = ir.TensorSInfo((ir.IntImm(2),), "float32", 1)
     assert t.var.sinfo == ir.TupleSInfo((tensor, tensor))
     alias = parse_module(module(READ_CASES[3][1])).function("main").blocks[0].bindings[0]
-    assert alias.value.false_branch.blocks == [] and alias.value.false_branch.body.name == "x"
+    assert alias.value.false_branch.blocks == () and alias.value.false_branch.body.name == "x"
 
 
 def test_rejections_are_located():
@@ -476,6 +476,6 @@ def test_wellformed_sees_undefined_vars_inside_branches_and_nested_functions():
     # The same var bound in both branches is bound twice.
     inner.value.body = inner.value.params[0]
     then = ifs[0].value.true_branch.blocks[0].bindings
-    ifs[0].value.false_branch.blocks.append(ir.BindingBlock([then[0]]))
+    ifs[0].value.false_branch.blocks += (ir.BindingBlock([then[0]]),)
     with pytest.raises(SourceError, match="bound twice"):
         check_module(mod)

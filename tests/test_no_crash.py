@@ -7,6 +7,7 @@ silent wrong answer, before the executor checked the construct it interprets.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from pathlib import Path
@@ -144,7 +145,7 @@ def test_the_executor_refuses_a_storage_given_to_a_kernel():
     bindings = [b for block in main.blocks for b in block.bindings]
     storage = next(b.var for b in bindings if b.var.name == "storage")
     launch = next(b for b in bindings if "cls.exp(x, alloc)" in line_text(b.loc.line))
-    launch.value.args = (storage,) + tuple(launch.value.args[1:])
+    launch.value = dataclasses.replace(launch.value, args=(storage,) + launch.value.args[1:])
     x = np.zeros((2, 4), "float32")
     executor = Executor(mod, CpuBackend())
     with pytest.raises(ExecError) as e:

@@ -125,7 +125,7 @@ def test_shape_string_expression_and_constant_folding():
 def test_module_level_typevar_from_tvm_printer():
     text = 'm = TypeVar("m")\n' + fn("return x", sig='def main(x: R.Tensor((m,), "float32")):')
     mod = parse_module(text)
-    assert mod.globals_text == ['m = TypeVar("m")']
+    assert mod.globals_text == ('m = TypeVar("m")',)
     assert isinstance(mod.function("main").params[0].sinfo.shape[0], ir.SymVar)
 
 

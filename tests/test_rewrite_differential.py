@@ -47,7 +47,7 @@ def check_corrections(src: ir.Module, out: ir.Module):
     # Returned values: their storages (followed through get-items) stay in the function.
     for f in src.relax_functions():
         returned = output_storages(f, True, frozenset(g.name for g in src.relax_functions()))
-        names = {b.var.name for blk in f.blocks for b in blk.bindings if id(b.var) in returned}
+        names = {b.var.name for blk in f.blocks for b in blk.bindings if b.var in returned}
         still_allocated = storages_allocated(out.function(f.name))
         assert names <= still_allocated, (f.name, names - still_allocated)
     # Functions live at once share no slot.

@@ -293,8 +293,8 @@ def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
     for value in ex_g.alloc_cache.values():
         for v in _flat(value):
             s = v if isinstance(v, DeviceStorage) else getattr(v, "storage", None)
-            if isinstance(s, DeviceStorage) and id(s) not in seen:
-                seen.add(id(s))
+            if isinstance(s, DeviceStorage) and s not in seen:
+                seen.add(s)
                 report.static_bytes += s.nbytes
     report.device_bytes_eager = eager.bytes_allocated
     report.device_bytes_graph = graph.bytes_allocated

@@ -113,10 +113,10 @@ class Executor:
         if len(args) != len(f.params):
             raise ExecError(f"'{f.name}' takes {len(f.params)} arguments, {len(args)} given",
                             f.loc)
-        env: dict[int, object] = {}
-        syms: dict[int, int] = {}
+        env: dict[ir.Var, object] = {}
+        syms: dict[ir.SymVar, int] = {}
         for p, a in zip(f.params, args):
-            env[id(p)] = a
+            env[p] = a
             self._match(p.sinfo, a, syms, p.loc, p.name)
         self._bindings(f.blocks, env, syms)
         return self._eval(f.body, env, syms)
@@ -138,7 +138,7 @@ class Executor:
             for i, (fs, fv) in enumerate(zip(s.fields, value)):
                 self._match(fs, fv, syms, loc, f"{name}[{i}]")
         elif isinstance(s, ir.PrimSInfo) and isinstance(s.value, ir.SymVar):
-            syms.setdefault(id(s.value), _integer(value, f"'{name}'"))
+            syms.setdefault(s.value, _integer(value, f"'{name}'"))
 
     def _match_dims(self, dims, actual, syms, loc, name):
         if len(dims) != len(actual):
@@ -146,8 +146,8 @@ class Executor:
                             loc)
         # Variables first: a dimension such as `T.max(n - m, 1)` may come before `m`.
         for d, a in zip(dims, actual):
-            if isinstance(d, ir.SymVar) and id(d) not in syms:
-                syms[id(d)] = _integer(a, f"a dimension of '{name}'")
+            if isinstance(d, ir.SymVar) and d not in syms:
+                syms[d] = _integer(a, f"a dimension of '{name}'")
         for d, a in zip(dims, actual):
             if self._prim(d, syms) != a:
                 raise ExecError(f"'{name}' has shape {tuple(actual)}, which does not match its "
@@ -159,7 +159,7 @@ class Executor:
         t = type(e)
         if t is ir.Var:
             try:
-                return env[id(e)]
+                return env[e]
             except KeyError:
                 raise ExecError(f"'{e.name}' is used before it is defined") from None
         if t is ir.Call:
@@ -230,7 +230,7 @@ class Executor:
                     if e.loc.line == 0:
                         e.loc = b.loc
                     raise
-                env[id(b.var)] = value
+                env[b.var] = value
 
     def _call_closure(self, closure: Closure, args: list):
         f = closure.function
@@ -240,13 +240,13 @@ class Executor:
         env = dict(closure.env)
         syms = dict(closure.syms)
         for p, a in zip(f.params, args):
-            env[id(p)] = a
+            env[p] = a
             self._match(p.sinfo, a, syms, p.loc, p.name)
         self._bindings(f.blocks, env, syms)
         return self._eval(f.body, env, syms)
 
     def _prim(self, e, syms: dict):
-        return eval_prim(e, lambda v: syms[id(v)])
+        return eval_prim(e, lambda v: syms[v])
 
     def _call(self, c: ir.Call, env: dict, syms: dict):
         op = c.op
@@ -692,12 +692,12 @@ def storages_sized_in_elements(module: ir.Module) -> bool:
     storage of a constant size N holds, at offset 0, a tensor of exactly N elements wider
     than a byte. TVM's own test modules are written so (`alloc_storage(R.shape([8]), ...,
     "float32")` for 8 float32 values); a module that does it once is read so throughout."""
-    sizes: dict[int, tuple] = {}  # var -> (N,), or a tuple of those for get_cached_alloc
+    sizes: dict[ir.Var, tuple] = {}  # var -> (N,), or a tuple of those for get_cached_alloc
     returned: dict[str, tuple] = {}  # function -> sizes of the storages it returns
 
     def size_of(e):
         if isinstance(e, ir.Var):
-            return sizes.get(id(e))
+            return sizes.get(e)
         if isinstance(e, ir.TupleGetItem):
             t = size_of(e.tuple_value)
             if isinstance(t, tuple) and t and isinstance(t[0], tuple) and \
@@ -721,17 +721,17 @@ def storages_sized_in_elements(module: ir.Module) -> bool:
                 if not isinstance(v, ir.Call):
                     s = size_of(v)
                     if s is not None:
-                        sizes[id(b.var)] = s
+                        sizes[b.var] = s
                     continue
                 op = v.op.name if isinstance(v.op, ir.Op) else None
                 if op == "relax.memory.alloc_storage" and ir.storage_size(v) is not None:
-                    sizes[id(b.var)] = (ir.storage_size(v),)
+                    sizes[b.var] = (ir.storage_size(v),)
                 elif ir.builtin_called(v) == ir.GET_CACHED_ALLOC and len(v.args) == 2 and \
                         isinstance(v.args[1], ir.Tuple) and v.args[1].fields and \
                         isinstance(v.args[1].fields[0], ir.GlobalVarRef):
                     got = returned.get(v.args[1].fields[0].name)
                     if got is not None:
-                        sizes[id(b.var)] = got
+                        sizes[b.var] = got
                 elif op == "relax.memory.alloc_tensor" and len(v.args) >= 4:
                     n = size_of(v.args[0])
                     shape = v.args[2]

@@ -128,12 +128,12 @@ class OwnershipCheck:
         followed through vars and tuple literals; else the return value, else the function
         (and what the location is, in words)."""
         f = self.module.function(self.function)
-        bound = {id(b.var): b for b in ir.nested_bindings(f.blocks)}
+        bound = {b.var: b for b in ir.nested_bindings(f.blocks)}
         expr, made = f.body, None
         steps = [int(s) for s in path.strip("[]").split("][")] if path else []
         while True:
             if isinstance(expr, ir.Var):
-                binding = bound.get(id(expr))
+                binding = bound.get(expr)
                 if binding is None:
                     break  # a parameter: nothing in the function made it
                 made = binding

@@ -128,7 +128,7 @@ def _instantiate(f: ir.Function, call: ir.Call, functions: dict):
     binding: dict = {}
     for p, a in zip(f.params, call.args):
         _match(p.sinfo, deduce(a, functions), binding)
-    if any(id(v) not in binding for v in free):
+    if any(v not in binding for v in free):
         return None
     return substitute(ret, binding)
 
@@ -139,19 +139,19 @@ def _match(param, arg, binding: dict):
                 len(param.shape) == len(arg.shape):
             for p, a in zip(param.shape, arg.shape):
                 if isinstance(p, ir.SymVar):
-                    binding.setdefault(id(p), a)
+                    binding.setdefault(p, a)
     elif isinstance(param, ir.ShapeSInfo) and isinstance(arg, ir.ShapeSInfo):
         if param.values is not None and arg.values is not None:
             for p, a in zip(param.values, arg.values):
                 if isinstance(p, ir.SymVar):
-                    binding.setdefault(id(p), a)
+                    binding.setdefault(p, a)
     elif isinstance(param, ir.TupleSInfo) and isinstance(arg, ir.TupleSInfo):
         for p, a in zip(param.fields, arg.fields):
             _match(p, a, binding)
 
 
 def substitute(s, binding: dict):
-    """Struct info with symbolic vars replaced (`binding`: id(SymVar) -> PrimExpr)."""
+    """Struct info with symbolic vars replaced (`binding`: SymVar -> PrimExpr)."""
     if not binding:
         return s
     if isinstance(s, ir.TensorSInfo) and s.shape is not None:
@@ -167,7 +167,7 @@ def substitute(s, binding: dict):
 
 def subst_prim(e, binding: dict):
     if isinstance(e, ir.SymVar):
-        return binding.get(id(e), e)
+        return binding.get(e, e)
     if isinstance(e, ir.PrimBinOp):
         return ir.PrimBinOp(e.op, subst_prim(e.lhs, binding), subst_prim(e.rhs, binding))
     if isinstance(e, ir.PrimCall):

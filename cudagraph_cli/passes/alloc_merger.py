@@ -25,7 +25,7 @@ from .region_planner import RegionPlan
 @dataclass
 class MergedAlloc:
     bindings: list  # the alloc_storage bindings that allocate each slot, in slot order
-    slot: dict  # (plan index, id(storage var)) -> slot index
+    slot: dict  # (plan index, storage var) -> slot index
     groups: list  # lists of function names merged together
     sizes: list  # bytes-or-elements requested per slot (the storage's size argument)
     scopes: list  # storage scope per slot
@@ -132,7 +132,7 @@ def merge(alloc_plans: list[RegionPlan], module: ir.Module | None = None,
                         largest = rec
                 index = len(bindings)
                 for pid, (_, b) in to_merge:
-                    slot[(pid, id(b.var))] = index
+                    slot[(pid, b.var)] = index
                 bindings.append(largest[1])
                 sizes.append(largest[0])
                 scopes.append(scope)

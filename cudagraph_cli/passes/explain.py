@@ -51,7 +51,7 @@ REASON_CODES = {
 }
 
 
-def explain(module: ir.Module, plan: ModulePlan, returned_storages: dict[str, set[int]],
+def explain(module: ir.Module, plan: ModulePlan, returned_storages: dict[str, set[ir.Var]],
             options: RewriteOptions) -> list[Reason]:
     """One `Reason` per launch the planner left outside, in the planner's order.
     `returned_storages`: the storage collector's result the planner was given."""
@@ -60,7 +60,7 @@ def explain(module: ir.Module, plan: ModulePlan, returned_storages: dict[str, se
 
 class Explainer:
     def __init__(self, module: ir.Module, plan: ModulePlan,
-                 returned_storages: dict[str, set[int]], options: RewriteOptions):
+                 returned_storages: dict[str, set[ir.Var]], options: RewriteOptions):
         self.plan = plan
         self.functions = {f.name: f for f in module.relax_functions()}
         self.returned_storages = returned_storages
@@ -68,9 +68,9 @@ class Explainer:
         self.statics = plan.statics
         # the function being explained: its bindings by var, parameters, returned storages
         self.fn: ir.Function | None = None
-        self.defs: dict[int, object] = {}
-        self.params: dict[int, int] = {}  # id(param) -> index
-        self.disabled_storages: set[int] = set()
+        self.defs: dict[ir.Var, object] = {}
+        self.params: dict[ir.Var, int] = {}  # param -> index
+        self.disabled_storages: set[ir.Var] = set()
 
     def reasons(self) -> list[Reason]:
         return [self.reason(o) for o in self.plan.outside]
@@ -105,7 +105,7 @@ class Explainer:
         if self.fn is not None and self.fn.name == name:
             return
         f = self.fn = self.functions[name]
-        self.params = {id(p): i for i, p in enumerate(f.params)}
+        self.params = {p: i for i, p in enumerate(f.params)}
         self.disabled_storages = self.returned_storages.get(name, set())
         self.defs = {}
         self._define(f.blocks)
@@ -114,7 +114,7 @@ class Explainer:
         # The bindings the planner visits: branches of an `if` too, not nested functions.
         for block in blocks:
             for b in block.bindings:
-                self.defs[id(b.var)] = b
+                self.defs[b.var] = b
                 if isinstance(b, ir.VarBinding) and type(b.value) is ir.If:
                     self._define(b.value.true_branch.blocks)
                     self._define(b.value.false_branch.blocks)
@@ -136,20 +136,20 @@ class Explainer:
         if t is not ir.Var:
             return ("non-static-input", "an argument is not a value fixed across calls")
         name = e.name
-        if id(e) in self.statics.vars:
+        if e in self.statics.vars:
             s = e.sinfo
             if isinstance(s, ir.TensorSInfo) and s.shape is None:
                 return ("unknown-shape", f"the shape of '{name}' is not known")
             return ("symbolic-shape", f"the shape of '{name}' uses a symbolic variable that is "
                     "not captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)")
-        if id(e) in self.params:
+        if e in self.params:
             if self.fn.attr("num_input") is None:
                 why = "no num_input attribute, so every parameter is an input"
             else:
                 why = f"before num_input={self.fn.num_input}"
             return ("param-input", f"'{name}' is an input of the function (parameter "
-                    f"{self.params[id(e)]}, {why}); its buffer changes between calls")
-        b = self.defs.get(id(e))
+                    f"{self.params[e]}, {why}); its buffer changes between calls")
+        b = self.defs.get(e)
         if b is None or not isinstance(b, ir.VarBinding):
             return ("non-static-input", f"'{name}' is computed outside any graph each call")
         v = b.value
@@ -159,11 +159,11 @@ class Explainer:
                         "each call (not statically planned memory)")
             if v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
                 storage = v.args[0]
-                if id(storage) in self.disabled_storages:
+                if storage in self.disabled_storages:
                     return ("output-storage", f"'{name}' lives in storage '{storage.name}', "
                             "which flows to the return value")
-                sb = self.defs.get(id(storage))
-                if id(storage) not in self.statics.vars and sb is not None and \
+                sb = self.defs.get(storage)
+                if storage not in self.statics.vars and sb is not None and \
                         isinstance(sb.value, ir.Call) and isinstance(sb.value.op, ir.Op) and \
                         sb.value.op.name == "relax.memory.alloc_storage":
                     return ("dynamic-storage", f"'{name}' lives in storage '{storage.name}', "

@@ -48,9 +48,9 @@ class RegionPlan:
     kind: str  # "capture" | "alloc"
     function: str
     bindings: list = field(default_factory=list)  # ir.VarBinding, in order
-    inputs: dict = field(default_factory=dict)  # id(var) -> Var, in order of first use
-    outputs: dict = field(default_factory=dict)  # id(var) -> Var, in order of marking
-    tir_vars: dict = field(default_factory=dict)  # id(SymVar) -> SymVar (shape-expr input)
+    inputs: dict = field(default_factory=dict)  # Var -> itself (an ordered set), by first use
+    outputs: dict = field(default_factory=dict)  # Var -> itself, in order of marking
+    tir_vars: dict = field(default_factory=dict)  # SymVar -> itself (shape-expr input)
     kernels: int = 0  # kernel launches among the bindings
     dropped: str | None = None  # why the region is not lifted after all (e.g. min-kernels)
     region_id: int = -1  # capture regions: 0, 1, ... in module order
@@ -105,16 +105,16 @@ def launch_kind(call: ir.Call, module: ir.Module, prims: set | None = None) -> s
 
 
 class StaticValues:
-    """The vars found static (ids), the captured symbolic variables (ids), and whether an
-    expression is static given them. The planner grows both as it goes; a var is added when
-    its binding is planned, before any use of it, and a function's symbolic variables when
-    the planner enters it (each function has its own SymVar objects), so the final sets
-    answer for any binding exactly as they did when the planner reached it (which the explain
-    stage relies on)."""
+    """The vars found static, the captured symbolic variables, and whether an expression is
+    static given them. The planner grows both as it goes; a var is added when its binding is
+    planned, before any use of it, and a function's symbolic variables when the planner
+    enters it (each function has its own SymVar objects), so the final sets answer for any
+    binding exactly as they did when the planner reached it (which the explain stage relies
+    on)."""
 
     def __init__(self):
-        self.vars: set[int] = set()
-        self.syms: set[int] = set()
+        self.vars: set[ir.Var] = set()
+        self.syms: set[ir.SymVar] = set()
 
     def exprs(self, exprs, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
         result = True
@@ -132,7 +132,7 @@ class StaticValues:
         if t is ir.Var:
             if vars_out is not None:
                 vars_out.append(e)
-            return id(e) in self.vars and self.sinfo(e.sinfo, vars_out, tirs_out)
+            return e in self.vars and self.sinfo(e.sinfo, vars_out, tirs_out)
         if t is ir.PrimValue:
             return self.prim(e.value, tirs_out)
         if t is ir.ShapeExpr:
@@ -152,7 +152,7 @@ class StaticValues:
     def prim(self, e, tirs_out) -> bool:
         ok = True
         for v in ir.prim_vars(e, []) if not isinstance(e, (ir.IntImm, ir.FloatImm)) else ():
-            if id(v) not in self.syms:
+            if v not in self.syms:
                 ok = False
                 continue
             if tirs_out is not None:
@@ -177,16 +177,16 @@ class StaticValues:
 
 class RegionPlanner:
     def __init__(self, module: ir.Module, options: RewriteOptions,
-                 returned_storages: dict[str, set[int]]):
+                 returned_storages: dict[str, set[ir.Var]]):
         self.module = module
         self.prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
         self.options = options
         self.returned_storages = returned_storages
         self.statics = StaticValues()
-        self.binding_to_region: dict[int, RegionPlan] = {}
+        self.binding_to_region: dict[ir.Var, RegionPlan] = {}
         self.capture_regions: list[RegionPlan] = []
         self.alloc_regions: list[RegionPlan] = []
-        self.disabled_storages: set[int] = set()
+        self.disabled_storages: set[ir.Var] = set()
         self.builder: RegionPlan | None = None  # the current block scope's capture region
         self.alloc_builder: RegionPlan | None = None
         self.outside: list[LeftOutside] = []
@@ -221,11 +221,11 @@ class RegionPlanner:
             if i < num_inputs:
                 for s in syms:
                     if s.name in hint_names:
-                        self.statics.syms.add(id(s))
+                        self.statics.syms.add(s)
             else:
-                self.statics.vars.add(id(p))
+                self.statics.vars.add(p)
                 for s in syms:
-                    self.statics.syms.add(id(s))
+                    self.statics.syms.add(s)
         self.disabled_storages = self.returned_storages[f.name]
         self.alloc_builder = RegionPlan("alloc", f.name)
         # Not TVM: a region left open by a dataflow block does not run on into the next
@@ -234,14 +234,14 @@ class RegionPlanner:
         self._blocks(f.blocks)
         if self.options.keep_returned_defined:
             for v in free_vars(f.body, []):
-                region = self.binding_to_region.get(id(v))
+                region = self.binding_to_region.get(v)
                 if region is not None:
-                    region.outputs.setdefault(id(v), v)
+                    region.outputs.setdefault(v, v)
         if self.builder is not None and self.builder.bindings:
             # TVM never closes it: its bindings stay in the function.
             for b in self.builder.bindings:
                 self.outside.append(LeftOutside(f.name, b, "open-dataflow-region"))
-                self.binding_to_region.pop(id(b.var), None)
+                self.binding_to_region.pop(b.var, None)
         self.builder = None
         if self.alloc_builder.outputs:
             self.alloc_regions.append(self.alloc_builder)
@@ -312,30 +312,30 @@ class RegionPlanner:
     def _add_static(self, b, is_alloc: bool):
         if is_alloc:
             self.alloc_builder.bindings.append(b)
-            self.binding_to_region[id(b.var)] = self.alloc_builder
+            self.binding_to_region[b.var] = self.alloc_builder
         elif self.builder is not None:
             self.builder.bindings.append(b)
-            self.binding_to_region[id(b.var)] = self.builder
+            self.binding_to_region[b.var] = self.builder
             if isinstance(b.value, ir.Call) and \
                     launch_kind(b.value, self.module, self.prims) == "kernel":
                 self.builder.kernels += 1
-        self.statics.vars.add(id(b.var))
+        self.statics.vars.add(b.var)
 
     def _mark_input(self, vars_: list, tirs: list = ()):
         builder = self.builder
         if builder is None:
             return
         for v in vars_:
-            if self.binding_to_region.get(id(v)) is not builder:
-                builder.inputs.setdefault(id(v), v)
+            if self.binding_to_region.get(v) is not builder:
+                builder.inputs.setdefault(v, v)
         for t in tirs:
-            builder.tir_vars.setdefault(id(t), t)
+            builder.tir_vars.setdefault(t, t)
 
     def _mark_output(self, vars_: list):
         for v in vars_:
-            region = self.binding_to_region.get(id(v))
+            region = self.binding_to_region.get(v)
             if region is not None and region is not self.builder:
-                region.outputs.setdefault(id(v), v)
+                region.outputs.setdefault(v, v)
 
     # ---- bindings ------------------------------------------------------------------------
 
@@ -435,7 +435,7 @@ class RegionPlanner:
         self._mark_output(args)
 
     def _static_alloc_storage(self, b) -> bool:
-        if id(b.var) in self.disabled_storages:
+        if b.var in self.disabled_storages:
             return False
         shape = b.value.args[0]
         return isinstance(shape, ir.ShapeExpr) and \
@@ -443,6 +443,6 @@ class RegionPlanner:
 
 
 def plan_module(module: ir.Module, options: RewriteOptions,
-                returned_storages: dict[str, set[int]]) -> ModulePlan:
+                returned_storages: dict[str, set[ir.Var]]) -> ModulePlan:
     """`returned_storages`: the storage collector's result for each function planned."""
     return RegionPlanner(module, options, returned_storages).plan()

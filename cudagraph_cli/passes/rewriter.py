@@ -16,6 +16,8 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 
 from __future__ import annotations
 
+import dataclasses
+
 from .. import ir
 from ..ir.equality import functions_equal, structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
@@ -56,8 +58,7 @@ class _Module:
             if functions_equal(self.functions[name], f):
                 return name
         name = self.unique_name(hint)
-        f.name = name
-        self.functions[name] = f
+        self.functions[name] = dataclasses.replace(f, name=name)
         self.added.append(name)
         self._by_key.setdefault(key, []).append(name)
         return name
@@ -80,8 +81,8 @@ class _Copier:
     (TVM's FuncBuilder re-emits them through an ExprMutator)."""
 
     def __init__(self):
-        self.vars: dict[int, ir.Var] = {}
-        self.syms: dict[int, ir.SymVar] = {}
+        self.vars: dict[ir.Var, ir.Var] = {}
+        self.syms: dict[ir.SymVar, ir.SymVar] = {}
 
     def sinfo(self, s):
         return substitute(s, self.syms) if s is not None else None
@@ -89,7 +90,7 @@ class _Copier:
     def expr(self, e):
         t = type(e)
         if t is ir.Var:
-            v = self.vars.get(id(e), e)
+            v = self.vars.get(e, e)
             return ir.Tuple(()) if is_void(v.sinfo) else v
         if t is ir.Call:
             op = self.expr(e.op) if type(e.op) is ir.Var else e.op
@@ -117,11 +118,11 @@ class _Copier:
         if sinfo is None:
             sinfo = self.sinfo(b.var.sinfo)
         var = _new_var(b.var.name, sinfo)
-        self.vars[id(b.var)] = var
+        self.vars[b.var] = var
         return ir.VarBinding(var, value)
 
 
-def _function_syms(f: ir.Function) -> list:
+def _function_syms(f: ir.Function) -> tuple:
     out: list = []
     for p in f.params:
         ir.sinfo_prim_vars(p.sinfo, out)
@@ -131,7 +132,7 @@ def _function_syms(f: ir.Function) -> list:
                 ir.sinfo_prim_vars(b.var.sinfo, out)
     if f.ret_sinfo is not None:
         ir.sinfo_prim_vars(f.ret_sinfo, out)
-    return out
+    return tuple(out)
 
 
 def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Function:
@@ -143,12 +144,12 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
         new_syms = []
         for old in region.tir_vars.values():
             new = ir.SymVar(old.name, old.dtype)
-            c.syms[id(old)] = new
+            c.syms[old] = new
             new_syms.append(new)
         shape_param = _new_var("shape_expr", ir.ShapeSInfo(tuple(new_syms), len(new_syms)))
     for v in region.inputs.values():
         p = _new_var(v.name, c.sinfo(v.sinfo))
-        c.vars[id(v)] = p
+        c.vars[v] = p
         params.append(p)
     if shape_param is not None:
         params.append(shape_param)
@@ -159,8 +160,7 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
     body = ir.Tuple(()) if is_void(gv.sinfo) else gv
     f = ir.Function("", params, gv.sinfo, [ir.BindingBlock(bindings)], body, [FORCE_PURE],
                     is_private=True, is_pure=True)
-    f.sym_vars = _function_syms(f)
-    return f
+    return dataclasses.replace(f, sym_vars=_function_syms(f))
 
 
 # ---- rewriting each function ----------------------------------------------------------------
@@ -171,12 +171,12 @@ class _FunctionRewriter:
     def __init__(self, owner: "Rewriter", f: ir.Function):
         self.owner = owner
         self.f = f
-        self.remap: dict[int, ir.Var] = {}
-        self.redef: dict[int, tuple] = {}  # id(var) -> (launch var, index)
-        self.lifted: set[int] = set()
+        self.remap: dict[ir.Var, ir.Var] = {}
+        self.redef: dict[ir.Var, tuple] = {}  # var -> (launch var, index)
+        self.lifted: set[ir.Var] = set()
         self.out: list | None = None  # bindings of the block being built
         self.dataflow = False
-        self.launched: set[int] = set()  # plans already launched in this function
+        self.launched: set[RegionPlan] = set()  # plans already launched in this function
         self.name_counts: dict[str, int] = {}
         self.names = {p.name for p in f.params}
         self.names.update(b.var.name for b in ir.nested_bindings(f.blocks))
@@ -195,10 +195,7 @@ class _FunctionRewriter:
     def run(self) -> ir.Function:
         f = self.f
         blocks, body = self.blocks_and_body(f.blocks, f.body)
-        new = ir.Function(f.name, f.params, f.ret_sinfo, blocks, body, list(f.attrs),
-                          f.is_private, f.is_pure, list(f.sym_vars), f.loc, f.ret_loc,
-                          f.ret_deduced)
-        return new
+        return dataclasses.replace(f, blocks=blocks, body=body)
 
     def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
         """A branch of an If, rewritten as a function body is (see `run`)."""
@@ -231,13 +228,13 @@ class _FunctionRewriter:
 
     def binding(self, b):
         o = self.owner
-        plan = o.launch_points.get(id(b.var))
+        plan = o.launch_points.get(b.var)
         if plan is not None:
             self.launch(plan)
-        if id(b.var) in self.redef and id(b.var) not in self.remap:
+        if b.var in self.redef and b.var not in self.remap:
             self.emit_redef(b.var)
             return
-        if id(b.var) in self.lifted:
+        if b.var in self.lifted:
             return
         if type(b.value) is ir.If:
             # As TVM's ExprMutator: each branch rewritten in place, its launches and lifted
@@ -258,16 +255,16 @@ class _FunctionRewriter:
         sinfo = deduce(value, o.functions)
         if sinfo is not None and not _same_sinfo(sinfo, var.sinfo):
             var = ir.Var(var.name, sinfo, var.is_dataflow, var.loc, var.annotated)
-            self.remap[id(b.var)] = var
+            self.remap[b.var] = var
         self.out.append(ir.VarBinding(var, value, b.loc, b.bare))
 
     def expr(self, e):
         t = type(e)
         if t is ir.Var:
-            v = self.remap.get(id(e))
+            v = self.remap.get(e)
             if v is not None:
                 return v
-            if id(e) in self.redef:
+            if e in self.redef:
                 return self.emit_redef(e)
             return e
         if t is ir.Call:
@@ -289,24 +286,24 @@ class _FunctionRewriter:
         return e
 
     def emit_redef(self, var: ir.Var) -> ir.Var:
-        launch_var, index = self.redef[id(var)]
+        launch_var, index = self.redef[var]
         value = ir.TupleGetItem(launch_var, index)
         new = ir.Var(var.name, deduce(value, self.owner.functions), self.dataflow, ir.NO_LOC,
                      True)
-        self.remap[id(var)] = new
+        self.remap[var] = new
         return self.emit(new, value)
 
     def launch(self, plan: RegionPlan):
         o = self.owner
-        if id(plan) in self.launched:
+        if plan in self.launched:
             return
-        self.launched.add(id(plan))
+        self.launched.add(plan)
         if plan.kind == "capture" and o.fetch_storages_early:
             # Not TVM: a region launched before the function's first static storage may still
             # use one of its storages; fetch them first (TVM passes the storage before it is
             # defined).
             alloc = o.alloc_plan_of.get(plan.function)
-            if alloc is not None and id(alloc) not in self.launched and \
+            if alloc is not None and alloc not in self.launched and \
                     any(k in alloc.outputs for k in plan.inputs):
                 self.launch(alloc)
         if plan.kind == "alloc":
@@ -316,14 +313,14 @@ class _FunctionRewriter:
                             ir.Tuple((ir.GlobalVarRef(o.alloc_name),
                                       ir.PrimValue(ir.IntImm(0))))), (), (ret,))
             gv = self.emit(_new_var(self.fresh("gv"), ret, self.dataflow), call)
-            pid = o.alloc_plan_index[id(plan)]
+            pid = o.alloc_plan_index[plan]
             for v in plan.outputs.values():
-                self.redef[id(v)] = (gv, o.merged.slot[(pid, id(v))])
+                self.redef[v] = (gv, o.merged.slot[(pid, v)])
         else:
             outputs = list(plan.outputs.values())
             lifted = build_lifted(plan, o.functions, outputs)
             name = o.module.add_function(lifted, f"{self.f.name}_cuda_graph_capture")
-            o.capture_names[id(plan)] = name
+            o.capture_names[plan] = name
             callee = o.module.functions[name]
             args = [self.expr(v) for v in plan.inputs.values()]
             call_ty = callee.ret_sinfo
@@ -332,7 +329,7 @@ class _FunctionRewriter:
                 shape = ir.ShapeExpr(tuple(plan.tir_vars.values()))
                 args.append(shape)
                 sym_params = callee.params[-1].sinfo.values
-                binding = {id(p): a for p, a in zip(sym_params, plan.tir_vars.values())}
+                binding = {p: a for p, a in zip(sym_params, plan.tir_vars.values())}
                 call_ty = substitute(call_ty, binding)
             index = o.next_capture_index
             o.next_capture_index += 1
@@ -344,12 +341,10 @@ class _FunctionRewriter:
                            (ir.ExternFunc(ir.RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
             gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
             self.emit(gv, call)
-            if is_void(call_ty):
-                gv.annotated = True
             for i, v in enumerate(outputs):
-                self.redef[id(v)] = (gv, i)
+                self.redef[v] = (gv, i)
         for b in plan.bindings:
-            self.lifted.add(id(b.var))
+            self.lifted.add(b.var)
 
 
 def _same_sinfo(a, b) -> bool:
@@ -371,9 +366,9 @@ class Rewriter:
         self.merged = merged
         self.module = _Module(module)
         self.functions = self.module.functions
-        self.launch_points: dict[int, RegionPlan] = {}
-        self.alloc_plan_index: dict[int, int] = {}
-        self.capture_names: dict[int, str] = {}
+        self.launch_points: dict[ir.Var, RegionPlan] = {}
+        self.alloc_plan_index: dict[RegionPlan, int] = {}
+        self.capture_names: dict[RegionPlan, str] = {}
         self.next_capture_index = 0
         self.alloc_name = ""
         self.alloc_ret = None
@@ -385,10 +380,10 @@ class Rewriter:
             self.alloc_name = self.module.add_function(alloc, "cuda_graph_alloc")
             self.alloc_ret = self.functions[self.alloc_name].ret_sinfo
         for i, r in enumerate(plan.alloc_regions):
-            self.alloc_plan_index[id(r)] = i
-            self.launch_points[id(r.launch_point)] = r
+            self.alloc_plan_index[r] = i
+            self.launch_points[r.launch_point] = r
         for r in plan.kept_captures():
-            self.launch_points[id(r.launch_point)] = r
+            self.launch_points[r.launch_point] = r
         rewritten: dict[str, ir.Function] = {}
         for f in self.source.relax_functions():
             if f.name in plan.planned:
@@ -412,7 +407,7 @@ class Rewriter:
         added = list(self.module.added)
         captures_of: dict[str, list[str]] = {}
         for r in self.plan.kept_captures():
-            name = self.capture_names.get(id(r))
+            name = self.capture_names.get(r)
             if name in added and name not in captures_of.get(r.function, []):
                 captures_of.setdefault(r.function, []).append(name)
         placed = set()
@@ -432,5 +427,4 @@ class Rewriter:
             else:
                 functions.append(f)
         functions += [self.functions[n] for n in added if n not in placed]
-        return ir.Module(src.name, functions, src.decorator_args, list(src.globals_text),
-                         list(src.leading_comments), src.dialect, src.loc)
+        return dataclasses.replace(src, functions=functions)

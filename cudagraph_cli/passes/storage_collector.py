@@ -30,13 +30,13 @@ def free_vars(e, out: list) -> list:
 
 
 def output_storages(f: ir.Function, follow_getitem: bool = True,
-                    relax_functions: frozenset = frozenset()) -> set[int]:
-    """ids of the storage vars whose tensors may be returned by `f` (`relax_functions`: the
+                    relax_functions: frozenset = frozenset()) -> set[ir.Var]:
+    """The storage vars whose tensors may be returned by `f` (`relax_functions`: the
     names of the module's Relax functions, whose calls may return their arguments)."""
-    outputs: set[int] = {id(v) for v in free_vars(f.body, [])}
+    outputs: set[ir.Var] = set(free_vars(f.body, []))
     # With follow_getitem: tuples of which only some fields are returned (`r = t[0]`).
-    partial: dict[int, set[int]] = {}
-    storages: set[int] = set()
+    partial: dict[ir.Var, set[int]] = {}  # var -> indices of its fields returned
+    storages: set[ir.Var] = set()
 
     def visit(blocks):
         for block in reversed(blocks):
@@ -48,51 +48,51 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
                     # As TVM: each branch's result counts as returned (its visitor treats
                     # every SeqExpr's result so), then the branch is walked backwards.
                     for seq in (b.value.true_branch, b.value.false_branch):
-                        outputs.update(id(v) for v in free_vars(seq.body, []))
+                        outputs.update(free_vars(seq.body, []))
                         visit(seq.blocks)
                     continue
-                whole = id(b.var) in outputs
-                fields = partial.get(id(b.var))
+                whole = b.var in outputs
+                fields = partial.get(b.var)
                 if not whole and not fields:
                     continue
                 v = b.value
                 t = type(v)
                 if t is ir.Var:
                     if whole:
-                        outputs.add(id(v))
+                        outputs.add(v)
                     else:
-                        partial.setdefault(id(v), set()).update(fields)
+                        partial.setdefault(v, set()).update(fields)
                 elif t is ir.Tuple:
                     for i, field in enumerate(v.fields):
                         if type(field) is ir.Var and (whole or i in fields):
-                            outputs.add(id(field))
+                            outputs.add(field)
                         elif follow_getitem and (whole or i in fields):
                             # A nested tuple literal: all the vars in it (TVM skips these).
-                            outputs.update(id(x) for x in free_vars(field, []))
+                            outputs.update(free_vars(field, []))
                 elif t is ir.Call:
                     if whole and isinstance(v.op, ir.Op) and \
                             v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
-                        storages.add(id(v.args[0]))
+                        storages.add(v.args[0])
                     elif whole and follow_getitem and isinstance(v.op, ir.Op) and \
                             v.op.name == "relax.memory.alloc_storage":
                         # The storage itself is returned (TVM looks only for tensors in one).
-                        storages.add(id(b.var))
+                        storages.add(b.var)
                     elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
                             v.op.name in relax_functions:
                         # A Relax function may return (part of) an argument: what is passed in
                         # may come back as the result (TVM does not look through calls).
-                        outputs.update(id(x) for a in v.args for x in free_vars(a, []))
+                        outputs.update(x for a in v.args for x in free_vars(a, []))
                 elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
                     # The returned value is field `index` of the tuple (all of it if this var is
                     # itself only partly returned: one level of precision is enough).
-                    partial.setdefault(id(v.tuple_value), set()).add(v.index)
+                    partial.setdefault(v.tuple_value, set()).add(v.index)
 
     visit(f.blocks)
     return storages
 
 
 def collect(module: ir.Module, follow_getitem: bool = True,
-            functions: tuple | None = None) -> dict[str, set[int]]:
+            functions: tuple | None = None) -> dict[str, set[ir.Var]]:
     """The stage: `output_storages` of each Relax function (of those in `functions`, when
     given), by name."""
     relax_functions = frozenset(f.name for f in module.relax_functions())

@@ -216,7 +216,7 @@ class FunctionPrinter:
     def __init__(self, p: Printer, class_name: str):
         self.p = p
         self.class_name = class_name
-        self.names: dict[int, str] = {}
+        self.names: dict[ir.Var, str] = {}
         self.fn_syms: list = []
         self.outer_syms: set[str] = set()
 
@@ -230,7 +230,7 @@ class FunctionPrinter:
             flags.append("pure=False")
         out.append(f"{base}@R.function" + (f"({', '.join(flags)})" if flags else ""))
         self.assign_names(f)
-        params = ", ".join(f"{self.names[id(v)]}: {p.sinfo(v.sinfo, sig=True)}"
+        params = ", ".join(f"{self.names[v]}: {p.sinfo(v.sinfo, sig=True)}"
                            for v in f.params)
         ret = ""
         if f.ret_sinfo is not None and not f.ret_deduced:
@@ -254,7 +254,7 @@ class FunctionPrinter:
                 out.append(f"{ind}with R.dataflow():")
                 for b in block.bindings:
                     self.emit_binding(b, ind + "    ", out)
-                outs = [self.names[id(b.var)] for b in block.bindings if not b.var.is_dataflow]
+                outs = [self.names[b.var] for b in block.bindings if not b.var.is_dataflow]
                 out.append(f"{ind}    R.output({', '.join(outs)})")
             else:
                 for b in block.bindings:
@@ -276,7 +276,7 @@ class FunctionPrinter:
     def if_binding(self, b, ind: str, out: list[str]):
         """As TVM prints an If: each branch's bindings, then `name = <branch result>`."""
         v = b.value
-        name = self.names[id(b.var)]
+        name = self.names[b.var]
         ann = f": {self.p.sinfo(b.var.sinfo)}" if b.var.sinfo is not None else ""
         out.append(f"{ind}if {self.expr(v.cond)}:")
         for head, seq in ((None, v.true_branch), ("else:", v.false_branch)):
@@ -291,7 +291,7 @@ class FunctionPrinter:
         """Keep source names, renaming a definition that would hide a var used later."""
         self.fn_syms = list(f.sym_vars)
         order = list(_text_order(f.blocks))
-        last_use: dict[int, int] = {}
+        last_use: dict[ir.Var, int] = {}
         for pos, (var, value) in enumerate(order, 1):
             _uses(value, last_use, pos)
         _uses(f.body, last_use, len(order) + 1)
@@ -307,10 +307,10 @@ class FunctionPrinter:
                 name = _fresh(base, taken)
             else:
                 holder = current.get(base)
-                if holder is not None and holder is not v and last_use.get(id(holder), -1) > at:
+                if holder is not None and holder is not v and last_use.get(holder, -1) > at:
                     name = _fresh(base, taken)
             taken.add(name)
-            names[id(v)] = name
+            names[v] = name
             current[name] = v
 
         for v in f.params:
@@ -329,7 +329,7 @@ class FunctionPrinter:
             value = self.expr(b.value)
             if b.bare:
                 return ind + value
-        name = self.names[id(var)]
+        name = self.names[var]
         if var.annotated and var.sinfo is not None:
             return f"{ind}{name}: {self.p.sinfo(var.sinfo)} = {value}"
         return f"{ind}{name} = {value}"
@@ -337,7 +337,7 @@ class FunctionPrinter:
     def expr(self, e) -> str:
         t = type(e)
         if t is ir.Var:
-            name = self.names.get(id(e))
+            name = self.names.get(e)
             return name if name is not None else e.name
         if t is ir.Call:
             return self.call(e)
@@ -479,10 +479,10 @@ def _uses(e, last_use: dict, pos: int):
     """Record `pos` as the last use of every Var in `e`."""
     t = type(e)
     if t is ir.Var:
-        last_use[id(e)] = pos
+        last_use[e] = pos
     elif t is ir.Call:
         if type(e.op) is ir.Var:
-            last_use[id(e.op)] = pos
+            last_use[e.op] = pos
         for a in e.args:
             _uses(a, last_use, pos)
         for _, v in e.attrs:

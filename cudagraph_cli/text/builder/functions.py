@@ -75,8 +75,8 @@ class FunctionBuilder:
         for p in f.params:
             fctx.scope[p.name] = p
         stmts = fd.body
-        blocks: list[ir.BindingBlock] = []
-        current: ir.BindingBlock | None = None
+        blocks: list = []
+        current: list | None = None
         body_expr = None
         first_return: Loc | None = None
         for i, s in enumerate(stmts):
@@ -97,14 +97,14 @@ class FunctionBuilder:
                 continue
             for binding in self._bindings(s, f, fctx, class_name):
                 if current is None:
-                    current = ir.BindingBlock([], False, binding.loc)
-                    blocks.append(current)
-                current.bindings.append(binding)
+                    current = []  # a plain block's bindings: see plain_blocks
+                    blocks.append((current, binding.loc))
+                current.append(binding)
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
-        f.blocks = blocks
+        f.blocks = plain_blocks(blocks)
         f.body = body_expr
-        f.sym_vars = list(fctx.sym_order)
+        f.sym_vars = tuple(fctx.sym_order)
         if f.ret_sinfo is None:
             # Unannotated: what TVM would deduce; None if it involves unmodelled operators
             # (then the printer leaves it out again, and TVM deduces it on reading).
@@ -174,7 +174,7 @@ class FunctionBuilder:
                     for k, val in v.args[0].items:
                         if not isinstance(k, S.Str):
                             raise SourceError("attribute names must be strings", k.loc)
-                        f.attrs.append((k.value, literal(val)))
+                        f.attrs += ((k.value, literal(val)),)
                     return None
                 if name == "R.output":
                     raise SourceError("R.output outside of a dataflow block", v.loc)
@@ -363,14 +363,17 @@ class FunctionBuilder:
     @staticmethod
     def _append(seq: ir.SeqExpr, binding):
         if not seq.blocks or seq.blocks[-1].is_dataflow:
-            seq.blocks.append(ir.BindingBlock([], False, binding.loc))
-        seq.blocks[-1].bindings.append(binding)
+            seq.blocks += (ir.BindingBlock((binding,), False, binding.loc),)
+        else:
+            last = seq.blocks[-1]
+            seq.blocks = seq.blocks[:-1] + (ir.BindingBlock(last.bindings + (binding,), False,
+                                                            last.loc),)
 
     def _branch_prefix(self, stmts: list, s: S.If, f: ir.Function, fctx: FunctionScope,
                        class_name: str):
         """The statements of a branch before its last one -> a SeqExpr without a result."""
-        blocks: list[ir.BindingBlock] = []
-        current: ir.BindingBlock | None = None
+        blocks: list = []
+        current: list | None = None
         for x in stmts:
             if isinstance(x, S.Return):
                 raise SourceError("`return` inside an `if` branch (assign the result to a "
@@ -381,10 +384,10 @@ class FunctionBuilder:
                 continue
             for binding in self._bindings(x, f, fctx, class_name):
                 if current is None:
-                    current = ir.BindingBlock([], False, binding.loc)
-                    blocks.append(current)
-                current.bindings.append(binding)
-        return ir.SeqExpr(blocks, ir.Tuple(()), s.loc), None
+                    current = []  # a plain block's bindings: see plain_blocks
+                    blocks.append((current, binding.loc))
+                current.append(binding)
+        return ir.SeqExpr(plain_blocks(blocks), ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: FunctionScope, class_name: str):
         """`@R.function def inner(...)` inside a function body: a local, private function,
@@ -414,7 +417,7 @@ class FunctionBuilder:
         if w.as_name is not None:
             raise SourceError(f"`with R.dataflow() as {w.as_name}`: a dataflow block cannot be "
                               "bound to a name (write `with R.dataflow():`)", w.loc)
-        block = ir.BindingBlock([], True, w.loc)
+        bindings: list = []
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
         dummy_f = ir.Function("", [], None, [], ir.Tuple(()))
@@ -431,17 +434,17 @@ class FunctionBuilder:
                 continue
             if isinstance(s, S.With):
                 raise SourceError("nested `with` blocks are not supported", s.loc)
-            block.bindings.extend(self._bindings(s, dummy_f, fctx, ""))
+            bindings.extend(self._bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
         outs = set(outputs or ())
-        for b in block.bindings:
+        for b in bindings:
             b.var.is_dataflow = b.var not in outs
         # After the block only its outputs stay visible.
         fctx.scope = saved
         for v in outputs or ():
             fctx.scope[v.name] = v
-        return block
+        return ir.BindingBlock(bindings, True, w.loc)
 
 
 def _is_bool_condition(s) -> bool:
@@ -460,3 +463,9 @@ def _is_leaf(e) -> bool:
     return t in (ir.Var, ir.Constant, ir.ShapeExpr, ir.PrimValue, ir.StringImm,
                  ir.DataTypeImm, ir.GlobalVarRef, ir.ExternFunc)
 
+
+def plain_blocks(blocks: list) -> tuple:
+    """The blocks of a body: dataflow blocks as built, plain ones from the (bindings, loc)
+    pairs gathered while reading (a block's bindings are a tuple, known once it ends)."""
+    return tuple(b if isinstance(b, ir.BindingBlock) else ir.BindingBlock(b[0], False, b[1])
+                 for b in blocks)

@@ -115,7 +115,7 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
         for fd, f, fctx in headers:
             if fctx is not None:
                 self.relax_body(fd, f, fctx, cls.name)
-            module.functions.append(f)
+            module.functions += (f,)
         module.dialect = self.dialect.verdict()
         for c in self.meta_constants:
             if c.sinfo is None:
