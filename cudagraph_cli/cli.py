@@ -541,7 +541,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     from .report.run_view import render, to_json
 
     mod, source = read_module(input_path)
-    text, name = source.text, source.name
+    name = source.name
     with _shape_names_checked():
         api.check_shapes(mod, shapes, name)
     given = read_module(output_path) if output_path is not None else None
@@ -566,9 +566,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     except cuda_driver.DriverError as e:
         raise _CommandError(f"CUDA: {e}") from None
     except SourceError as e:
-        if e.filename is None:
-            e.located(name, text)
-        raise
+        raise api.located(e, source)
     if fmt == "json":
         click.echo(json.dumps(to_json(report), indent=2))
     else:

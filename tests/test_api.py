@@ -84,6 +84,17 @@ def test_rewrite_options_are_the_flags():
     assert print_module(out, "legacy") == got.stdout.decode()
 
 
+def test_unknown_function_names():
+    module = load(SAMPLE)
+    cudagraph_cli.api.check_functions(module, ("main",), "s.relax")
+    with pytest.raises(UnknownName) as info:
+        cudagraph_cli.api.check_functions(module, ("main", "decode"), "s.relax")
+    assert str(info.value) == "no Relax function named decode in s.relax"
+    got = run_cli("rewrite", str(SAMPLE), "--functions", "main,decode")
+    assert got.returncode == 2 and str(info.value).replace("s.relax", str(SAMPLE)) in \
+        got.stderr.decode()
+
+
 def test_rewrite_report_holds_the_plans():
     # rewrite_cuda_graph_before.relax: main launches 5 kernels; TVM's expected output lifts
     # the 3 between the two vm builtins into one graph, and 3 storages of 32 bytes.
