@@ -7,6 +7,7 @@ set CGRAPH_DEBUG=1 for the traceback).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
@@ -15,7 +16,7 @@ import sys
 
 import click
 
-from . import __version__
+from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
@@ -100,18 +101,10 @@ def _echo_view(text: str) -> None:
     click.echo(text, nl=False, color=_color(sys.stdout))
 
 
-def _read_module(path: str):
-    from .fileio import read_text
-    from .text.reader import parse_module
-    from .ir.wellformed import check_module
-
-    text, name = read_text(path)
-    mod = parse_module(text, name)
-    try:
-        check_module(mod)
-    except SourceError as e:
-        raise e.located(name, text)
-    return mod, text, name
+def read_module(path: str) -> tuple:
+    """(module, its Source) of a command's input file."""
+    source = api.read(path)
+    return api.loads(source.text, name=source.name), source
 
 
 class _Group(click.Group):
@@ -230,13 +223,12 @@ Examples:
               help="Write nothing; exit 1 if the input is not canonical.")
 def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
     from .fileio import write_text
-    from .text.printer import print_module
 
-    mod, text, name = _read_module(input_path)
-    out = print_module(mod, dialect)
+    mod, source = read_module(input_path)
+    out = api.print_module(mod, dialect)
     if check_only:
-        if out != text:
-            click.echo(f"{name}: would be reformatted", err=True)
+        if out != source.text:
+            click.echo(f"{source.name}: would be reformatted", err=True)
             sys.exit(EXIT_CHECK_FAILED)
         return
     write_text(output, out, inputs=(input_path,))
@@ -264,27 +256,18 @@ Examples:
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
 def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
+    from .report.check_view import check_json, check_text
     from .text.difference import module_difference
 
     if got == "-" and expected == "-":
         raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-    mod_a, text_a, name_a = _read_module(got)
-    mod_b, text_b, name_b = _read_module(expected)
+    mod_a, source_a = read_module(got)
+    mod_b, source_b = read_module(expected)
     diff = module_difference(mod_a, mod_b, prim_bodies)
     if fmt == "json":
-        report = {"equal": diff is None, "got": name_a, "expected": name_b}
-        if diff is not None:
-            report["difference"] = {
-                "message": diff.message, "function": diff.function,
-                "got": {"line": diff.loc_a.line, "column": diff.loc_a.col},
-                "expected": {"line": diff.loc_b.line, "column": diff.loc_b.col}}
-        click.echo(json.dumps(report, indent=2))
-    elif diff is None:
-        click.echo(f"equal: {name_a} and {name_b} are structurally equal")
+        click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
     else:
-        click.echo(f"modules differ: {diff.message}")
-        click.echo(_excerpt(name_a, text_a, diff.loc_a, "got"))
-        click.echo(_excerpt(name_b, text_b, diff.loc_b, "expected"))
+        click.echo(check_text(diff, source_a, source_b))
     sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
 
 
@@ -370,39 +353,35 @@ def _rewrite_options(note: str = ""):
 def rewrite_command(input_path, output, dialect, options, options_given, explain,
                     verify_calls):
     from .fileio import write_text
-    from .passes.pipeline import rewrite
-    from .text.printer import print_module
 
-    mod, text, name = _read_module(input_path)
-    if options.functions is not None:
-        known = {f.name for f in mod.relax_functions()}
-        missing = [f for f in options.functions if f not in known]
-        if missing:
-            raise click.BadParameter(f"no Relax function named {', '.join(missing)} in {name}",
-                                     param_hint="--functions")
+    mod, source = read_module(input_path)
+    name = source.name
     try:
-        out, report = rewrite(mod, options)
-    except SourceError as e:
-        raise e.located(name, text)
+        api.check_functions(mod, options.functions, name)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--functions") from None
+    out, report = api.rewrite(mod, options, source=source)
     if explain:
-        click.echo(_explanation(report, name), err=True)
+        from .report.explain_view import explanation
+
+        click.echo(explanation(report, name), err=True)
     if verify_calls:
-        from .exec.verify import ModuleFails, verify
+        from .exec.verify import ModuleFails
+        from .report.verify_view import verify_text
 
         try:
-            result = verify(mod, out, calls=4)
+            # The rewrite has no file to point into; the original (IN) has.
+            result = api.verify(mod, out, calls=4, sources=(source, None))
         except ModuleFails as e:
             if e.which == "original":
-                raise e.located(name, text)
+                raise
             # The rewrite of a module that runs must run too: one that does not is a
             # difference (exit 1), with nothing of it to point at in IN.
             click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
             sys.exit(EXIT_CHECK_FAILED)
-        except SourceError as e:
-            raise e.located(name, text)
         if not result.equal:
-            # The rewrite has no file to point into; the original (IN) has.
-            click.echo(_verify_text(result, name, "<rewrite>", {"original": text}), err=True)
+            click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
+                       err=True)
             sys.exit(EXIT_CHECK_FAILED)
         click.echo(f"{name}: verified: the rewrite computes what the original computes "
                    f"({len(result.functions)} function(s) x {result.calls} calls, "
@@ -410,7 +389,7 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
     if not mod.relax_functions():
         # Still a valid module (written as read), but most likely a file cut off early.
         click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
-    write_text(output, print_module(out, dialect), inputs=(input_path,))
+    write_text(output, api.print_module(out, dialect), inputs=(input_path,))
 
 
 VERIFY_HELP = """Check that REWRITTEN computes what ORIGINAL computes, without a GPU.
@@ -450,24 +429,6 @@ def _shapes(ctx, param, values):
     return out
 
 
-def _check_shape_names(shapes: dict, mod, name: str) -> None:
-    """--shape must name symbolic variables the public functions' parameters have: a
-    misspelled name would otherwise silently leave the default values in place."""
-    if not shapes:
-        return
-    from .exec.verify import public_functions
-    from .ir import sinfo_prim_vars
-
-    known = sorted({v.name for f in public_functions(mod) for p in f.params
-                    for v in sinfo_prim_vars(p.sinfo)})
-    unknown = sorted(set(shapes) - set(known))
-    if unknown:
-        has = (f"it has {', '.join(known)}" if known else
-               "its public functions have no symbolic dimension")
-        raise click.BadParameter(f"no symbolic variable named {', '.join(unknown)} in {name} "
-                                 f"({has})", param_hint="--shape")
-
-
 @main.command("verify", help=VERIFY_HELP)
 @click.argument("original", metavar="ORIGINAL")
 @click.argument("rewritten", metavar="REWRITTEN")
@@ -478,91 +439,34 @@ def _check_shape_names(shapes: dict, mod, name: str) -> None:
               help="Values of a symbolic variable, used in turn across calls (default 1,2).")
 @_format_option(["text", "json"], "text", "Report format.")
 def verify_command(original, rewritten, calls, seed, shapes, fmt):
-    from .exec.verify import ModuleFails, verify
+    from .report.verify_view import verify_json, verify_text
 
     if original == "-" and rewritten == "-":
         raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
-    mod_a, text_a, name_a = _read_module(original)
-    mod_b, text_b, name_b = _read_module(rewritten)
-    _check_shape_names(shapes, mod_a, name_a)
-    try:
-        result = verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes)
-    except ModuleFails as e:
-        if e.which == "rewritten":
-            raise e.located(name_b, text_b)
-        raise e.located(name_a, text_a)
-    except SourceError as e:
-        raise e.located(name_a, text_a)
+    mod_a, source_a = read_module(original)
+    mod_b, source_b = read_module(rewritten)
+    name_a, name_b = source_a.name, source_b.name
+    with _shape_names_checked():
+        result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
+                            sources=(source_a, source_b))
     for which, loc, message in result.warnings:
-        click.echo(_warning(*((name_b, text_b) if which == "rewritten" else (name_a, text_a)),
-                            loc, message), err=True)
+        click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
+                   err=True)
     if fmt == "json":
-        d = result.difference
-        report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
-                  "functions": result.functions, "calls": result.calls,
-                  "captures": result.captures, "replays": result.replays,
-                  "kernel_launches": {"original": result.launches_original,
-                                      "rewritten": result.launches_rewritten}}
-        if d is not None:
-            report["difference"] = {
-                "kind": d.kind,
-                "function": d.function, "call": d.call + 1, "output": d.output,
-                "seen_after": d.checked_after,
-                "element": list(d.element) if d.element is not None else None,
-                "original": _jsonable(d.original), "rewritten": _jsonable(d.rewritten),
-                "message": d.message}
-            if d.kind == "ownership":
-                report["difference"].update({
-                    "module": d.module, "graph_input": d.graph_input,
-                    "file": name_a if d.module == "original" else name_b,
-                    "line": d.loc.line or None, "column": d.loc.col or None})
-        click.echo(json.dumps(report, indent=2))
+        click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
     else:
-        click.echo(_verify_text(result, name_a, name_b, {"original": text_a,
-                                                         "rewritten": text_b}))
+        click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
+                                                        "rewritten": source_b.text}))
     sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
 
 
-def _jsonable(v):
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return v
+@contextlib.contextmanager
+def _shape_names_checked():
+    """The library's UnknownName for a --shape name, as the usage error of --shape."""
     try:
-        return v.item()
-    except AttributeError:
-        return str(v)
-
-
-def _verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> str:
-    """`texts`: the source of each module ("original", "rewritten") that has a file, for
-    the excerpt under an ownership difference."""
-    d = result.difference
-    if d is None:
-        return (f"equal: {name_b} computes what {name_a} computes "
-                f"({len(result.functions)} function(s) x {result.calls} calls; "
-                f"{result.captures} graph capture(s), {result.replays} replay(s); "
-                f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
-    if d.kind == "ownership":
-        what = f"graph input{d.graph_input}" if d.graph_input is not None else \
-            f"output{d.output}"
-        text = f"differ: ownership in the {d.module} module: function '{d.function}', call " \
-               f"{d.call + 1}, {what}: {d.message}"
-        source = (texts or {}).get(d.module)
-        if source is not None:
-            name = name_a if d.module == "original" else name_b
-            text += "\n" + _excerpt(name, source, d.loc, d.site)
-        return text
-    where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
-    if d.message and d.element is None and d.original is None:
-        return f"differ: {where}: {d.message}"
-    text = f"differ: {where}"
-    if d.element is not None:
-        text += f", element {list(d.element)}: {d.original!r} (original) vs {d.rewritten!r} " \
-                f"(rewritten)"
-    else:
-        text += f": {d.message}: {d.original!r} vs {d.rewritten!r}"
-    if d.checked_after != f"{d.function}, call {d.call + 1}":
-        text += f" -- seen after {d.checked_after}: a later call overwrote it"
-    return text
+        yield
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--shape") from None
 
 
 RUN_HELP = """Run every public function of IN: on the reference executor, or on a GPU.
@@ -636,9 +540,11 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     from .fileio import read_text
     from .report.run_view import render, to_json
 
-    mod, text, name = _read_module(input_path)
-    _check_shape_names(shapes, mod, name)
-    given = _read_module(output_path) if output_path is not None else None
+    mod, source = read_module(input_path)
+    name = source.name
+    with _shape_names_checked():
+        api.check_shapes(mod, shapes, name)
+    given = read_module(output_path) if output_path is not None else None
     kernels = kernels_name = None
     if kernels_path is not None:
         kernels, kernels_name = read_text(kernels_path)
@@ -650,7 +556,8 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
                          progress=fmt == "text" and _color(sys.stderr))
     try:
         report = run_on_gpu(mod, name, options, cuda_driver.open_driver,
-                            given[0] if given else None, (given[2], given[1]) if given else None)
+                            given[0] if given else None,
+                            (given[1].name, given[1].text) if given else None)
     except cuda_driver.DriverUnavailable as e:
         raise _CommandError(f"--device {ordinal}: {e}; --device cpu runs the reference "
                             "executor") from None
@@ -659,9 +566,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     except cuda_driver.DriverError as e:
         raise _CommandError(f"CUDA: {e}") from None
     except SourceError as e:
-        if e.filename is None:
-            e.located(name, text)
-        raise
+        raise api.located(e, source)
     if fmt == "json":
         click.echo(json.dumps(to_json(report), indent=2))
     else:
@@ -703,72 +608,39 @@ def kernels_command(input_path: str, output: str, arch: str):
     if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
         raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
                                  param_hint="--arch")
-    mod, text, name = _read_module(input_path)
+    mod, source = read_module(input_path)
     try:
-        kernels = lower_module(mod, name, arch)
+        kernels = lower_module(mod, source.name, arch)
     except TvmUnavailable as e:
         raise _CommandError(str(e)) from None
     except SourceError as e:
-        raise e.located(name, text)
+        raise api.located(e, source)
     write_text(output, kernels.source, inputs=(input_path,))
     for note in kernels.notes:
-        click.echo(f"{name}: note: {note}", err=True)
+        click.echo(f"{source.name}: note: {note}", err=True)
 
 
 def _run_cpu(input_path, calls, seed, shapes, fmt):
-    import zlib
+    mod, source = read_module(input_path)
 
-    from .exec.backend import CpuBackend, Tensor
-    from .exec.interpreter import Executor
-    from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
+    def say(warnings):
+        for loc, message in warnings:
+            click.echo(_warning(source, loc, message), err=True)
 
-    mod, text, name = _read_module(input_path)
-    try:
-        runnable_functions(mod)
-    except SourceError as e:
-        raise e.located(name, text)
-    _check_shape_names(shapes, mod, name)
-    inputs = Inputs(seed, shapes)
-    executor = Executor(mod, CpuBackend())
-    rows = []
-    weights = Weights(inputs, [executor.backend])
-    try:
-        for call in range(calls):
-            for f in public_functions(mod):
-                (fixed,) = weights.of(f)
-                out = executor.call(f.name, [to_backend(executor.backend, v)
-                                             for v in inputs.fresh(f, call)] + fixed)
-                for path, t in _flatten(out):
-                    if isinstance(t, Tensor):
-                        data = executor.backend.to_numpy(t)
-                        rows.append({"function": f.name, "call": call + 1, "output": path,
-                                     "shape": list(data.shape), "dtype": str(data.dtype),
-                                     "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
-    except SourceError as e:
-        e.located(name, text)
-        raise
-    finally:
-        for loc, message in executor.warnings:
-            click.echo(_warning(name, text, loc, message), err=True)
+    with _shape_names_checked():
+        run = api.run_cpu(mod, calls=calls, seed=seed, shapes=shapes, source=source,
+                          on_warnings=say)
     if fmt == "json":
-        click.echo(json.dumps({"module": name, "device": "cpu", "outputs": rows,
-                               "kernel_launches": executor.backend.launch_count,
-                               "graph_captures": executor.captures,
-                               "graph_replays": executor.replays}, indent=2))
+        click.echo(json.dumps({"module": source.name, "device": "cpu", "outputs": run.rows,
+                               "kernel_launches": run.kernel_launches,
+                               "graph_captures": run.graph_captures,
+                               "graph_replays": run.graph_replays}, indent=2))
         return
-    for r in rows:
+    for r in run.rows:
         click.echo(f"{r['function']} call {r['call']} output{r['output']}: "
                    f"{tuple(r['shape'])} {r['dtype']} crc32 {r['crc32']}")
-    click.echo(f"{executor.backend.launch_count} kernel launches, {executor.captures} graph "
-               f"capture(s), {executor.replays} replay(s)")
-
-
-def _flatten(value, path: str = ""):
-    if isinstance(value, tuple):
-        for i, v in enumerate(value):
-            yield from _flatten(v, f"{path}[{i}]")
-    else:
-        yield path, value
+    click.echo(f"{run.kernel_launches} kernel launches, {run.graph_captures} graph "
+               f"capture(s), {run.graph_replays} replay(s)")
 
 
 DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what was not, and why.
@@ -806,29 +678,21 @@ Examples:
 def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
                  fail_under, options, options_given):
     from .fileio import write_text
-    from .passes.pipeline import rewrite
-    from .text.printer import print_module
-    from .report.analysis import NotARewrite, analyze, check_is_rewrite
+    from .report.analysis import analyze
     from .report.views import render_html, render_terminal, render_unified, to_json
 
-    mod, text, name = _read_module(input_path)
+    mod, source = read_module(input_path)
+    name = source.name
     if output_path is not None:
         if options_given:
             raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
                                    "to the one-file form (which rewrites IN)")
-        out, out_text, out_name = _read_module(output_path)
-        try:
-            check_is_rewrite(mod, out)
-        except NotARewrite as e:
-            if e.which == "original":
-                raise e.located(name, text)
-            raise e.located(out_name, out_text)
+        out, out_source = read_module(output_path)
+        api.check_rewrite(mod, out, sources=(source, out_source))
+        out_name = out_source.name
         report = None
     else:
-        try:
-            out, report = rewrite(mod, options)
-        except SourceError as e:
-            raise e.located(name, text)
+        out, report = api.rewrite(mod, options, source=source)
         out_name = f"{name} (rewritten)"
     if function is not None and mod.function(function) is None:
         raise click.BadParameter(f"no Relax function named {function} in {name}",
@@ -839,7 +703,8 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     elif fmt == "html":
         rendered = render_html(facts, name, fold)
     elif fmt == "unified":
-        rendered = render_unified(print_module(mod), print_module(out), name, out_name)
+        rendered = render_unified(api.print_module(mod), api.print_module(out), name,
+                                  out_name)
     else:
         console, stream = _console(to_file=output != "-")
         render_terminal(facts, console, function, fold, summary_only)
@@ -920,29 +785,9 @@ def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, see
     write_text(output, text)
 
 
-def _explanation(report, name: str) -> str:
-    lines = []
-    for note in report.notes:
-        lines.append(f"{name}: note: {note}")
-    for r in report.reasons:
-        loc = r.binding.loc
-        where = f"{name}:{loc.line}:{loc.col}" if loc.line else name
-        lines.append(f"{where}: {r.function}: not captured [{r.code}]: {r.message}")
-    if report.plan is not None:
-        kept = report.plan.kept_captures()
-        lines.append(f"{name}: {len(kept)} region(s) captured, "
-                     f"{sum(r.kernels for r in kept)} of "
-                     f"{sum(report.plan.launches.values())} kernel launches")
-    return "\n".join(lines)
-
-
-def _warning(name: str, text: str, loc: Loc, message: str) -> str:
-    """A located warning (on stderr; no exit status)."""
-    return located_message(name, text, loc, "warning", one_line(message))
-
-
-def _excerpt(name: str, text: str, loc: Loc, what: str) -> str:
-    return located_message(name, text, loc, "note", what if loc.line > 0 else f"({what})")
+def _warning(source, loc: Loc, message: str) -> str:
+    """A located warning in `source`'s file (on stderr; no exit status)."""
+    return located_message(source.name, source.text, loc, "warning", one_line(message))
 
 
 if __name__ == "__main__":  # pragma: no cover

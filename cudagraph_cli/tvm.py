@@ -122,19 +122,15 @@ def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
     tvm = import_tvm()
+    from . import api
     from .ir.equality import functions_equal
-    from .text.reader import parse_module
-    from .passes.pipeline import rewrite
-    from .text.printer import print_module
-    from .ir.wellformed import check_module
 
-    text = mod.script()
+    source = api.Source(SCRIPT_NAME, mod.script())
     try:
-        ours = parse_module(text, SCRIPT_NAME)
-        check_module(ours)
-        out, _ = rewrite(ours, options)
+        ours = api.loads(source.text, name=source.name)
+        out, _ = api.rewrite(ours, options, source=source)
     except SourceError as e:
-        raise CgraphPassError(e.located(SCRIPT_NAME, text).render()) from None
+        raise CgraphPassError(e.render()) from None
     if out is ours:
         return mod
     before = {f.name: f for f in ours.functions}
@@ -147,7 +143,7 @@ def rewrite_module(mod, options=None):
     originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
     constants = printed_constants(mod, ours)
     stubbed = dataclasses.replace(out, functions=[stub(f) for f in out.functions])
-    rewritten = print_module(stubbed, "current")
+    rewritten = api.print_module(stubbed, "current")
     check_metadata_references(rewritten, constants)
     names = default_globals()
     names["metadata"] = {CONST_KEY: constants} if constants else {}

@@ -2,10 +2,15 @@
 
 The numbers come from the rewritten module itself (kernel launches inside the functions that
 `run_or_capture` launches, storages allocated by the function that `get_cached_alloc` calls),
-so they agree with it whatever produced it. Which original binding went into which graph comes
-from cgraph's plan when cgraph made the rewrite, and otherwise from matching the original's
-bindings with the capture functions' (by variable and callee names, which both TVM and cgraph
-keep). Why a kernel launch stayed outside comes from cgraph's planner.
+so they agree with it whatever produced it. Which original binding went into which graph, and
+which lifted storage took which slot of the shared allocation, come from cgraph's plans when
+cgraph made the rewrite (the one-file form of `cgraph diff`: the region plan and the merge
+plan of the RewriteReport). A rewrite cgraph did not make (the two-file form: OUT may come
+from TVM) has no plan of cgraph's, so there they are read from OUT's text: the original's
+bindings matched with the capture functions' (by variable and callee names, which both TVM
+and cgraph keep), and the slots from the `name = alloc[i]` fetches. Why a kernel launch
+stayed outside comes from cgraph's planner, run on the original when the caller has no
+report.
 """
 
 from __future__ import annotations
@@ -194,16 +199,20 @@ def analyze(original: ir.Module, rewritten: ir.Module,
             report: RewriteReport | None = None) -> ModuleFacts:
     prims = {f.name for f in original.functions if isinstance(f, ir.PrimFunc)}
     out_prims = {f.name for f in rewritten.functions if isinstance(f, ir.PrimFunc)}
-    reasons = {}
+    """The facts of `rewritten`, a rewrite of `original`. `report`: the RewriteReport of
+    cgraph's rewrite that made `rewritten`, whose plans then say which binding went into which
+    graph and which storage took which slot; None for a rewrite from elsewhere (TVM's), read
+    from its text instead."""
     plan = report.plan if report is not None else None
-    if report is None or report.plan is None:
+    if plan is None:
         # Explanations always come from cgraph's planner on the original.
         _, own = rewrite(original)
         reasons_src = own.reasons
     else:
         reasons_src = report.reasons
-    for r in reasons_src:
-        reasons[id(r.binding)] = (r.code, r.message)
+    # Bindings hash by identity (ir.VarBinding is eq=False): the original's own objects.
+    reasons = {r.binding: (r.code, r.message) for r in reasons_src}
+    slots = planned_slots(plan, report.merged) if plan is not None else None
 
     # The shared allocation: sizes per scope, and which original storage took which slot.
     alloc_names = set()
@@ -239,55 +248,36 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         if not isinstance(g, ir.Function):
             functions.append(facts)
             continue
-        # Slots of lifted storages: `name = gv[i]` of a get_cached_alloc in the rewrite.
-        fetched: list[tuple[str, int]] = []
-        kept_storages = set()
-        alloc_vars = set()
-        launches = []  # capture functions, in launch order
-        for block in g.blocks:
-            for b in block.bindings:
-                v = b.value
-                if _builtin_call(v, ir.GET_CACHED_ALLOC):
-                    alloc_vars.add(id(b.var))
-                elif isinstance(v, ir.TupleGetItem) and id(v.tuple_value) in alloc_vars:
-                    fetched.append((b.var.name, v.index))
-                elif _builtin_call(v, ir.RUN_OR_CAPTURE):
-                    launches.append(rewritten.function(_builtin_target(v)))
-                elif _storage_size(b):
-                    kept_storages.add(b.var.name)
+        launches = [rewritten.function(_builtin_target(b.value))  # in launch order
+                    for block in g.blocks for b in block.bindings
+                    if _builtin_call(b.value, ir.RUN_OR_CAPTURE)]
         facts.regions = len(launches)
         for c in launches:
             facts.captured += _count_kernels(c, rewritten, out_prims) if c else 0
         facts.host_launches_after = _count_kernels(g, rewritten, out_prims) + len(launches)
-        # Lifted storages are the original's that the rewrite no longer allocates; each gets
-        # the slot of the fetch with its name, else (a printer renamed it) the next fetch.
-        lifted = [(fact, b) for fact, b in zip(facts.bindings, bindings)
-                  if _storage_size(b) and b.var.name not in kept_storages]
-        by_name = dict(fetched)
-        unnamed = [slot for name, slot in fetched
-                   if name not in {b.var.name for _, b in lifted}]
-        for fact, b in lifted:
-            if b.var.name in by_name:
-                fact.slot = by_name.pop(b.var.name)
-            elif unnamed:
-                fact.slot = unnamed.pop(0)
+        if slots is not None:
+            for fact, b in zip(facts.bindings, bindings):
+                fact.slot = slots.get(b)
+        else:
+            _fetched_slots(facts, bindings, g)
+        for fact, b in zip(facts.bindings, bindings):
             if fact.slot is not None:
                 size, scope = _storage_size(b)
                 unshared[scope] = unshared.get(scope, 0) + size
         # Which original bindings went into which graph.
         if plan is not None:
-            ids = {id(b): r for r in plan.kept_captures() if r.function == f.name
-                   for b in r.bindings}
+            regions = {b: r for r in plan.kept_captures() if r.function == f.name
+                       for b in r.bindings}
             for fact, b in zip(facts.bindings, bindings):
-                region = ids.get(id(b))
+                region = regions.get(b)
                 if region is not None:
                     fact.region = region.region_id
         else:
             _match_regions(facts, bindings, launches, region_counter)
         region_counter += len(launches)
         for fact, b in zip(facts.bindings, bindings):
-            if fact.launch is not None and fact.region is None and id(b) in reasons:
-                fact.reason = reasons[id(b)]
+            if fact.launch is not None and fact.region is None and b in reasons:
+                fact.reason = reasons[b]
         functions.append(facts)
     notes = list(report.notes) if report is not None else []
     if not any(f.kernel_launches for f in functions):
@@ -295,6 +285,44 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         notes.append("nothing to capture: the module has no kernel launch" +
                      ("" if original.relax_functions() else " (no Relax function)"))
     return ModuleFacts(original.name, functions, static, unshared, notes)
+
+
+def planned_slots(plan, merged) -> dict:
+    """The merge plan's slot of each lifted storage: alloc_storage binding -> slot index.
+    `merged.slot` is keyed by (index of the alloc plan in plan.alloc_regions, storage var)."""
+    if merged is None:
+        return {}
+    return {b: merged.slot[(pid, b.var)]
+            for pid, alloc in enumerate(plan.alloc_regions) for b in alloc.bindings}
+
+
+def _fetched_slots(facts: FunctionFacts, bindings: list, g: ir.Function) -> None:
+    """Slots read from a rewrite's text (the two-file form: OUT may be TVM's, with no plan of
+    cgraph's): the lifted storages are the original's that OUT's function no longer
+    allocates; each gets the slot of the `name = alloc[i]` fetch with its name, else (a
+    printer renamed it) the next fetch."""
+    fetched: list[tuple[str, int]] = []
+    kept_storages = set()
+    alloc_vars = set()  # ir.Var is eq=False: a set of the variables themselves
+    for block in g.blocks:
+        for b in block.bindings:
+            v = b.value
+            if _builtin_call(v, ir.GET_CACHED_ALLOC):
+                alloc_vars.add(b.var)
+            elif isinstance(v, ir.TupleGetItem) and v.tuple_value in alloc_vars:
+                fetched.append((b.var.name, v.index))
+            elif _storage_size(b):
+                kept_storages.add(b.var.name)
+    lifted = [(fact, b) for fact, b in zip(facts.bindings, bindings)
+              if _storage_size(b) and b.var.name not in kept_storages]
+    by_name = dict(fetched)
+    unnamed = [slot for name, slot in fetched
+               if name not in {b.var.name for _, b in lifted}]
+    for fact, b in lifted:
+        if b.var.name in by_name:
+            fact.slot = by_name.pop(b.var.name)
+        elif unnamed:
+            fact.slot = unnamed.pop(0)
 
 
 def _match_regions(facts: FunctionFacts, bindings: list, launches: list, first_id: int):

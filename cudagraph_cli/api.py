@@ -1,0 +1,254 @@
+"""cgraph's public Python API: what the `cgraph` command line, the TVM pass and users all call.
+
+    from cudagraph_cli import load, rewrite, print_module, verify
+
+    module = load("model.relax")               # read + parse + check (a path: str or Path)
+    module = loads(text, name="model.relax")   # the same, from text
+    out, report = rewrite(module)              # RewriteOptions() is cgraph's rewrite
+    print(print_module(out))
+    result = verify(module, out)               # same numbers? (CUDA-graph semantics, NumPy)
+    facts = diff(module)                       # what `cgraph diff` shows, as data
+
+A path and a text are told apart by the function, as `json.load` and `json.loads` are, never by
+looking at the content. Every error bad input can cause is a `SourceError`; `str(err)` is
+its message and `err.render()` the `FILE:LINE:COL: error: message` form with the source line
+and a caret. `load` and `loads` locate their errors in the file; the other functions locate
+theirs in the `source` (a `Source`, the file's name and text) they are given, and leave the
+file to the caller otherwise (`err.located(name, text)`).
+
+Importing this module is cheap: each function imports the stages it needs when called, so
+`cgraph --help` and `import cudagraph_cli` load neither lark nor numpy.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .diagnostics import Loc, SourceError
+
+
+class Source(NamedTuple):
+    """A module's text and the name errors give its file (`<stdin>`, a path)."""
+
+    name: str
+    text: str
+
+
+class UnknownName(ValueError):
+    """A name given as an option (a function, a symbolic variable) that the module does not
+    have: the message says which, and what the module has."""
+
+
+def read(path: str | os.PathLike) -> Source:
+    """The text of a module file (`-`: standard input), as `cgraph` reads it: UTF-8, CRLF line
+    ends made LF, at most fileio.MAX_INPUT_BYTES. A SourceError naming the file otherwise."""
+    from .fileio import read_text
+
+    text, name = read_text(os.fspath(path))
+    return Source(name, text)
+
+
+def loads(text: str, *, name: str = "<string>"):
+    """Parse TVMScript `text` into an `ir.Module` and check that it is well formed. `name`:
+    what errors call the file. Raises a SourceError located in `text`."""
+    from .ir.wellformed import check_module
+    from .text.reader import parse_module
+
+    module = parse_module(text, name)
+    try:
+        check_module(module)
+    except SourceError as e:
+        raise e.located(name, text)
+    return module
+
+
+def load(path: str | os.PathLike, *, name: str | None = None):
+    """`loads` of a file's text (`-`: standard input); `name` replaces the path in errors."""
+    source = read(path)
+    return loads(source.text, name=name if name is not None else source.name)
+
+
+def print_module(module, dialect: str | None = None) -> str:
+    """The module as canonical TVMScript: `cgraph fmt`'s output. `dialect`: "current" or
+    "legacy" (None: the dialect the module was read in)."""
+    from .text.printer import print_module as print_text
+
+    return print_text(module, dialect)
+
+
+def check_functions(module, names, source_name: str) -> None:
+    """UnknownName unless every name in `names` is a Relax function of `module` (what
+    `cgraph rewrite --functions` checks: a misspelled name would rewrite nothing)."""
+    if names is None:
+        return
+    known = {f.name for f in module.relax_functions()}
+    missing = [n for n in names if n not in known]
+    if missing:
+        raise UnknownName(f"no Relax function named {', '.join(missing)} in {source_name}")
+
+
+def rewrite(module, options=None, *, source: Source | None = None):
+    """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `options`: a
+    `RewriteOptions` (None: cgraph's; `RewriteOptions.tvm_compat()`: TVM 0.27's exact output).
+    The report holds the plans (`report.plan`, `report.merged`), why each kernel launch left
+    outside stays there (`report.reasons`) and notes. A SourceError raised by the rewrite is
+    located in `source` when given."""
+    from .passes.pipeline import rewrite as run_pipeline
+
+    try:
+        return run_pipeline(module, options)
+    except SourceError as e:
+        raise located(e, source)
+
+
+def located(err: SourceError, source: Source | None) -> SourceError:
+    """`err` attached to `source`'s file (unless already attached to one, or no source)."""
+    return err.located(source.name, source.text) if source is not None else err
+
+
+def source_name(source: Source | None) -> str:
+    return source.name if source is not None else "the module"
+
+
+def check_shapes(module, shapes: dict | None, source_name: str) -> None:
+    """UnknownName unless each name in `shapes` is a symbolic variable the public functions'
+    parameters have: a misspelled name would otherwise silently leave the default values in
+    place."""
+    if not shapes:
+        return
+    from .exec.verify import public_functions
+    from .ir import sinfo_prim_vars
+
+    known = sorted({v.name for f in public_functions(module) for p in f.params
+                    for v in sinfo_prim_vars(p.sinfo)})
+    unknown = sorted(set(shapes) - set(known))
+    if unknown:
+        has = (f"it has {', '.join(known)}" if known else
+               "its public functions have no symbolic dimension")
+        raise UnknownName(f"no symbolic variable named {', '.join(unknown)} in {source_name} "
+                          f"({has})")
+
+
+def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
+           sources: tuple[Source | None, Source | None] = (None, None)):
+    """Does `rewritten` compute what `original` computes? `cgraph verify`: both run on the
+    NumPy reference executor, `calls` times each public function, with CUDA-graph semantics for
+    the rewrite; `shapes` gives values of symbolic variables (name -> values, used in turn).
+    UnknownName for a `shapes` name the original has no symbolic variable of.
+    Returns a VerifyReport: `.equal`, `.difference` (None, or a Difference of kind "values" or
+    "ownership"), `.warnings`, counts. Raises ModuleFails (`.which` names the module) when one
+    of them cannot run, ModuleMismatch when they do not correspond, both SourceErrors located
+    in `sources` (original's, rewritten's) where given."""
+    from .exec.verify import ModuleFails, verify as run_verify
+
+    check_shapes(original, shapes, source_name(sources[0]))
+    try:
+        return run_verify(original, rewritten, calls=calls, seed=seed, shapes=shapes)
+    except ModuleFails as e:
+        raise located(e, sources[1] if e.which == "rewritten" else sources[0])
+    except SourceError as e:
+        raise located(e, sources[0])
+
+
+def check_rewrite(original, rewritten, *,
+                  sources: tuple[Source | None, Source | None] = (None, None)) -> None:
+    """NotARewrite (a SourceError, located in the module its `.which` names, in `sources`
+    where given) unless `rewritten` is what a CUDA-graph rewrite, cgraph's or TVM's, can make
+    of `original`."""
+    from .report.analysis import NotARewrite, check_is_rewrite
+
+    try:
+        check_is_rewrite(original, rewritten)
+    except NotARewrite as e:
+        raise located(e, sources[0] if e.which == "original" else sources[1])
+
+
+def diff(original, rewritten=None, *, options=None,
+         sources: tuple[Source | None, Source | None] = (None, None)):
+    """What a rewrite did, as `cgraph diff` shows it: a ModuleFacts (its JSON, as `cgraph diff
+    --format json` prints it, is `report.views.to_json(facts, name)`). With `rewritten` None,
+    `original` is rewritten first (with `options`) and which storage took which slot, and
+    which binding went into which graph, come from the rewrite's plans. With `rewritten` given
+    (a rewrite by cgraph or TVM; NotARewrite if it is none), they come from its text."""
+    from .report.analysis import analyze
+
+    if rewritten is None:
+        rewritten, report = rewrite(original, options, source=sources[0])
+    else:
+        check_rewrite(original, rewritten, sources=sources)
+        report = None
+    return analyze(original, rewritten, report)
+
+
+@dataclass
+class CpuRun:
+    """The outputs of `run_cpu`: one row a tensor output (function, call, output path, shape,
+    dtype, crc32 of its bytes), the executor's counts, and its located warnings."""
+
+    rows: list = field(default_factory=list)
+    kernel_launches: int = 0
+    graph_captures: int = 0
+    graph_replays: int = 0
+    warnings: list = field(default_factory=list)  # (Loc, message)
+
+
+def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None,
+            source: Source | None = None, on_warnings=None) -> CpuRun:
+    """`cgraph run --device cpu`: every public function of `module`, `calls` times in turn, on
+    the reference executor, with `cgraph verify`'s inputs (UnknownName for a `shapes` name
+    the module has no symbolic variable of). `on_warnings(list of (Loc,
+    message))` is called once, at the end, even when the run fails: the warnings explain the
+    failure."""
+    import zlib
+
+    from .exec.backend import CpuBackend, Tensor
+    from .exec.interpreter import Executor
+    from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
+
+    try:
+        runnable_functions(module)
+    except SourceError as e:
+        raise located(e, source)
+    check_shapes(module, shapes, source_name(source))
+    inputs = Inputs(seed, shapes or {})
+    executor = Executor(module, CpuBackend())
+    run = CpuRun()
+    weights = Weights(inputs, [executor.backend])
+    try:
+        for call in range(calls):
+            for f in public_functions(module):
+                (fixed,) = weights.of(f)
+                out = executor.call(f.name, [to_backend(executor.backend, v)
+                                             for v in inputs.fresh(f, call)] + fixed)
+                for path, t in flatten(out):
+                    if isinstance(t, Tensor):
+                        data = executor.backend.to_numpy(t)
+                        run.rows.append({"function": f.name, "call": call + 1, "output": path,
+                                         "shape": list(data.shape), "dtype": str(data.dtype),
+                                         "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
+    except SourceError as e:
+        raise located(e, source)
+    finally:
+        run.warnings = list(executor.warnings)
+        if on_warnings is not None:
+            on_warnings(run.warnings)
+    run.kernel_launches = executor.backend.launch_count
+    run.graph_captures = executor.captures
+    run.graph_replays = executor.replays
+    return run
+
+
+def flatten(value, path: str = ""):
+    """(path, leaf) of a returned value: tuples are walked, `[0][1]` names a nested leaf."""
+    if isinstance(value, tuple):
+        for i, v in enumerate(value):
+            yield from flatten(v, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+__all__ = ["CpuRun", "Loc", "Source", "SourceError", "UnknownName", "check_functions",
+           "check_rewrite", "check_shapes", "diff", "flatten", "load", "loads", "located", "print_module",
+           "read", "rewrite", "run_cpu", "verify"]

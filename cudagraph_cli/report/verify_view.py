@@ -1,0 +1,71 @@
+"""`cgraph verify`'s views of a VerifyReport: one paragraph of text, and JSON (docs/CLI.md)."""
+
+from __future__ import annotations
+
+from .check_view import note
+
+
+def verify_json(result, name_a: str, name_b: str) -> dict:
+    d = result.difference
+    report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
+              "functions": result.functions, "calls": result.calls,
+              "captures": result.captures, "replays": result.replays,
+              "kernel_launches": {"original": result.launches_original,
+                                  "rewritten": result.launches_rewritten}}
+    if d is not None:
+        report["difference"] = {
+            "kind": d.kind,
+            "function": d.function, "call": d.call + 1, "output": d.output,
+            "seen_after": d.checked_after,
+            "element": list(d.element) if d.element is not None else None,
+            "original": jsonable(d.original), "rewritten": jsonable(d.rewritten),
+            "message": d.message}
+        if d.kind == "ownership":
+            report["difference"].update({
+                "module": d.module, "graph_input": d.graph_input,
+                "file": name_a if d.module == "original" else name_b,
+                "line": d.loc.line or None, "column": d.loc.col or None})
+    return report
+
+
+def jsonable(v):
+    """A compared element as JSON: NumPy scalars as Python numbers, anything else as text."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    try:
+        return v.item()
+    except AttributeError:
+        return str(v)
+
+
+def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> str:
+    """`texts`: the source of each module ("original", "rewritten") that has a file, for
+    the excerpt under an ownership difference."""
+    d = result.difference
+    if d is None:
+        return (f"equal: {name_b} computes what {name_a} computes "
+                f"({len(result.functions)} function(s) x {result.calls} calls; "
+                f"{result.captures} graph capture(s), {result.replays} replay(s); "
+                f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
+    if d.kind == "ownership":
+        what = f"graph input{d.graph_input}" if d.graph_input is not None else \
+            f"output{d.output}"
+        text = f"differ: ownership in the {d.module} module: function '{d.function}', call " \
+               f"{d.call + 1}, {what}: {d.message}"
+        source = (texts or {}).get(d.module)
+        if source is not None:
+            name = name_a if d.module == "original" else name_b
+            text += "\n" + note(name, source, d.loc, d.site)
+        return text
+    where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
+    if d.message and d.element is None and d.original is None:
+        return f"differ: {where}: {d.message}"
+    text = f"differ: {where}"
+    if d.element is not None:
+        text += f", element {list(d.element)}: {d.original!r} (original) vs {d.rewritten!r} " \
+                f"(rewritten)"
+    else:
+        text += f": {d.message}: {d.original!r} vs {d.rewritten!r}"
+    if d.checked_after != f"{d.function}, call {d.call + 1}":
+        text += f" -- seen after {d.checked_after}: a later call overwrote it"
+    return text
