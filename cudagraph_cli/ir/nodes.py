@@ -13,7 +13,7 @@ Vars have identity: two bindings of the same name are two `Var`s (TVMScript lets
 again, shadowing the first). Symbolic shape variables (`SymVar`) have identity too.
 PrimFunc bodies are kept as text: cgraph never looks inside TIR.
 
-Containers are tuples, whatever iterable a node is built with (a `__post_init__` converts), so
+Containers are tuples, whatever iterable a node is built with (its `__init__` converts), so
 that a pass cannot change a module another stage still holds: it builds a new node
 (`dataclasses.replace`). Two kinds of node:
 
@@ -32,54 +32,146 @@ that a pass cannot change a module another stage still holds: it builds a new no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
+from operator import attrgetter
 from typing import Union
 
 from ..diagnostics import Loc, NO_LOC
 
+# ---- how the node classes are made --------------------------------------------------------
+#
+# Every node is a slots dataclass (dataclasses.fields and dataclasses.replace work on it), but
+# its methods are written here rather than generated: on CPython 3.11 @dataclass compiles each
+# generated method from source at every start (about 140 compilations, 20 ms of the 60 ms a
+# small `cgraph check` may take), while methods written out are read from the bytecode cache.
+# `node` leaves the dataclass machinery only the fields and the slots; __init__ is each class's
+# own (the tuple conversions included), and repr, eq, hash and frozenness are what @dataclass
+# would generate, from the three bases below. tests/test_ir_immutable.py compares every class
+# with the @dataclass it replaces.
+
+node = dataclass(init=False, repr=False, eq=False, slots=True)
+
+set_field = object.__setattr__  # how a frozen node's __init__ sets its fields
+
+
+class Node:
+    """A node compared by identity; repr as @dataclass writes it."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        cls = type(self)
+        return cls.__qualname__ + "(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in cls.__match_args__) + ")"
+
+
+class FrozenNode(Node):
+    """A node whose fields cannot be assigned (@dataclass's frozen=True)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def value_node(cls):
+    """`node` for a class compared by value: eq and hash on the tuple of its fields, as
+    @dataclass(frozen=True) has them (hash((self.a, self.b)))."""
+    cls = node(cls)
+    names = cls.__match_args__
+    if len(names) >= 2:
+        cls.field_values = staticmethod(attrgetter(*names))
+    elif names:
+        get = attrgetter(names[0])
+        cls.field_values = staticmethod(lambda n: (get(n),))
+    else:
+        cls.field_values = staticmethod(lambda n: ())
+    return cls
+
+
+class ValueNode(FrozenNode):
+    """A frozen node compared by value (its fields'), hashing as it compares."""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return self.field_values(self) == other.field_values(other)
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(self.field_values(self))
+
+
 # ---- primitive (TIR-level) expressions: shapes and prim values ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class IntImm:
+@value_node
+class IntImm(ValueNode):
+    """An integer constant of a PrimExpr (`T.int64(4)`, or a bare `4` in a shape)."""
+
     value: int
     dtype: str = "int64"
 
+    def __init__(self, value: int, dtype: str = "int64"):
+        set_field(self, "value", value)
+        set_field(self, "dtype", dtype)
 
-@dataclass(frozen=True, slots=True)
-class FloatImm:
+
+@value_node
+class FloatImm(ValueNode):
+    """A float constant of a PrimExpr (`T.float32(0.5)`)."""
+
     value: float
     dtype: str = "float64"
 
+    def __init__(self, value: float, dtype: str = "float64"):
+        set_field(self, "value", value)
+        set_field(self, "dtype", dtype)
 
-@dataclass(eq=False, frozen=True, slots=True)
-class SymVar:
+
+@node
+class SymVar(FrozenNode):
     """A symbolic integer (`m = T.int64()`, or `"m"` in a shape annotation). Identity-compared."""
 
     name: str
     dtype: str = "int64"
 
+    def __init__(self, name: str, dtype: str = "int64"):
+        set_field(self, "name", name)
+        set_field(self, "dtype", dtype)
+
     def __repr__(self) -> str:
         return f"SymVar({self.name})"
 
 
-@dataclass(frozen=True, slots=True)
-class PrimBinOp:
+@value_node
+class PrimBinOp(ValueNode):
+    """A binary PrimExpr (`n * 2`), kept with its operator's text."""
+
     op: str  # + - * // % /
     lhs: "PrimExpr"
     rhs: "PrimExpr"
 
+    def __init__(self, op: str, lhs: PrimExpr, rhs: PrimExpr):
+        set_field(self, "op", op)
+        set_field(self, "lhs", lhs)
+        set_field(self, "rhs", rhs)
 
-@dataclass(frozen=True, slots=True)
-class PrimCall:
+
+@value_node
+class PrimCall(ValueNode):
     """`T.max(a, b)`, `T.min`, `T.floordiv`, ... kept by name."""
 
     func: str
     args: tuple[PrimExpr, ...]
 
-    def __post_init__(self):
-        if type(self.args) is not tuple:
-            object.__setattr__(self, "args", tuple(self.args))
+    def __init__(self, func: str, args: tuple[PrimExpr, ...]):
+        set_field(self, "func", func)
+        set_field(self, "args", args if type(args) is tuple else tuple(args))
 
 
 PrimExpr = Union[IntImm, FloatImm, SymVar, PrimBinOp, PrimCall]
@@ -87,56 +179,79 @@ PrimExpr = Union[IntImm, FloatImm, SymVar, PrimBinOp, PrimCall]
 # ---- struct info --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ObjectSInfo:
+@value_node
+class ObjectSInfo(ValueNode):
     """`R.Any` (current TVM) / `R.Object` (legacy)."""
 
+    def __init__(self):
+        pass
 
-@dataclass(frozen=True, slots=True)
-class TensorSInfo:
+
+@value_node
+class TensorSInfo(ValueNode):
+    """`R.Tensor(shape, dtype)`, each part possibly unknown."""
+
     shape: tuple[PrimExpr, ...] | None = None  # None when unknown
     dtype: str = ""  # "" = unknown (void)
     ndim: int = -1  # -1 = unknown; len(shape) when the shape is known
 
-    def __post_init__(self):
-        if self.shape is not None and type(self.shape) is not tuple:
-            object.__setattr__(self, "shape", tuple(self.shape))
+    def __init__(self, shape: tuple[PrimExpr, ...] | None = None, dtype: str = "",
+                 ndim: int = -1):
+        set_field(self, "shape", shape if shape is None or type(shape) is tuple
+                  else tuple(shape))
+        set_field(self, "dtype", dtype)
+        set_field(self, "ndim", ndim)
 
 
-@dataclass(frozen=True, slots=True)
-class ShapeSInfo:
+@value_node
+class ShapeSInfo(ValueNode):
+    """`R.Shape([...])` or `R.Shape(ndim=N)`."""
+
     values: tuple[PrimExpr, ...] | None = None  # None when unknown
     ndim: int = -1
 
-    def __post_init__(self):
-        if self.values is not None and type(self.values) is not tuple:
-            object.__setattr__(self, "values", tuple(self.values))
+    def __init__(self, values: tuple[PrimExpr, ...] | None = None, ndim: int = -1):
+        set_field(self, "values", values if values is None or type(values) is tuple
+                  else tuple(values))
+        set_field(self, "ndim", ndim)
 
 
-@dataclass(frozen=True, slots=True)
-class TupleSInfo:
+@value_node
+class TupleSInfo(ValueNode):
+    """`R.Tuple(...)` of struct infos."""
+
     fields: tuple[StructInfo, ...] = ()
 
-    def __post_init__(self):
-        if type(self.fields) is not tuple:
-            object.__setattr__(self, "fields", tuple(self.fields))
+    def __init__(self, fields: tuple[StructInfo, ...] = ()):
+        set_field(self, "fields", fields if type(fields) is tuple else tuple(fields))
 
 
-@dataclass(frozen=True, slots=True)
-class PrimSInfo:
+@value_node
+class PrimSInfo(ValueNode):
+    """`R.Prim(dtype)` or `R.Prim(value=...)`."""
+
     dtype: str = "int64"
     value: PrimExpr | None = None
 
+    def __init__(self, dtype: str = "int64", value: PrimExpr | None = None):
+        set_field(self, "dtype", dtype)
+        set_field(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
-class FuncSInfo:
+
+@value_node
+class FuncSInfo(ValueNode):
+    """`R.Callable(params, ret, purity)`."""
+
     params: tuple[StructInfo, ...] | None  # None: opaque function (R.Callable without params)
     ret: StructInfo
     purity: bool = True
 
-    def __post_init__(self):
-        if self.params is not None and type(self.params) is not tuple:
-            object.__setattr__(self, "params", tuple(self.params))
+    def __init__(self, params: tuple[StructInfo, ...] | None, ret: StructInfo,
+                 purity: bool = True):
+        set_field(self, "params", params if params is None or type(params) is tuple
+                  else tuple(params))
+        set_field(self, "ret", ret)
+        set_field(self, "purity", purity)
 
 
 StructInfo = Union[ObjectSInfo, TensorSInfo, ShapeSInfo, TupleSInfo, PrimSInfo, FuncSInfo]
@@ -144,8 +259,8 @@ StructInfo = Union[ObjectSInfo, TensorSInfo, ShapeSInfo, TupleSInfo, PrimSInfo, 
 # ---- Relax expressions --------------------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)
-class Var:
+@node
+class Var(Node):
     """A Relax variable. `sinfo` is the annotated struct info, else the deduced one, else None."""
 
     name: str
@@ -154,104 +269,157 @@ class Var:
     loc: Loc = NO_LOC
     annotated: bool = False  # the source wrote `name: sinfo = ...`
 
+    def __init__(self, name: str, sinfo: StructInfo | None = None, is_dataflow: bool = False,
+                 loc: Loc = NO_LOC, annotated: bool = False):
+        self.name = name
+        self.sinfo = sinfo
+        self.is_dataflow = is_dataflow
+        self.loc = loc
+        self.annotated = annotated
+
     def __repr__(self) -> str:
         return f"Var({self.name})"
 
 
-@dataclass(frozen=True, slots=True)
-class GlobalVarRef:
+@value_node
+class GlobalVarRef(ValueNode):
     """A module-level function, written `cls.name` or `Module.name`."""
 
     name: str
 
+    def __init__(self, name: str):
+        set_field(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class ExternFunc:
+
+@value_node
+class ExternFunc(ValueNode):
     """A packed function by name (`R.call_packed("name", ...)`, `R.ExternFunc("name")`)."""
 
     name: str
 
+    def __init__(self, name: str):
+        set_field(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class Op:
+
+@value_node
+class Op(ValueNode):
     """A Relax operator, by its TVM name (`relax.memory.alloc_storage`)."""
 
     name: str
 
+    def __init__(self, name: str):
+        set_field(self, "name", name)
 
-@dataclass(frozen=True, slots=True)
-class Literal:
+
+@value_node
+class Literal(ValueNode):
     """A Python literal kept as written: attribute values, and arguments of operators cgraph
     does not model (their meaning is TVM's business; they are printed back unchanged).
     `value` is int/float/str/bool/None, or a tuple ("tuple"|"list", items) / ("dict", pairs)."""
 
     value: object
 
+    def __init__(self, value: object):
+        set_field(self, "value", value)
 
-@dataclass(eq=False, slots=True)
-class Call:
+
+@node
+class Call(Node):
+    """A call of an operator, a global or extern function, or a var, with its attributes
+    and struct-info arguments (`ty_args=` / `sinfo_args=`)."""
+
     op: Union[Op, GlobalVarRef, ExternFunc, Var]
     args: tuple[Expr, ...] = ()
     attrs: tuple[tuple[str, Expr], ...] = ()  # (key, Literal | Expr) in source order
     sinfo_args: tuple[StructInfo, ...] = ()
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.args) is not tuple:
-            self.args = tuple(self.args)
-        if type(self.attrs) is not tuple:
-            self.attrs = tuple(self.attrs)
-        if type(self.sinfo_args) is not tuple:
-            self.sinfo_args = tuple(self.sinfo_args)
+    def __init__(self, op: Union[Op, GlobalVarRef, ExternFunc, Var], args: tuple[Expr, ...] = (),
+                 attrs: tuple[tuple[str, Expr], ...] = (),
+                 sinfo_args: tuple[StructInfo, ...] = (), loc: Loc = NO_LOC):
+        self.op = op
+        self.args = args if type(args) is tuple else tuple(args)
+        self.attrs = attrs if type(attrs) is tuple else tuple(attrs)
+        self.sinfo_args = sinfo_args if type(sinfo_args) is tuple else tuple(sinfo_args)
+        self.loc = loc
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class Tuple:
+@node
+class Tuple(FrozenNode):
+    """`(a, b)` in Relax position."""
+
     fields: tuple[Expr, ...] = ()
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.fields) is not tuple:
-            object.__setattr__(self, "fields", tuple(self.fields))
+    def __init__(self, fields: tuple[Expr, ...] = (), loc: Loc = NO_LOC):
+        set_field(self, "fields", fields if type(fields) is tuple else tuple(fields))
+        set_field(self, "loc", loc)
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class TupleGetItem:
+@node
+class TupleGetItem(FrozenNode):
+    """`t[i]`."""
+
     tuple_value: "Expr"
     index: int
     loc: Loc = NO_LOC
 
+    def __init__(self, tuple_value: Expr, index: int, loc: Loc = NO_LOC):
+        set_field(self, "tuple_value", tuple_value)
+        set_field(self, "index", index)
+        set_field(self, "loc", loc)
 
-@dataclass(eq=False, slots=True)
-class ShapeExpr:
+
+@node
+class ShapeExpr(Node):
+    """`R.shape([...])`: a shape value."""
+
     values: tuple[PrimExpr, ...] = ()
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.values) is not tuple:
-            self.values = tuple(self.values)
+    def __init__(self, values: tuple[PrimExpr, ...] = (), loc: Loc = NO_LOC):
+        self.values = values if type(values) is tuple else tuple(values)
+        self.loc = loc
 
 
-@dataclass(eq=False, slots=True)
-class PrimValue:
+@node
+class PrimValue(Node):
+    """A PrimExpr in Relax position (`R.prim_value(n)`)."""
+
     value: PrimExpr
     loc: Loc = NO_LOC
 
+    def __init__(self, value: PrimExpr, loc: Loc = NO_LOC):
+        self.value = value
+        self.loc = loc
 
-@dataclass(eq=False, frozen=True, slots=True)
-class StringImm:
+
+@node
+class StringImm(FrozenNode):
+    """`R.str("...")`."""
+
     value: str
     loc: Loc = NO_LOC
 
+    def __init__(self, value: str, loc: Loc = NO_LOC):
+        set_field(self, "value", value)
+        set_field(self, "loc", loc)
 
-@dataclass(eq=False, slots=True)
-class DataTypeImm:
+
+@node
+class DataTypeImm(Node):
+    """`R.dtype("float32")`."""
+
     value: str
     loc: Loc = NO_LOC
 
+    def __init__(self, value: str, loc: Loc = NO_LOC):
+        self.value = value
+        self.loc = loc
 
-@dataclass(eq=False, slots=True)
-class Constant:
+
+@node
+class Constant(Node):
     """`R.const(value, dtype)`: a scalar constant; or, with `meta` = (kind, index), one of the
     module's metadata constants, `metadata["ir.GenericConst"][0]`: TVM prints those by
     reference with their data omitted, so `value` is None and `sinfo` (a TensorSInfo with a
@@ -263,26 +431,31 @@ class Constant:
     meta: tuple[str, int] | None = None
     sinfo: TensorSInfo | None = None
 
-    def __post_init__(self):
-        if self.meta is not None and type(self.meta) is not tuple:
-            self.meta = tuple(self.meta)
+    def __init__(self, value: object, dtype: str, loc: Loc = NO_LOC,
+                 meta: tuple[str, int] | None = None, sinfo: TensorSInfo | None = None):
+        self.value = value
+        self.dtype = dtype
+        self.loc = loc
+        self.meta = meta if meta is None or type(meta) is tuple else tuple(meta)
+        self.sinfo = sinfo
 
 
-@dataclass(eq=False, slots=True)
-class SeqExpr:
+@node
+class SeqExpr(Node):
     """Binding blocks, then a result: the branch of an `If` (TVM's relax.SeqExpr)."""
 
     blocks: tuple[BindingBlock, ...]
     body: Expr
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.blocks) is not tuple:
-            self.blocks = tuple(self.blocks)
+    def __init__(self, blocks: tuple[BindingBlock, ...], body: Expr, loc: Loc = NO_LOC):
+        self.blocks = blocks if type(blocks) is tuple else tuple(blocks)
+        self.body = body
+        self.loc = loc
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class If:
+@node
+class If(FrozenNode):
     """`if cond: ... else: ...` bound to one var (TVM's relax.If): each branch a SeqExpr
     whose result is what the source assigns to that var last in the branch."""
 
@@ -290,6 +463,13 @@ class If:
     true_branch: SeqExpr
     false_branch: SeqExpr
     loc: Loc = NO_LOC
+
+    def __init__(self, cond: Expr, true_branch: SeqExpr, false_branch: SeqExpr,
+                 loc: Loc = NO_LOC):
+        set_field(self, "cond", cond)
+        set_field(self, "true_branch", true_branch)
+        set_field(self, "false_branch", false_branch)
+        set_field(self, "loc", loc)
 
 
 Expr = Union[Var, GlobalVarRef, ExternFunc, Op, Call, Tuple, TupleGetItem, ShapeExpr,
@@ -299,38 +479,58 @@ Expr = Union[Var, GlobalVarRef, ExternFunc, Op, Call, Tuple, TupleGetItem, Shape
 # ---- bindings, functions, module ---------------------------------------------------------
 
 
-@dataclass(eq=False, slots=True)
-class VarBinding:
+@node
+class VarBinding(Node):
+    """`var = value` (or a bare expression statement)."""
+
     var: Var
     value: Expr
     loc: Loc = NO_LOC
     bare: bool = False  # written as a bare expression statement (no `name =`)
 
+    def __init__(self, var: Var, value: Expr, loc: Loc = NO_LOC, bare: bool = False):
+        self.var = var
+        self.value = value
+        self.loc = loc
+        self.bare = bare
 
-@dataclass(eq=False, frozen=True, slots=True)
-class MatchCast:
+
+@node
+class MatchCast(FrozenNode):
+    """`var = R.match_cast(value, sinfo)`."""
+
     var: Var
     value: Expr
     sinfo: StructInfo
     loc: Loc = NO_LOC
 
+    def __init__(self, var: Var, value: Expr, sinfo: StructInfo, loc: Loc = NO_LOC):
+        set_field(self, "var", var)
+        set_field(self, "value", value)
+        set_field(self, "sinfo", sinfo)
+        set_field(self, "loc", loc)
+
 
 Binding = Union[VarBinding, MatchCast]
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class BindingBlock:
+@node
+class BindingBlock(FrozenNode):
+    """A run of bindings: a `with R.dataflow():` block, or the bindings between two."""
+
     bindings: tuple[Binding, ...] = ()
     is_dataflow: bool = False
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.bindings) is not tuple:
-            object.__setattr__(self, "bindings", tuple(self.bindings))
+    def __init__(self, bindings: tuple[Binding, ...] = (), is_dataflow: bool = False,
+                 loc: Loc = NO_LOC):
+        set_field(self, "bindings", bindings if type(bindings) is tuple else tuple(bindings))
+        set_field(self, "is_dataflow", is_dataflow)
+        set_field(self, "loc", loc)
 
 
-@dataclass(eq=False, slots=True)
-class Function:
+@node
+class Function(Node):
     """A Relax function. `attrs` keeps R.func_attr's entries in source order."""
 
     name: str
@@ -346,15 +546,23 @@ class Function:
     ret_loc: Loc = NO_LOC
     ret_deduced: bool = False  # the source gave no `-> ...`; ret_sinfo was deduced (or None)
 
-    def __post_init__(self):
-        if type(self.params) is not tuple:
-            self.params = tuple(self.params)
-        if type(self.blocks) is not tuple:
-            self.blocks = tuple(self.blocks)
-        if type(self.attrs) is not tuple:
-            self.attrs = tuple(self.attrs)
-        if type(self.sym_vars) is not tuple:
-            self.sym_vars = tuple(self.sym_vars)
+    def __init__(self, name: str, params: tuple[Var, ...], ret_sinfo: StructInfo | None,
+                 blocks: tuple[BindingBlock, ...], body: Expr,
+                 attrs: tuple[tuple[str, Literal], ...] = (), is_private: bool = False,
+                 is_pure: bool = True, sym_vars: tuple[SymVar, ...] = (), loc: Loc = NO_LOC,
+                 ret_loc: Loc = NO_LOC, ret_deduced: bool = False):
+        self.name = name
+        self.params = params if type(params) is tuple else tuple(params)
+        self.ret_sinfo = ret_sinfo
+        self.blocks = blocks if type(blocks) is tuple else tuple(blocks)
+        self.body = body
+        self.attrs = attrs if type(attrs) is tuple else tuple(attrs)
+        self.is_private = is_private
+        self.is_pure = is_pure
+        self.sym_vars = sym_vars if type(sym_vars) is tuple else tuple(sym_vars)
+        self.loc = loc
+        self.ret_loc = ret_loc
+        self.ret_deduced = ret_deduced
 
     def attr(self, key: str, default=None):
         for k, v in self.attrs:
@@ -370,21 +578,28 @@ class Function:
         return n if isinstance(n, int) else len(self.params)
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class PrimParam:
+@node
+class PrimParam(FrozenNode):
+    """A PrimFunc parameter, with what its annotation says when it is a buffer."""
+
     name: str
     annotation: str  # canonical text of the annotation (`T.Buffer((T.int64(2),), "float32")`)
     kind: str  # "buffer", "handle", "scalar", or "other"
     shape: tuple[str, ...] | None = None  # texts of the buffer's dimensions, where given
     dtype: str | None = None
 
-    def __post_init__(self):
-        if self.shape is not None and type(self.shape) is not tuple:
-            object.__setattr__(self, "shape", tuple(self.shape))
+    def __init__(self, name: str, annotation: str, kind: str,
+                 shape: tuple[str, ...] | None = None, dtype: str | None = None):
+        set_field(self, "name", name)
+        set_field(self, "annotation", annotation)
+        set_field(self, "kind", kind)
+        set_field(self, "shape", shape if shape is None or type(shape) is tuple
+                  else tuple(shape))
+        set_field(self, "dtype", dtype)
 
 
-@dataclass(eq=False, frozen=True, slots=True)
-class PrimFunc:
+@node
+class PrimFunc(FrozenNode):
     """A TIR function, kept as text. `decorator` is the text inside `@T.prim_func(...)`."""
 
     name: str
@@ -394,13 +609,21 @@ class PrimFunc:
     ret: str | None = None
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.params) is not tuple:
-            object.__setattr__(self, "params", tuple(self.params))
+    def __init__(self, name: str, params: tuple[PrimParam, ...], body: str,
+                 decorator_args: str = "", ret: str | None = None, loc: Loc = NO_LOC):
+        set_field(self, "name", name)
+        set_field(self, "params", params if type(params) is tuple else tuple(params))
+        set_field(self, "body", body)
+        set_field(self, "decorator_args", decorator_args)
+        set_field(self, "ret", ret)
+        set_field(self, "loc", loc)
 
 
-@dataclass(eq=False, slots=True)
-class Module:
+@node
+class Module(Node):
+    """An `@I.ir_module` class: its functions in source order and what cgraph keeps to
+    print it back."""
+
     name: str
     functions: tuple[Function | PrimFunc, ...]  # in source order
     decorator_args: str = ""  # inside @I.ir_module(...), e.g. "s_tir=True"
@@ -409,13 +632,19 @@ class Module:
     dialect: str = "current"  # "current" | "legacy": what the input was written in
     loc: Loc = NO_LOC
 
-    def __post_init__(self):
-        if type(self.functions) is not tuple:
-            self.functions = tuple(self.functions)
-        if type(self.globals_text) is not tuple:
-            self.globals_text = tuple(self.globals_text)
-        if type(self.leading_comments) is not tuple:
-            self.leading_comments = tuple(self.leading_comments)
+    def __init__(self, name: str, functions: tuple[Function | PrimFunc, ...],
+                 decorator_args: str = "", globals_text: tuple[str, ...] = (),
+                 leading_comments: tuple[str, ...] = (), dialect: str = "current",
+                 loc: Loc = NO_LOC):
+        self.name = name
+        self.functions = functions if type(functions) is tuple else tuple(functions)
+        self.decorator_args = decorator_args
+        self.globals_text = (globals_text if type(globals_text) is tuple
+                             else tuple(globals_text))
+        self.leading_comments = (leading_comments if type(leading_comments) is tuple
+                                 else tuple(leading_comments))
+        self.dialect = dialect
+        self.loc = loc
 
     def function(self, name: str):
         for f in self.functions:
