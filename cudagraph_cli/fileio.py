@@ -20,7 +20,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 
 from .diagnostics import Loc, SourceError
 
@@ -228,6 +227,8 @@ def write_atomically(path: str, data: bytes, old: os.stat_result | None) -> None
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):
         raise SourceError("cannot write: the directory does not exist", filename=path)
+    import tempfile  # here: it imports shutil and random, 6 ms of every start
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=".cgraph-", suffix=".tmp", dir=directory)
     except OSError as e:

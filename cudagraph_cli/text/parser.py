@@ -11,16 +11,20 @@ from __future__ import annotations
 import ast
 import functools
 import json
+import os
 import sys
-from pathlib import Path
 
 from ..diagnostics import Loc, SourceError
 from . import syntax as S
 from .lexer import Token, normalize_source, tokenize
 
 
-def grammar_path() -> Path:
-    """The grammar: inside the installed package, or grammar/ of a source checkout."""
+def grammar_path():
+    """The grammar (a pathlib.Path): inside the installed package, or grammar/ of a source
+    checkout."""
+    # Imported here: a run reads only the shipped tables, and pathlib costs every start 4 ms.
+    from pathlib import Path
+
     packaged = Path(__file__).with_name("grammar") / "relax.lark"
     if packaged.is_file():
         return packaged
@@ -336,8 +340,9 @@ class _Tables:
     __slots__ = ("states", "rules", "start", "end", "literals")
 
     def __init__(self):
-        shipped = json.loads(Path(__file__).with_name("parse_tables.json")
-                             .read_text(encoding="utf-8"))
+        with open(os.path.join(os.path.dirname(__file__), "parse_tables.json"),
+                  encoding="utf-8") as fh:
+            shipped = json.load(fh)
         transformer = ToSyntax()
         self.states = tuple(shipped["STATES"])
         self.literals = shipped["LITERALS"]

@@ -7,7 +7,6 @@ arguments to parameter names. Reads syntax; builds only literals and integer con
 
 from __future__ import annotations
 
-import difflib
 
 from ... import ir
 from ...diagnostics import Loc, SourceError
@@ -68,6 +67,8 @@ def check_dtype(text: str, loc: Loc) -> str:
     """`text` if TVM reads it as a dtype, else a located error naming the closest dtype."""
     if is_dtype(text):
         return text
+    import difflib  # an error's hint only: not loaded by every start
+
     close = difflib.get_close_matches(text, KNOWN_DTYPES, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     raise SourceError(f"unknown dtype '{text}'{hint}", loc)

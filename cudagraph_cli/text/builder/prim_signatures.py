@@ -8,7 +8,6 @@ the dialect evidence.
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from ... import ir
@@ -154,6 +153,8 @@ def check_tir_dtype_names_in_body(body: str, first_line: int) -> None:
 
 def _check_tir_dtype_name(name: str, loc: Loc) -> None:
     if _TIR_DTYPE_CANDIDATE.fullmatch(name) and name not in _TIR_DTYPE_ATTRS:
+        import difflib  # an error's hint only: not loaded by every start
+
         close = difflib.get_close_matches(name, KNOWN_DTYPES, n=1)
         hint = f" (did you mean T.{close[0]}?)" if close else ""
         raise SourceError(f"unknown TIR dtype 'T.{name}'{hint}", loc)

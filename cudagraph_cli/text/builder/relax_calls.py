@@ -10,7 +10,6 @@ from TVM (relax_ops.py) and kept as written. Builds calls and the values of thei
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import Callable
 
@@ -398,6 +397,8 @@ def check_op_arguments(node: S.Call, name: str):
     arguments Python would not bind to its parameters, are errors, as they are in TVM."""
     params = RELAX_OPS.get(name)
     if params is None:
+        import difflib  # an error's hint only: not loaded by every start
+
         close = difflib.get_close_matches(name, list(RELAX_OPS), n=1, cutoff=0.6)
         hint = f" (did you mean R.{close[0]}?)" if close else ""
         raise SourceError(f"unknown Relax operator 'R.{name}'{hint}", node.func.loc)
@@ -436,6 +437,8 @@ def check_op_arguments(node: S.Call, name: str):
         if key in given:
             raise SourceError(f"{shown}() got multiple values for argument '{k.name}'", k.loc)
         if key not in keywords and not var_kwargs:
+            import difflib  # an error's hint only: not loaded by every start
+
             close = difflib.get_close_matches(key, sorted(keywords), n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise SourceError(f"{shown}() got an unexpected keyword argument '{k.name}'"
