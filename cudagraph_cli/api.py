@@ -89,6 +89,109 @@ def check_functions(module, names, source_name: str) -> None:
         raise UnknownName(f"no Relax function named {', '.join(missing)} in {source_name}")
 
 
+def difference(got, expected, *, prim_bodies: str = "text"):
+    """The first structural difference between two modules (`cgraph check`): None when they
+    are equal up to the names of local variables, else a Difference (`.message`, `.function`,
+    `.loc_a` in `got`, `.loc_b` in `expected`). `prim_bodies`: "text" compares PrimFunc bodies
+    by their normalized text, "ignore" only their signatures."""
+    from .text.difference import module_difference
+
+    return module_difference(got, expected, prim_bodies)
+
+
+class PairResult(NamedTuple):
+    """One pair of a batch check. `status`: "ok", "differs" (`difference` says where),
+    "error" (`error`: the SourceError that reading or parsing one of them raised) or
+    "missing" (a directory had the file and the other did not: that side is None)."""
+
+    got: str | None
+    expected: str | None
+    status: str
+    difference: object = None
+    error: SourceError | None = None
+
+
+def directory_pairs(got_dir: str, expected_dir: str) -> list[tuple[str | None, str | None]]:
+    """The `*.relax` files under two directories (subdirectories too), paired by their path
+    relative to each, in sorted order; a file on one side only is paired with None."""
+    def found(top: str) -> dict[str, str]:
+        files = {}
+        for directory, subdirs, names in os.walk(top):
+            subdirs.sort()
+            for n in names:
+                if n.endswith(".relax"):
+                    path = os.path.join(directory, n)
+                    files[os.path.relpath(path, top)] = path
+        return files
+
+    got, expected = found(got_dir), found(expected_dir)
+    return [(got.get(rel), expected.get(rel)) for rel in sorted(got.keys() | expected.keys())]
+
+
+def listed_pairs(text: str, name: str) -> list[tuple[str, str]]:
+    """The pairs of a `cgraph check --list` file: a line `GOT EXPECTED` each (quoted as a
+    shell would where a path has spaces), `#` comments and blank lines skipped. A SourceError
+    located in the list for a line that is not two paths, or names standard input."""
+    import shlex
+
+    pairs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            fields = shlex.split(line, comments=True)
+        except ValueError as e:
+            raise SourceError(f"not a pair of paths: {e}", Loc(number, 1), name, text) from None
+        if not fields:
+            continue
+        if len(fields) != 2:
+            raise SourceError(f"expected two paths (GOT EXPECTED), found {len(fields)}",
+                              Loc(number, 1), name, text)
+        if "-" in fields:
+            raise SourceError("a listed pair cannot read standard input (-)", Loc(number, 1),
+                              name, text)
+        pairs.append((fields[0], fields[1]))
+    return pairs
+
+
+def check_pairs(pairs, *, prim_bodies: str = "text"):
+    """`cgraph check` of each (got, expected) path pair, in order: yields a PairResult each.
+    A file is read and parsed once however many pairs name it (and dropped after its last
+    pair); one that cannot be read or parsed makes each pair naming it an "error", and the
+    others still run."""
+    from collections import Counter
+
+    from .text.difference import module_difference
+
+    pairs = list(pairs)
+    uses = Counter(p for pair in pairs for p in pair if p is not None)
+    loaded: dict[str, object] = {}
+
+    def module(path):
+        if path not in loaded:
+            try:
+                loaded[path] = load(path)
+            except SourceError as e:
+                loaded[path] = e
+            except RecursionError:
+                loaded[path] = SourceError("input nested too deeply", filename=path)
+        return loaded[path]
+
+    for got, expected in pairs:
+        if got is None or expected is None:
+            yield PairResult(got, expected, "missing")
+            continue
+        a, b = module(got), module(expected)
+        for path in (got, expected):
+            uses[path] -= 1
+            if uses[path] == 0:
+                del loaded[path]
+        failed = a if isinstance(a, SourceError) else b if isinstance(b, SourceError) else None
+        if failed is not None:
+            yield PairResult(got, expected, "error", error=failed)
+            continue
+        diff = module_difference(a, b, prim_bodies)
+        yield PairResult(got, expected, "ok" if diff is None else "differs", difference=diff)
+
+
 def rewrite(module, options=None, *, source: Source | None = None):
     """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `options`: a
     `RewriteOptions` (None: cgraph's; `RewriteOptions.tvm_compat()`: TVM 0.27's exact output).
@@ -249,6 +352,7 @@ def flatten(value, path: str = ""):
         yield path, value
 
 
-__all__ = ["CpuRun", "Loc", "Source", "SourceError", "UnknownName", "check_functions",
-           "check_rewrite", "check_shapes", "diff", "flatten", "load", "loads", "located", "print_module",
-           "read", "rewrite", "run_cpu", "verify"]
+__all__ = ["CpuRun", "Loc", "PairResult", "Source", "SourceError", "UnknownName",
+           "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
+           "difference", "directory_pairs", "flatten", "listed_pairs", "load", "loads", "located",
+           "print_module", "read", "rewrite", "run_cpu", "verify"]

@@ -240,22 +240,54 @@ local variables (the equality tvm.ir.assert_structural_equal applies).
 Exit 0 when equal; 1 when they differ, showing the first difference in both files;
 2 when either cannot be read.
 
+Many pairs in one run (a CI job pays the start once): GOT and EXPECTED both
+directories, their *.relax files paired by path (subdirectories too), or --list
+PAIRS, a file of `GOT EXPECTED` lines (- for standard input). One line per pair
+(ok, differs with the first difference's place in both files, error, missing: a file
+on one side only), then a summary. Exit 0 when all are equal; 1 when any differs or
+is missing; 2 when any file cannot be read or parsed (every pair is still checked).
+
 \b
 Examples:
   cgraph check out.relax expected.relax
   cgraph check out.relax expected.relax --format json
   cgraph check out.relax expected.relax --prim-bodies ignore
+  cgraph check out/ golden/                  # every golden/**/*.relax against out/
+  cgraph check --list pairs.txt --format json
+  find out -name '*.relax' | sed 's|^out/\(.*\)|& golden/\1|' | cgraph check --list -
 """
 
 
 @main.command("check", help=CHECK_HELP)
-@click.argument("got", metavar="GOT")
-@click.argument("expected", metavar="EXPECTED")
-@_format_option(["text", "json"], "text", "Report format (json: for machines).")
+@click.argument("got", metavar="GOT", required=False)
+@click.argument("expected", metavar="EXPECTED", required=False)
+@click.option("--list", "list_path", default=None, metavar="PAIRS",
+              help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
+                   "line each; # starts a comment.")
+@_format_option(["text", "json"], "text", "Report format (json: for machines; schema in "
+                "docs/CLI.md).")
 @click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
-def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
+@click.pass_context
+def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
+                  prim_bodies: str):
+    if list_path is not None:
+        if got is not None:
+            raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
+        source = api.read(list_path)
+        _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
+                     f"no pairs listed in {source.name}")
+        return
+    for name, value in (("got", got), ("expected", expected)):
+        if value is None:
+            # What click says of a missing required argument: the single form's own words.
+            param = next(p for p in ctx.command.params if p.name == name)
+            raise click.MissingParameter(ctx=ctx, param=param)
+    if os.path.isdir(got) and os.path.isdir(expected):
+        _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
+                     f"no *.relax files in {got} or {expected}")
+        return
     from .report.check_view import check_json, check_text
     from .text.difference import module_difference
 
@@ -269,6 +301,29 @@ def check_command(got: str, expected: str, fmt: str, prim_bodies: str):
     else:
         click.echo(check_text(diff, source_a, source_b))
     sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+
+
+def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str) -> None:
+    """The batch form of `cgraph check`: a line per pair as it is checked, then the summary
+    (or one JSON report); exit 2 if any input error, else 1 if any pair differs or is
+    missing."""
+    from .report.check_view import batch_json, pair_line, summary_line
+
+    if not pairs:
+        # An empty batch passing would hide a CI job that looks in the wrong place.
+        raise _CommandError(when_empty)
+    results = []
+    for result in api.check_pairs(pairs, prim_bodies=prim_bodies):
+        results.append(result)
+        if fmt == "text":
+            click.echo(pair_line(result))
+    if fmt == "json":
+        click.echo(json.dumps(batch_json(results), indent=2))
+    else:
+        click.echo(summary_line(results))
+    statuses = {r.status for r in results}
+    sys.exit(EXIT_INPUT_ERROR if "error" in statuses else
+             EXIT_OK if statuses == {"ok"} else EXIT_CHECK_FAILED)
 
 
 REWRITE_HELP = """Rewrite IN so that its static kernel launches run as CUDA graphs.
