@@ -254,7 +254,7 @@ Examples:
   cgraph check out.relax expected.relax --prim-bodies ignore
   cgraph check out/ golden/                  # every golden/**/*.relax against out/
   cgraph check --list pairs.txt --format json
-  find out -name '*.relax' | sed 's|^out/\(.*\)|& golden/\1|' | cgraph check --list -
+  ls out | sed 's|.*|out/& golden/&|' | cgraph check --list -   # pairs from a pipe
 """
 
 
