@@ -1,16 +1,20 @@
 """Benchmark: start-up, what every run on a small file pays (issue 14).
 
-`cgraph check small.relax small.relax` on a 19-line module as a fresh process: CPU time (user +
-sys of the child, from os.wait4), median of --repeat runs, beside `python -c pass` (the
-interpreter's own floor); then `python -X importtime` of the same command, its top-level
-imports by cumulative time.
+`cgraph check small.relax small.relax` on a 19-line module as a fresh process, run as the
+`cgraph` script pip installs runs it (`from cudagraph_cli.cli import main; main()`): CPU time
+(user + sys of the child, from os.wait4), median of --repeat runs, beside `python -c pass`
+(the interpreter's own floor) and `python -c "import click"`; then `python -X importtime` of
+the same command: its imports by cumulative time, medians of --repeat runs.
 
 Two settings, because they differ by tens of milliseconds: with bytecode caches (as an
 installed wheel has them; written under a temporary PYTHONPYCACHEPREFIX by a warm-up run, so
 no checkout is touched), and compiling every source (PYTHONDONTWRITEBYTECODE=1, as the
 development venv of this project runs).
 
-    python bench/bench_startup.py [--repeat 9] [--tree DIR ...] [--write docs/BENCHMARKS.md]
+The batch form: --pairs (200) pairs of copies of the small module, checked by one `cgraph
+check GOT_DIR EXPECTED_DIR` process, against one process per pair (CPU summed).
+
+    python bench/bench_startup.py [--repeat 9] [--pairs 200] [--tree DIR ...] [--write docs/BENCHMARKS.md]
 
 --tree runs the cgraph of another checkout too (main, to compare before and after in one
 run; measurements on a shared machine are only comparable within one run).
@@ -23,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -49,15 +54,20 @@ def child_env(tree: Path, cache: str | None) -> dict:
     return env
 
 
-def cpu_and_wall(cmd: list[str], env: dict) -> tuple[float, float]:
+# What the `cgraph` script pip writes does (console_scripts entry point cudagraph_cli.cli:main).
+SCRIPT = ("import re, sys\nfrom cudagraph_cli.cli import main\n"
+          "sys.argv[0] = 'cgraph'\nsys.exit(main())")
+
+
+def cpu_and_wall(cmd: list[str], env: dict, ok=(0,)) -> tuple[float, float]:
     """CPU seconds (user + sys) and wall seconds of one child process, run in the checkout
-    it measures (`python -m` imports from the working directory first)."""
+    it measures (`python -c` imports from the working directory first)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             cwd=env["PYTHONPATH"])
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
+    if os.waitstatus_to_exitcode(status) not in ok:
         raise SystemExit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode()}")
     return usage.ru_utime + usage.ru_stime, wall
 
@@ -72,56 +82,114 @@ def median_ms(cmd: list[str], env: dict, repeat: int) -> tuple[float, float]:
 _IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
 
 
-def top_imports(env: dict, command: list[str], count: int = 8) -> list[tuple[str, float]]:
-    """The command's top-level imports (those it makes itself, with what they import) by
-    cumulative milliseconds."""
-    out = subprocess.run([sys.executable, "-X", "importtime", *command], env=env,
-                         capture_output=True, text=True, cwd=env["PYTHONPATH"])
-    rows = [(m.group(4), int(m.group(2)) / 1000, len(m.group(3)))
-            for m in map(_IMPORTTIME.match, out.stderr.splitlines()) if m]
-    top = min((depth for _, _, depth in rows), default=1)
-    firsts = [(name, ms) for name, ms, depth in rows if depth == top]
-    return sorted(firsts, key=lambda r: -r[1])[:count]
+def import_times(env: dict, command: list[str], repeat: int):
+    """(top-level imports by cumulative ms, modules by self ms), medians of `repeat` runs of
+    `python -X importtime`: the first say which import pulls in what, the second where the
+    time is spent."""
+    cumulative: dict[str, list[float]] = {}
+    own: dict[str, list[float]] = {}
+    top_level: set[str] = set()
+    for _ in range(repeat):
+        out = subprocess.run([sys.executable, "-X", "importtime", *command], env=env,
+                             capture_output=True, text=True, cwd=env["PYTHONPATH"])
+        rows = [(m.group(4), int(m.group(1)) / 1000, int(m.group(2)) / 1000, len(m.group(3)))
+                for m in map(_IMPORTTIME.match, out.stderr.splitlines()) if m]
+        top = min((depth for *_, depth in rows), default=1)
+        for name, self_ms, cum_ms, depth in rows:
+            own.setdefault(name, []).append(self_ms)
+            if depth == top:
+                top_level.add(name)
+                cumulative.setdefault(name, []).append(cum_ms)
+    firsts = sorted(((n, statistics.median(v)) for n, v in cumulative.items()),
+                    key=lambda r: -r[1])
+    selfs = sorted(((n, statistics.median(v)) for n, v in own.items()), key=lambda r: -r[1])
+    return firsts, selfs
+
+
+def batch_ms(tree: Path, cache: str, pairs: int, tmp: str) -> tuple[float, float] | None:
+    """CPU ms of `cgraph check GOT_DIR EXPECTED_DIR` over `pairs` copies of the small module
+    (median of 3), and of one process per pair (summed); None where the checkout has no
+    batch form."""
+    env = child_env(tree, cache)
+    got, expected = Path(tmp) / "got", Path(tmp) / "expected"
+    if not got.exists():
+        for d in (got, expected):
+            d.mkdir()
+            for i in range(pairs):
+                shutil.copyfile(SMALL, d / f"m{i:04d}.relax")
+    singles = 0.0
+    for i in range(pairs):
+        singles += cpu_and_wall([sys.executable, "-c", SCRIPT, "check", str(got / f"m{i:04d}.relax"),
+                                 str(expected / f"m{i:04d}.relax")], env)[0]
+    help_text = subprocess.run([sys.executable, "-c", SCRIPT, "check", "--help"], env=env,
+                               capture_output=True, text=True, cwd=str(tree)).stdout
+    if "--list" not in help_text:
+        return None, singles * 1000
+    batch = [cpu_and_wall([sys.executable, "-c", SCRIPT, "check", str(got), str(expected)],
+                          env)[0] for _ in range(3)]
+    return statistics.median(batch) * 1000, singles * 1000
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--tree", action="append", default=[], type=Path,
                     help="also measure the cgraph of this checkout")
     ap.add_argument("--write", metavar="FILE")
     args = ap.parse_args()
     lines = SMALL.read_text().count("\n")
-    command = ["-m", "cudagraph_cli", "check", str(SMALL), str(SMALL)]
+    command = ["-c", SCRIPT, "check", str(SMALL), str(SMALL)]
     trees = [ROOT, *args.tree]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         floor = median_ms([sys.executable, "-c", "pass"], child_env(ROOT, tmp), args.repeat)
+        click = median_ms([sys.executable, "-c", "import click"], child_env(ROOT, tmp),
+                          args.repeat)
         for tree in trees:
             cache = str(Path(tmp) / f"pyc{len(rows)}")
             cached = median_ms([sys.executable, *command], child_env(tree, cache), args.repeat)
             compiling = median_ms([sys.executable, *command], child_env(tree, None), args.repeat)
-            imports = top_imports(child_env(tree, cache), command)
-            rows.append((tree, cached, compiling, imports))
+            imports = import_times(child_env(tree, cache), command, args.repeat)
+            batch, singles = batch_ms(tree, cache, args.pairs, tmp)
+            rows.append((tree, cached, compiling, imports, batch, singles))
             print(f"{tree}: {cached[0]:.0f} ms CPU with bytecode caches, {compiling[0]:.0f} ms "
-                  "compiling", flush=True)
+                  f"compiling; {args.pairs} pairs: {singles:.0f} ms in single processes, "
+                  f"{'-' if batch is None else f'{batch:.0f} ms'} in one", flush=True)
     label = {ROOT: "this checkout"}
     table = ["| cgraph | CPU, bytecode cached (ms) | wall (ms) | CPU, compiling sources (ms) "
              "| wall (ms) |", "|---|---|---|---|---|"]
-    for tree, (c_cpu, c_wall), (s_cpu, s_wall), _ in rows:
+    for tree, (c_cpu, c_wall), (s_cpu, s_wall), *_ in rows:
         table.append(f"| {label.get(tree, f'`{tree}`')} | {c_cpu:.0f} | {c_wall:.0f} | "
                      f"{s_cpu:.0f} | {s_wall:.0f} |")
     table.append(f"| `python -c pass` | {floor[0]:.0f} | {floor[1]:.0f} | | |")
+    table.append(f"| `python -c \"import click\"` | {click[0]:.0f} | {click[1]:.0f} | | |")
+    batch_table = [f"| cgraph | {args.pairs} processes, one pair each (CPU ms, summed) | one "
+                   "process, `cgraph check GOT_DIR EXPECTED_DIR` (CPU ms) | per pair (ms) |",
+                   "|---|---|---|---|"]
+    for tree, _, _, _, batch, singles in rows:
+        batch_table.append(
+            f"| {label.get(tree, f'`{tree}`')} | {singles:.0f} | "
+            + ("no batch form | |" if batch is None else
+               f"{batch:.0f} | {batch / args.pairs:.1f} |"))
     imports = "\n".join(
         f"- {label.get(tree, f'`{tree}`')}: "
-        + ", ".join(f"{name} {ms:.1f}" for name, ms in found)
-        for tree, _, _, found in rows)
+        + ", ".join(f"{name} {ms:.1f}" for name, ms in firsts[:10])
+        for tree, _, _, (firsts, _), *_ in rows)
+    selfs = rows[0][3][1]
+    self_table = ["| module | self (ms) |", "|---|---|"] + [
+        f"| {name} | {ms:.1f} |" for name, ms in selfs[:20]]
     report = (f"\n### Start-up: `cgraph check` of a {lines}-line module ({machine()})\n\n"
-              f"`python bench/bench_startup.py --repeat {args.repeat}"
-              + "".join(f" --tree {t}" for t in args.tree) + "`: whole process, "
+              f"`python bench/bench_startup.py --repeat {args.repeat} --pairs {args.pairs}"
+              + "".join(f" --tree {t}" for t in args.tree) + "`: whole process, run as the "
+              "installed `cgraph` script runs, "
               f"median of {args.repeat}, CPU = user + sys.\n\n" + "\n".join(table)
-              + "\n\nTop-level imports by cumulative time (ms, `-X importtime`, bytecode "
-              f"cached, one run):\n\n{imports}\n")
+              + f"\n\nThe batch form, {args.pairs} pairs of copies of the module:\n\n"
+              + "\n".join(batch_table)
+              + "\n\nImports by cumulative time (ms, `-X importtime`, bytecode cached, "
+              f"medians of {args.repeat}; the tracing itself slows each import):\n\n{imports}\n"
+              f"\nThis checkout, the 20 modules that take longest to import themselves (self "
+              f"time, ms, same runs):\n\n" + "\n".join(self_table) + "\n")
     print(report)
     if args.write:
         write_section(args.write, "bench_startup", report)
