@@ -108,7 +108,28 @@ def read_module(path: str) -> tuple:
 
 
 class _Group(click.Group):
-    """Turns every SourceError into a located message and exit status 2."""
+    """Turns every SourceError into a located message and exit status 2; makes a command
+    (its options, and what they import) only when it is run or listed."""
+
+    # Command name -> the function that makes it (`_command`): `cgraph check` does not pay for
+    # the eight commands' options nor import the rewrite options that two of them derive theirs
+    # from; `cgraph --version` makes none.
+    factories: dict = {}
+
+    def list_commands(self, ctx):
+        return sorted(set(self.commands) | set(self.factories))
+
+    def get_command(self, ctx, name):
+        if name not in self.commands and name in self.factories:
+            self.add_command(self.factories[name](), name)
+        return super().get_command(ctx, name)
+
+    def resolve_command(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in self.factories:
+            # An unknown name: click suggests the close ones among the commands made.
+            for name in self.factories:
+                self.get_command(ctx, name)
+        return super().resolve_command(ctx, args)
 
     def invoke(self, ctx):
         _use_lenient_streams()
@@ -192,6 +213,15 @@ def main():
     pass
 
 
+def _command(name: str):
+    """Registers a function that makes the `cgraph NAME` command (a click.Command)."""
+    def register(factory):
+        _Group.factories[name] = factory
+        return factory
+
+    return register
+
+
 def _output_options(command):
     """-o/--output and --dialect, shared by the commands that write a module."""
     command = click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
@@ -216,22 +246,25 @@ Examples:
 """
 
 
-@main.command("fmt", help=FMT_HELP)
-@click.argument("input_path", metavar="IN")
-@_output_options
-@click.option("--check", "check_only", is_flag=True,
-              help="Write nothing; exit 1 if the input is not canonical.")
-def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
-    from .fileio import write_text
+@_command("fmt")
+def fmt_factory():
+    @click.command("fmt", help=FMT_HELP)
+    @click.argument("input_path", metavar="IN")
+    @_output_options
+    @click.option("--check", "check_only", is_flag=True,
+                  help="Write nothing; exit 1 if the input is not canonical.")
+    def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
+        from .fileio import write_text
 
-    mod, source = read_module(input_path)
-    out = api.print_module(mod, dialect)
-    if check_only:
-        if out != source.text:
-            click.echo(f"{source.name}: would be reformatted", err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        return
-    write_text(output, out, inputs=(input_path,))
+        mod, source = read_module(input_path)
+        out = api.print_module(mod, dialect)
+        if check_only:
+            if out != source.text:
+                click.echo(f"{source.name}: would be reformatted", err=True)
+                sys.exit(EXIT_CHECK_FAILED)
+            return
+        write_text(output, out, inputs=(input_path,))
+    return fmt_command
 
 
 CHECK_HELP = """Compare two modules structurally: equal when they differ only in the names of
@@ -258,49 +291,52 @@ Examples:
 """
 
 
-@main.command("check", help=CHECK_HELP)
-@click.argument("got", metavar="GOT", required=False)
-@click.argument("expected", metavar="EXPECTED", required=False)
-@click.option("--list", "list_path", default=None, metavar="PAIRS",
-              help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
-                   "line each; # starts a comment.")
-@_format_option(["text", "json"], "text", "Report format (json: for machines; schema in "
-                "docs/CLI.md).")
-@click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
-              help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
-                   "normalized text (default), or not at all (signatures only).")
-@click.pass_context
-def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
-                  prim_bodies: str):
-    if list_path is not None:
-        if got is not None:
-            raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
-        source = api.read(list_path)
-        _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
-                     f"no pairs listed in {source.name}")
-        return
-    for name, value in (("got", got), ("expected", expected)):
-        if value is None:
-            # What click says of a missing required argument: the single form's own words.
-            param = next(p for p in ctx.command.params if p.name == name)
-            raise click.MissingParameter(ctx=ctx, param=param)
-    if os.path.isdir(got) and os.path.isdir(expected):
-        _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
-                     f"no *.relax files in {got} or {expected}")
-        return
-    from .report.check_view import check_json, check_text
-    from .text.difference import module_difference
+@_command("check")
+def check_factory():
+    @click.command("check", help=CHECK_HELP)
+    @click.argument("got", metavar="GOT", required=False)
+    @click.argument("expected", metavar="EXPECTED", required=False)
+    @click.option("--list", "list_path", default=None, metavar="PAIRS",
+                  help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
+                       "line each; # starts a comment.")
+    @_format_option(["text", "json"], "text", "Report format (json: for machines; schema in "
+                    "docs/CLI.md).")
+    @click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
+                  help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
+                       "normalized text (default), or not at all (signatures only).")
+    @click.pass_context
+    def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
+                      prim_bodies: str):
+        if list_path is not None:
+            if got is not None:
+                raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
+            source = api.read(list_path)
+            _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
+                         f"no pairs listed in {source.name}")
+            return
+        for name, value in (("got", got), ("expected", expected)):
+            if value is None:
+                # What click says of a missing required argument: the single form's own words.
+                param = next(p for p in ctx.command.params if p.name == name)
+                raise click.MissingParameter(ctx=ctx, param=param)
+        if os.path.isdir(got) and os.path.isdir(expected):
+            _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
+                         f"no *.relax files in {got} or {expected}")
+            return
+        from .report.check_view import check_json, check_text
+        from .text.difference import module_difference
 
-    if got == "-" and expected == "-":
-        raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-    mod_a, source_a = read_module(got)
-    mod_b, source_b = read_module(expected)
-    diff = module_difference(mod_a, mod_b, prim_bodies)
-    if fmt == "json":
-        click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
-    else:
-        click.echo(check_text(diff, source_a, source_b))
-    sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+        if got == "-" and expected == "-":
+            raise click.UsageError("only one of GOT and EXPECTED can be standard input")
+        mod_a, source_a = read_module(got)
+        mod_b, source_b = read_module(expected)
+        diff = module_difference(mod_a, mod_b, prim_bodies)
+        if fmt == "json":
+            click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
+        else:
+            click.echo(check_text(diff, source_a, source_b))
+        sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+    return check_command
 
 
 def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str) -> None:
@@ -396,55 +432,58 @@ def _rewrite_options(note: str = ""):
     return decorate
 
 
-@main.command("rewrite", help=REWRITE_HELP)
-@click.argument("input_path", metavar="IN")
-@_output_options
-@_rewrite_options()
-@click.option("--explain", is_flag=True,
-              help="Print, on stderr, why each kernel launch left outside a graph is there.")
-@click.option("--verify", "verify_calls", is_flag=True,
-              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
-                   "if it computes something else.")
-def rewrite_command(input_path, output, dialect, options, options_given, explain,
-                    verify_calls):
-    from .fileio import write_text
+@_command("rewrite")
+def rewrite_factory():
+    @click.command("rewrite", help=REWRITE_HELP)
+    @click.argument("input_path", metavar="IN")
+    @_output_options
+    @_rewrite_options()
+    @click.option("--explain", is_flag=True,
+                  help="Print, on stderr, why each kernel launch left outside a graph is there.")
+    @click.option("--verify", "verify_calls", is_flag=True,
+                  help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
+                       "if it computes something else.")
+    def rewrite_command(input_path, output, dialect, options, options_given, explain,
+                        verify_calls):
+        from .fileio import write_text
 
-    mod, source = read_module(input_path)
-    name = source.name
-    try:
-        api.check_functions(mod, options.functions, name)
-    except api.UnknownName as e:
-        raise click.BadParameter(str(e), param_hint="--functions") from None
-    out, report = api.rewrite(mod, options, source=source)
-    if explain:
-        from .report.explain_view import explanation
-
-        click.echo(explanation(report, name), err=True)
-    if verify_calls:
-        from .exec.verify import ModuleFails
-        from .report.verify_view import verify_text
-
+        mod, source = read_module(input_path)
+        name = source.name
         try:
-            # The rewrite has no file to point into; the original (IN) has.
-            result = api.verify(mod, out, calls=4, sources=(source, None))
-        except ModuleFails as e:
-            if e.which == "original":
-                raise
-            # The rewrite of a module that runs must run too: one that does not is a
-            # difference (exit 1), with nothing of it to point at in IN.
-            click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        if not result.equal:
-            click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
-                       err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        click.echo(f"{name}: verified: the rewrite computes what the original computes "
-                   f"({len(result.functions)} function(s) x {result.calls} calls, "
-                   f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
-    if not mod.relax_functions():
-        # Still a valid module (written as read), but most likely a file cut off early.
-        click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
-    write_text(output, api.print_module(out, dialect), inputs=(input_path,))
+            api.check_functions(mod, options.functions, name)
+        except api.UnknownName as e:
+            raise click.BadParameter(str(e), param_hint="--functions") from None
+        out, report = api.rewrite(mod, options, source=source)
+        if explain:
+            from .report.explain_view import explanation
+
+            click.echo(explanation(report, name), err=True)
+        if verify_calls:
+            from .exec.verify import ModuleFails
+            from .report.verify_view import verify_text
+
+            try:
+                # The rewrite has no file to point into; the original (IN) has.
+                result = api.verify(mod, out, calls=4, sources=(source, None))
+            except ModuleFails as e:
+                if e.which == "original":
+                    raise
+                # The rewrite of a module that runs must run too: one that does not is a
+                # difference (exit 1), with nothing of it to point at in IN.
+                click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
+                sys.exit(EXIT_CHECK_FAILED)
+            if not result.equal:
+                click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
+                           err=True)
+                sys.exit(EXIT_CHECK_FAILED)
+            click.echo(f"{name}: verified: the rewrite computes what the original computes "
+                       f"({len(result.functions)} function(s) x {result.calls} calls, "
+                       f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
+        if not mod.relax_functions():
+            # Still a valid module (written as read), but most likely a file cut off early.
+            click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
+        write_text(output, api.print_module(out, dialect), inputs=(input_path,))
+    return rewrite_command
 
 
 VERIFY_HELP = """Check that REWRITTEN computes what ORIGINAL computes, without a GPU.
@@ -484,35 +523,38 @@ def _shapes(ctx, param, values):
     return out
 
 
-@main.command("verify", help=VERIFY_HELP)
-@click.argument("original", metavar="ORIGINAL")
-@click.argument("rewritten", metavar="REWRITTEN")
-@click.option("--calls", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Calls of each public function.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
-@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
-              help="Values of a symbolic variable, used in turn across calls (default 1,2).")
-@_format_option(["text", "json"], "text", "Report format.")
-def verify_command(original, rewritten, calls, seed, shapes, fmt):
-    from .report.verify_view import verify_json, verify_text
+@_command("verify")
+def verify_factory():
+    @click.command("verify", help=VERIFY_HELP)
+    @click.argument("original", metavar="ORIGINAL")
+    @click.argument("rewritten", metavar="REWRITTEN")
+    @click.option("--calls", type=click.IntRange(min=1), default=4, show_default=True,
+                  help="Calls of each public function.")
+    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
+    @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+                  help="Values of a symbolic variable, used in turn across calls (default 1,2).")
+    @_format_option(["text", "json"], "text", "Report format.")
+    def verify_command(original, rewritten, calls, seed, shapes, fmt):
+        from .report.verify_view import verify_json, verify_text
 
-    if original == "-" and rewritten == "-":
-        raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
-    mod_a, source_a = read_module(original)
-    mod_b, source_b = read_module(rewritten)
-    name_a, name_b = source_a.name, source_b.name
-    with _shape_names_checked():
-        result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
-                            sources=(source_a, source_b))
-    for which, loc, message in result.warnings:
-        click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
-                   err=True)
-    if fmt == "json":
-        click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
-    else:
-        click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
-                                                        "rewritten": source_b.text}))
-    sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
+        if original == "-" and rewritten == "-":
+            raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
+        mod_a, source_a = read_module(original)
+        mod_b, source_b = read_module(rewritten)
+        name_a, name_b = source_a.name, source_b.name
+        with _shape_names_checked():
+            result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
+                                sources=(source_a, source_b))
+        for which, loc, message in result.warnings:
+            click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
+                       err=True)
+        if fmt == "json":
+            click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
+        else:
+            click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
+                                                            "rewritten": source_b.text}))
+        sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
+    return verify_command
 
 
 @contextlib.contextmanager
@@ -552,39 +594,42 @@ Examples:
 """
 
 
-@main.command("run", help=RUN_HELP)
-@click.argument("input_path", metavar="IN")
-@click.argument("output_path", metavar="[OUT]", required=False)
-@click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
-              help="cpu for the reference executor, or a GPU ordinal.")
-@click.option("--calls", type=click.IntRange(min=1), default=None,
-              help="Calls of each function (checked). Default: 1 on cpu; on a GPU 3, or "
-                   "twice the number of --shape values.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
-              help="Values of a symbolic dimension, used in turn (one capture per value).")
-@click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True,
-              help="GPU: untimed calls before timing.")
-@click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
-              help="GPU: timed calls of each launch list.")
-@click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
-              help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
-                   "kernels`, used instead of cgraph's.")
-@click.option("--function", "functions", multiple=True, metavar="NAME",
-              help="GPU: run only these public functions (repeatable).")
-@_format_option(["text", "json"], "text")
-def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
-                kernels_path, functions, fmt):
-    if device != "cpu":
-        if not device.isdigit():
-            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
-        _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
-                 kernels_path, functions, fmt)
-        return
-    if kernels_path or functions or output_path:
-        raise click.UsageError("OUT, --kernels and --function apply to a GPU (--device N); "
-                               "cgraph verify compares two modules on the cpu")
-    _run_cpu(input_path, calls or 1, seed, shapes, fmt)
+@_command("run")
+def run_factory():
+    @click.command("run", help=RUN_HELP)
+    @click.argument("input_path", metavar="IN")
+    @click.argument("output_path", metavar="[OUT]", required=False)
+    @click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
+                  help="cpu for the reference executor, or a GPU ordinal.")
+    @click.option("--calls", type=click.IntRange(min=1), default=None,
+                  help="Calls of each function (checked). Default: 1 on cpu; on a GPU 3, or "
+                       "twice the number of --shape values.")
+    @click.option("--seed", type=int, default=0, show_default=True)
+    @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+                  help="Values of a symbolic dimension, used in turn (one capture per value).")
+    @click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True,
+                  help="GPU: untimed calls before timing.")
+    @click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
+                  help="GPU: timed calls of each launch list.")
+    @click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
+                  help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
+                       "kernels`, used instead of cgraph's.")
+    @click.option("--function", "functions", multiple=True, metavar="NAME",
+                  help="GPU: run only these public functions (repeatable).")
+    @_format_option(["text", "json"], "text")
+    def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
+                    kernels_path, functions, fmt):
+        if device != "cpu":
+            if not device.isdigit():
+                raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
+            _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
+                     kernels_path, functions, fmt)
+            return
+        if kernels_path or functions or output_path:
+            raise click.UsageError("OUT, --kernels and --function apply to a GPU (--device N); "
+                                   "cgraph verify compares two modules on the cpu")
+        _run_cpu(input_path, calls or 1, seed, shapes, fmt)
+    return run_command
 
 
 def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
@@ -650,29 +695,32 @@ Examples:
 """
 
 
-@main.command("kernels", help=KERNELS_HELP)
-@click.argument("input_path", metavar="IN")
-@click.option("-o", "--output", "output", default="-", metavar="OUT",
-              help="Output file (default: - for standard output). Written atomically.")
-@click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
-              help="The CUDA architecture TVM generates code for.")
-def kernels_command(input_path: str, output: str, arch: str):
-    from .cuda.tvm_kernels import TvmUnavailable, lower_module
-    from .fileio import write_text
+@_command("kernels")
+def kernels_factory():
+    @click.command("kernels", help=KERNELS_HELP)
+    @click.argument("input_path", metavar="IN")
+    @click.option("-o", "--output", "output", default="-", metavar="OUT",
+                  help="Output file (default: - for standard output). Written atomically.")
+    @click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
+                  help="The CUDA architecture TVM generates code for.")
+    def kernels_command(input_path: str, output: str, arch: str):
+        from .cuda.tvm_kernels import TvmUnavailable, lower_module
+        from .fileio import write_text
 
-    if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
-        raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
-                                 param_hint="--arch")
-    mod, source = read_module(input_path)
-    try:
-        kernels = lower_module(mod, source.name, arch)
-    except TvmUnavailable as e:
-        raise _CommandError(str(e)) from None
-    except SourceError as e:
-        raise api.located(e, source)
-    write_text(output, kernels.source, inputs=(input_path,))
-    for note in kernels.notes:
-        click.echo(f"{source.name}: note: {note}", err=True)
+        if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
+            raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
+                                     param_hint="--arch")
+        mod, source = read_module(input_path)
+        try:
+            kernels = lower_module(mod, source.name, arch)
+        except TvmUnavailable as e:
+            raise _CommandError(str(e)) from None
+        except SourceError as e:
+            raise api.located(e, source)
+        write_text(output, kernels.source, inputs=(input_path,))
+        for note in kernels.notes:
+            click.echo(f"{source.name}: note: {note}", err=True)
+    return kernels_command
 
 
 def _run_cpu(input_path, calls, seed, shapes, fmt):
@@ -715,73 +763,76 @@ Examples:
 """
 
 
-@main.command("diff", help=DIFF_HELP)
-@click.argument("input_path", metavar="IN")
-@click.argument("output_path", metavar="[OUT]", required=False)
-@_format_option(["terminal", "json", "html", "unified"], "terminal",
-                "View (json: schema in docs/DIFF.md).")
-@click.option("-o", "--output", "output", default="-", metavar="FILE",
-              help="Write the view to FILE (default: standard output). Written atomically.")
-@click.option("--function", "function", default=None, metavar="NAME",
-              help="Show only this function's bindings.")
-@click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
-              help="Fold runs of more than N bindings in one graph (0: never).")
-@click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
-@click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
-              help="Exit 1 when the fraction of kernel launches captured is below RATIO.")
-@_rewrite_options(" (one-file form: the rewrite of IN)")
-def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
-                 fail_under, options, options_given):
-    from .fileio import write_text
-    from .report.analysis import analyze
-    from .report.views import render_html, render_terminal, render_unified, to_json
+@_command("diff")
+def diff_factory():
+    @click.command("diff", help=DIFF_HELP)
+    @click.argument("input_path", metavar="IN")
+    @click.argument("output_path", metavar="[OUT]", required=False)
+    @_format_option(["terminal", "json", "html", "unified"], "terminal",
+                    "View (json: schema in docs/DIFF.md).")
+    @click.option("-o", "--output", "output", default="-", metavar="FILE",
+                  help="Write the view to FILE (default: standard output). Written atomically.")
+    @click.option("--function", "function", default=None, metavar="NAME",
+                  help="Show only this function's bindings.")
+    @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
+                  help="Fold runs of more than N bindings in one graph (0: never).")
+    @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
+    @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
+                  help="Exit 1 when the fraction of kernel launches captured is below RATIO.")
+    @_rewrite_options(" (one-file form: the rewrite of IN)")
+    def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
+                     fail_under, options, options_given):
+        from .fileio import write_text
+        from .report.analysis import analyze
+        from .report.views import render_html, render_terminal, render_unified, to_json
 
-    mod, source = read_module(input_path)
-    name = source.name
-    if output_path is not None:
-        if options_given:
-            raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
-                                   "to the one-file form (which rewrites IN)")
-        out, out_source = read_module(output_path)
-        api.check_rewrite(mod, out, sources=(source, out_source))
-        out_name = out_source.name
-        report = None
-    else:
-        out, report = api.rewrite(mod, options, source=source)
-        out_name = f"{name} (rewritten)"
-    if function is not None and mod.function(function) is None:
-        raise click.BadParameter(f"no Relax function named {function} in {name}",
-                                 param_hint="--function")
-    facts = analyze(mod, out, report)
-    if fmt == "json":
-        rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
-    elif fmt == "html":
-        rendered = render_html(facts, name, fold)
-    elif fmt == "unified":
-        rendered = render_unified(api.print_module(mod), api.print_module(out), name,
-                                  out_name)
-    else:
-        console, stream = _console(to_file=output != "-")
-        render_terminal(facts, console, function, fold, summary_only)
-        rendered = stream.getvalue()
-        if output == "-":
-            _echo_view(rendered)
-            rendered = None
-    if rendered is not None:
-        write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
-                                                            else ()))
-    if fail_under is not None and facts.kernel_launches == 0:
-        # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
-        # functions is exactly such a module.
-        click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
-                   f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
-                   f"--fail-under {fail_under:.1%} fails", err=True)
-        sys.exit(EXIT_CHECK_FAILED)
-    if fail_under is not None and facts.ratio < fail_under:
-        click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
-                   f"captured ({facts.ratio:.1%}), below --fail-under {fail_under:.1%}",
-                   err=True)
-        sys.exit(EXIT_CHECK_FAILED)
+        mod, source = read_module(input_path)
+        name = source.name
+        if output_path is not None:
+            if options_given:
+                raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
+                                       "to the one-file form (which rewrites IN)")
+            out, out_source = read_module(output_path)
+            api.check_rewrite(mod, out, sources=(source, out_source))
+            out_name = out_source.name
+            report = None
+        else:
+            out, report = api.rewrite(mod, options, source=source)
+            out_name = f"{name} (rewritten)"
+        if function is not None and mod.function(function) is None:
+            raise click.BadParameter(f"no Relax function named {function} in {name}",
+                                     param_hint="--function")
+        facts = analyze(mod, out, report)
+        if fmt == "json":
+            rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
+        elif fmt == "html":
+            rendered = render_html(facts, name, fold)
+        elif fmt == "unified":
+            rendered = render_unified(api.print_module(mod), api.print_module(out), name,
+                                      out_name)
+        else:
+            console, stream = _console(to_file=output != "-")
+            render_terminal(facts, console, function, fold, summary_only)
+            rendered = stream.getvalue()
+            if output == "-":
+                _echo_view(rendered)
+                rendered = None
+        if rendered is not None:
+            write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
+                                                                else ()))
+        if fail_under is not None and facts.kernel_launches == 0:
+            # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
+            # functions is exactly such a module.
+            click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
+                       f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
+                       f"--fail-under {fail_under:.1%} fails", err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        if fail_under is not None and facts.ratio < fail_under:
+            click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
+                       f"captured ({facts.ratio:.1%}), below --fail-under {fail_under:.1%}",
+                       err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+    return diff_command
 
 
 GEN_HELP = """Write a realistic post-memory-planning module of any size (deterministic for a seed).
@@ -805,39 +856,42 @@ Examples:
 """
 
 
-@main.command("gen", help=GEN_HELP)
-@click.argument("kind", type=click.Choice(["decode", "chain"]))
-@click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
-@click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
-@click.option("--functions", callback=_csv, default="decode", show_default=True,
-              metavar="NAME,...", help="prefill and/or decode.")
-@click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
-              help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
-@click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
-              help="Largest prefill length the storages are sized for.")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--length", type=click.IntRange(min=2), default=100, show_default=True,
-              help="chain: number of kernels.")
-@click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
-              help="chain: elements per tensor.")
-@click.option("--dtype", type=click.Choice(["float16", "float32", "float64"]),
-              default="float32", show_default=True, help="chain: element type.")
-@click.option("-o", "--output", "output", default="-", metavar="OUT",
-              help="Output file (default: - for standard output). Written atomically.")
-def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
-                size, dtype, output):
-    from .fileio import write_text
-    from .gen import chain_module, decode_module
+@_command("gen")
+def gen_factory():
+    @click.command("gen", help=GEN_HELP)
+    @click.argument("kind", type=click.Choice(["decode", "chain"]))
+    @click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
+    @click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
+    @click.option("--functions", callback=_csv, default="decode", show_default=True,
+                  metavar="NAME,...", help="prefill and/or decode.")
+    @click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
+                  help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
+    @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
+                  help="Largest prefill length the storages are sized for.")
+    @click.option("--seed", type=int, default=0, show_default=True)
+    @click.option("--length", type=click.IntRange(min=2), default=100, show_default=True,
+                  help="chain: number of kernels.")
+    @click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
+                  help="chain: elements per tensor.")
+    @click.option("--dtype", type=click.Choice(["float16", "float32", "float64"]),
+                  default="float32", show_default=True, help="chain: element type.")
+    @click.option("-o", "--output", "output", default="-", metavar="OUT",
+                  help="Output file (default: - for standard output). Written atomically.")
+    def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
+                    size, dtype, output):
+        from .fileio import write_text
+        from .gen import chain_module, decode_module
 
-    if kind == "chain":
-        write_text(output, chain_module(length, size, dtype))
-        return
-    unknown = [f for f in functions if f not in ("prefill", "decode")]
-    if unknown:
-        raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
-                                 param_hint="--functions")
-    text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
-    write_text(output, text)
+        if kind == "chain":
+            write_text(output, chain_module(length, size, dtype))
+            return
+        unknown = [f for f in functions if f not in ("prefill", "decode")]
+        if unknown:
+            raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
+                                     param_hint="--functions")
+        text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
+        write_text(output, text)
+    return gen_command
 
 
 def _warning(source, loc: Loc, message: str) -> str:

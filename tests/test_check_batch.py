@@ -194,5 +194,6 @@ def test_what_check_imports():
     modules = set(eval(got.stderr.strip().splitlines()[-1]))  # noqa: S307 - our own output
     assert "cudagraph_cli.text.builder" in modules  # it did read both files
     heavy = {"numpy", "rich", "lark", "tempfile", "pathlib", "difflib", "shutil",
-             "cudagraph_cli.passes.pipeline", "cudagraph_cli.exec", "cudagraph_cli.report.views"}
+             "cudagraph_cli.passes.options", "cudagraph_cli.passes.pipeline", "cudagraph_cli.exec",
+             "cudagraph_cli.report.views"}
     assert sorted(heavy & modules) == []
