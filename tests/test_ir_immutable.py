@@ -206,3 +206,12 @@ def test_written_methods_match_what_dataclass_generates(cls):
         assert ours_error == theirs_error
     # A dataclass still: replace builds a new node through the written __init__.
     assert type(dataclasses.replace(a)) is cls
+    # Copied and pickled as the generated class is (a frozen one through __setstate__).
+    import copy
+    import pickle
+
+    for make in (copy.copy, lambda n: pickle.loads(pickle.dumps(n))):
+        again = make(a)
+        assert type(again) is cls and repr(again) == repr(a)
+        assert [getattr(again, f.name) == getattr(a, f.name)
+                for f in dataclasses.fields(cls)] == [True] * len(dataclasses.fields(cls))

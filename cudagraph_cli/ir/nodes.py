@@ -76,6 +76,15 @@ class FrozenNode(Node):
     def __delattr__(self, name):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
+    # As @dataclass(frozen=True, slots=True) has them: copy and pickle set the fields through
+    # object.__setattr__, which the frozen __setattr__ would refuse.
+    def __getstate__(self):
+        return [getattr(self, name) for name in type(self).__match_args__]
+
+    def __setstate__(self, state):
+        for name, value in zip(type(self).__match_args__, state):
+            set_field(self, name, value)
+
 
 def value_node(cls):
     """`node` for a class compared by value: eq and hash on the tuple of its fields, as
