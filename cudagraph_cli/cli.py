@@ -324,13 +324,12 @@ def check_factory():
                          f"no *.relax files in {got} or {expected}")
             return
         from .report.check_view import check_json, check_text
-        from .text.difference import module_difference
 
         if got == "-" and expected == "-":
             raise click.UsageError("only one of GOT and EXPECTED can be standard input")
         mod_a, source_a = read_module(got)
         mod_b, source_b = read_module(expected)
-        diff = module_difference(mod_a, mod_b, prim_bodies)
+        diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
         if fmt == "json":
             click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
         else:
