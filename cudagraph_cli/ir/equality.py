@@ -5,6 +5,12 @@ and bindings in the same order, the same calls and struct info, with local vars 
 vars matched by position of definition rather than by name. Struct info that cgraph cannot
 deduce (results of operators it does not model, left unannotated) is not compared.
 
+What is compared is written once: `Encoder` says what each expression, PrimExpr and struct info
+kind is made of, the `Matcher`'s walk what a function, block and binding is. The Matcher
+compares two encoders' values and words the first difference; `structural_key` runs the same
+walk over one function and keeps the values. So equal keys mean equal functions (the rewriter
+shares lifted functions by key alone), and tests/test_equality_key.py holds the converse.
+
 Whole modules, PrimFuncs (which cgraph keeps as text) and the words of a difference are a floor
 up, in text/difference.py: ir knows nothing of text, so a `Matcher` that must explain itself is
 given its `Wording` by its caller.
@@ -317,7 +323,7 @@ class _Recorder(Matcher):
     on what a function's structure is. Every comparison answers "same", so nothing is worded
     and the Matcher's wording state is never set up."""
 
-    def __init__(self):  # noqa: no super().__init__: see the docstring
+    def __init__(self):  # not the Matcher's: see the docstring
         self.enc = Encoder()
         self.notes: list = []
 
