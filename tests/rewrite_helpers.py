@@ -20,9 +20,9 @@ def calls_to(f: ir.Function, name: str) -> list:
 
 def slots(f: ir.Function) -> set[int]:
     """cuda_graph_alloc slots a rewritten function takes (`x = gv[i]` of get_cached_alloc)."""
-    launches = {id(b.var) for b in calls_to(f, ir.GET_CACHED_ALLOC)}
+    launches = {b.var for b in calls_to(f, ir.GET_CACHED_ALLOC)}
     return {b.value.index for blk in f.blocks for b in blk.bindings
-            if isinstance(b.value, ir.TupleGetItem) and id(b.value.tuple_value) in launches}
+            if isinstance(b.value, ir.TupleGetItem) and b.value.tuple_value in launches}
 
 
 def storages_allocated(f: ir.Function) -> set[str]:

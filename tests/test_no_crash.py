@@ -363,3 +363,32 @@ def test_a_division_by_zero_in_a_shape(tmp_path):
     # first line.
     assert_located(code, err, bad, line_of(text, "alloc1: R.Tensor"),
                    "division by zero in a symbolic expression (1 // 0)")
+
+
+def test_an_allocation_function_asking_for_its_own_index_is_located(tmp_path):
+    # TVM's pass run over its own output rewrites cuda_graph_alloc into a function that calls
+    # get_cached_alloc(cuda_graph_alloc, 0): TVM 0.27 writes that too (--compat tvm keeps it),
+    # and running it recurses forever. It was reported as "input nested too deeply".
+    out = tmp_path / "twice.relax"
+    code, _, err = cgraph("rewrite", TVM_DIR / "rewrite_cuda_graph_expected.relax",
+                          "--compat", "tvm", "-o", out)
+    assert code == 0, err
+    text = out.read_text()
+    alloc_fn = text[text.index("def cuda_graph_alloc"):]
+    code, out_text, err = cgraph("verify", TVM_DIR / "rewrite_cuda_graph_expected.relax", out)
+    assert out_text == ""
+    assert_located(code, err, out, line_of(text, alloc_fn.split("\n")[3].strip()),
+                   "asks for index 0 while 'cuda_graph_alloc' is computing it")
+    assert "nested too deeply" not in err
+
+
+def test_a_function_calling_itself_without_end_is_located(tmp_path):
+    text = ("@I.ir_module\nclass Module:\n    @R.function\n"
+            "    def main(x: R.Tensor((2,), dtype=\"float32\")) -> R.Tensor((2,), dtype=\"float32\"):\n"
+            "        cls = Module\n"
+            "        y: R.Tensor((2,), dtype=\"float32\") = cls.main(x)\n"
+            "        return y\n")
+    path = write(tmp_path, "loop.relax", text)
+    code, _, err = cgraph("run", path, "--device", "cpu")
+    assert_located(code, err, path, line_of(text, "cls.main(x)"),
+                   "calls nest too deeply while running 'main'")

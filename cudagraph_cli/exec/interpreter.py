@@ -79,6 +79,9 @@ class Executor:
         self.functions = {f.name: f for f in module.functions}
         self._specs: dict[tuple, KernelSpec] = {}
         self.alloc_cache: dict[int, object] = {}
+        # Indices whose allocation function is running: one that asks for its own index again
+        # would recurse forever (TVM's pass writes such a module when it is run twice).
+        self.allocating: set[int] = set()
         self.graphs: dict[tuple, tuple] = {}  # (index, shape) -> (graph, outputs)
         # What each graph was captured with: a replay reads these buffers, whatever it is
         # given. Holding them also keeps their addresses from being reused.
@@ -107,7 +110,14 @@ class Executor:
         f = self.functions.get(name)
         if not isinstance(f, ir.Function):
             raise ExecError(f"no Relax function '{name}' in the module")
-        return self._run(f, list(args))
+        try:
+            return self._run(f, list(args))
+        except RecursionError:
+            # Relax functions calling one another without end, or deeper than Python's stack
+            # lets the executor follow: the module's doing, located where it was, not an input
+            # nested too deeply for the reader.
+            raise ExecError(f"calls nest too deeply while running '{name}' (a function that "
+                            "calls itself without end?)", self.binding_loc) from None
 
     def _run(self, f: ir.Function, args: list):
         if len(args) != len(f.params):
@@ -603,7 +613,14 @@ class Executor:
         index = _integer(args[1], f"{ir.GET_CACHED_ALLOC}'s index")
         cached = self.alloc_cache.get(index)
         if cached is None:
-            cached = self.alloc_cache[index] = self._call_global(func, [])
+            if index in self.allocating:
+                raise ExecError(f"{ir.GET_CACHED_ALLOC} asks for index {index} while '{func}' "
+                                "is computing it: the allocation would recurse forever")
+            self.allocating.add(index)
+            try:
+                cached = self.alloc_cache[index] = self._call_global(func, [])
+            finally:
+                self.allocating.discard(index)
         return cached
 
     def _capture_function(self, value, builtin: str) -> str:

@@ -5,6 +5,12 @@ and bindings in the same order, the same calls and struct info, with local vars 
 vars matched by position of definition rather than by name. Struct info that cgraph cannot
 deduce (results of operators it does not model, left unannotated) is not compared.
 
+What is compared is written once: `Encoder` says what each expression, PrimExpr and struct info
+kind is made of, the `Matcher`'s walk what a function, block and binding is. The Matcher
+compares two encoders' values and words the first difference; `structural_key` runs the same
+walk over one function and keeps the values. So equal keys mean equal functions (the rewriter
+shares lifted functions by key alone), and tests/test_equality_key.py holds the converse.
+
 Whole modules, PrimFuncs (which cgraph keeps as text) and the words of a difference are a floor
 up, in text/difference.py: ir knows nothing of text, so a `Matcher` that must explain itself is
 given its `Wording` by its caller.
@@ -51,28 +57,176 @@ class Unworded:
         return ""
 
 
+# ---- the structure of expressions, PrimExprs and struct info -------------------------------
+
+class Encoder:
+    """What each kind of expression, PrimExpr and struct info compares, written once: one side's
+    nodes as hashable values, equal exactly when the nodes are structurally equal.
+
+    Vars stand for their place in definition order (`define`), symbolic vars for their place
+    in order of first appearance, so names do not count; a var defined nowhere here (free) stands
+    for itself. The `Matcher` compares two encoders' values in place; `structural_key` keeps one
+    encoder's values. Anything this does not know (an If or a function in expression position,
+    unknown struct info inside a compared one) is a fresh object, equal to nothing, not even a
+    second encoding of itself: the Matcher has always found those different."""
+
+    __slots__ = ("var_ids", "sym_ids", "memo")
+
+    def __init__(self):
+        self.var_ids: dict[ir.Var, int] = {}
+        self.sym_ids: dict[ir.SymVar, int] = {}
+        # By identity, not by value: struct info compares by value, and hashing it by value
+        # would cost what the memo saves. The memo holds each struct info beside its encoding,
+        # so no id here is reused by another object while the encoder lives.
+        self.memo: dict[int, tuple] = {}
+
+    def define(self, v: ir.Var) -> None:
+        self.var_ids[v] = len(self.var_ids)
+
+    def expr(self, e):
+        t = type(e)
+        if t is ir.Var:
+            return self.var_ids.get(e, e)
+        if t is ir.Call:
+            expr = self.expr
+            args = tuple([expr(x) for x in e.args])
+            if e.attrs or e.sinfo_args:
+                # Attributes by key, in any order.
+                attrs = tuple(sorted([(k, expr(v)) for k, v in e.attrs], key=_first))
+                return (t, expr(e.op), args, attrs,
+                        tuple([self.sinfo(x) for x in e.sinfo_args]))
+            return (t, expr(e.op), args)
+        if t is ir.Tuple:
+            return (t,) + tuple([self.expr(x) for x in e.fields])
+        if t is ir.TupleGetItem:
+            return (t, e.index, self.expr(e.tuple_value))
+        if t is ir.ShapeExpr:
+            return (t,) + tuple([self.prim(x) for x in e.values])
+        if t is ir.PrimValue:
+            return (t, self.prim(e.value))
+        if t is ir.StringImm or t is ir.DataTypeImm:
+            return (t, e.value)
+        if t is ir.Constant:
+            return (t, e.value, e.dtype, e.meta, e.sinfo)
+        if t is ir.GlobalVarRef or t is ir.ExternFunc or t is ir.Op:
+            return (t, e.name)
+        if t is ir.Literal:
+            return (t, _norm_literal(e.value))
+        return object()
+
+    def prim(self, e):
+        t = type(e)
+        if t is ir.SymVar:
+            ids = self.sym_ids
+            n = ids.get(e)
+            if n is None:
+                n = ids[e] = len(ids)
+            return (t, n, e.dtype)
+        if t is ir.IntImm or t is ir.FloatImm:
+            return e  # compared by value, and holds no symbolic var
+        if t is ir.PrimBinOp:
+            return (t, e.op, self.prim(e.lhs), self.prim(e.rhs))
+        if t is ir.PrimCall:
+            return (t, e.func) + tuple([self.prim(x) for x in e.args])
+        return object()
+
+    def sinfo(self, s):
+        hit = self.memo.get(id(s))
+        if hit is not None:
+            return hit[1]
+        key = self.sinfo_key(s)
+        self.memo[id(s)] = (s, key)
+        return key
+
+    def sinfo_key(self, s):
+        t = type(s)
+        if t is ir.TensorSInfo:
+            return (t, s.dtype, s.ndim,
+                    None if s.shape is None else tuple([self.prim(x) for x in s.shape]))
+        if t is ir.ObjectSInfo:
+            return t
+        if t is ir.TupleSInfo:
+            return (t,) + tuple([self.sinfo(x) for x in s.fields])
+        if t is ir.ShapeSInfo:
+            return (t, s.ndim,
+                    None if s.values is None else tuple([self.prim(x) for x in s.values]))
+        if t is ir.PrimSInfo:
+            return (t, s.dtype, None if s.value is None else self.prim(s.value))
+        if t is ir.FuncSInfo:
+            return (t, s.purity,
+                    None if s.params is None else tuple([self.sinfo(x) for x in s.params]),
+                    self.sinfo(s.ret))
+        return object()  # None: unknown
+
+
+def _first(pair):
+    return pair[0]
+
+
 # ---- Relax functions ----------------------------------------------------------------------
 
 class Matcher:
-    """Alpha-equivalence of two Relax functions: vars and symbolic vars mapped a -> b.
+    """Alpha-equivalence of two Relax functions, each side encoded by its own `Encoder`.
 
-    Public for the callers that need the mapping to outlive one comparison: verify matches the
-    parameters of two functions one by one under a single mapping, and the rewriter compares
-    struct info on its own (`sinfo`). Raises `Mismatch`; text/difference.py words and reports it."""
+    The walk over functions, blocks and bindings below is the one description of a function's
+    structure: every comparison it makes goes through `same`, `expr`, `sinfo`, `known_sinfo`
+    and `define`, and `structural_key` runs this same walk with those noting instead of
+    comparing. Public for the callers that need the mapping to outlive one comparison: verify
+    matches the parameters of two functions one by one under a single mapping, and the
+    rewriter compares struct info on its own (`sinfo`). Raises `Mismatch`;
+    text/difference.py words and reports it."""
 
     def __init__(self, ma: ir.Module, mb: ir.Module, wording: Wording | None = None):
-        # Vars and symbolic vars hash by identity: a var of `a` -> the var of `b` it stands for.
-        self.vars: dict[ir.Var, ir.Var] = {}
-        self.syms: dict[ir.SymVar, ir.SymVar] = {}
-        self.syms_back: dict[ir.SymVar, ir.SymVar] = {}
+        self.enc_a, self.enc_b = Encoder(), Encoder()
         self.ma, self.mb = ma, mb
         self.words = wording if wording is not None else Unworded()
 
+    # ---- the comparisons (structural_key's _Recorder notes them instead) -------------------
+
+    def same(self, x, y) -> bool:
+        """Plain facts: flags, counts, kinds."""
+        return x == y
+
+    def expr(self, a, b) -> bool:
+        return self.enc_a.expr(a) == self.enc_b.expr(b)
+
+    def sinfo(self, a, b) -> bool:
+        return self.enc_a.sinfo(a) == self.enc_b.sinfo(b)
+
+    def known_sinfo(self, a, b) -> bool:
+        """Struct info cgraph could not deduce (None) on either side is not compared."""
+        return a is None or b is None or self.sinfo(a, b)
+
+    def define(self, va: ir.Var, vb: ir.Var) -> None:
+        self.enc_a.define(va)
+        self.enc_b.define(vb)
+
+    # ---- the walk ------------------------------------------------------------------------
+
     def function(self, a: ir.Function, b: ir.Function):
-        if a.is_private != b.is_private:
+        if not self.same(a.is_private, b.is_private):
             raise Mismatch(f"private={a.is_private} vs private={b.is_private}", a.loc, b.loc)
-        if a.is_pure != b.is_pure:
+        if not self.same(a.is_pure, b.is_pure):
             raise Mismatch(f"pure={a.is_pure} vs pure={b.is_pure}", a.loc, b.loc)
+        if not self.same(_attrs(a), _attrs(b)):
+            self._attr_difference(a, b)
+        if not self.same(len(a.params), len(b.params)):
+            raise Mismatch(f"{len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
+        for i, (va, vb) in enumerate(zip(a.params, b.params)):
+            if not self.sinfo(va.sinfo, vb.sinfo):
+                raise Mismatch(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
+                               f"{self._s(vb.sinfo)}", va.loc, vb.loc)
+            self.define(va, vb)
+        if not self.known_sinfo(a.ret_sinfo, b.ret_sinfo):
+            raise Mismatch(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
+                           a.ret_loc, b.ret_loc)
+        self.blocks(a.blocks, b.blocks, a.loc, b.loc)
+        if not self.expr(a.body, b.body):
+            raise Mismatch(f"return value: {self._expr_a(a.body)} vs {self._expr_b(b.body)}",
+                           a.loc, b.loc)
+
+    def _attr_difference(self, a: ir.Function, b: ir.Function):
+        """The first attribute, by key, that differs (there is one)."""
         attrs_a = {k: v for k, v in a.attrs}
         attrs_b = {k: v for k, v in b.attrs}
         for k in sorted(set(attrs_a) | set(attrs_b)):
@@ -82,40 +236,28 @@ class Matcher:
                 raise Mismatch(f"attribute \"{k}\" is only in the second", a.loc, b.loc)
             if not _literal_eq(attrs_a[k], attrs_b[k]):
                 raise Mismatch(f"attribute \"{k}\": {self._literal_a(attrs_a[k])} vs "
-                            f"{self._literal_b(attrs_b[k])}", a.loc, b.loc)
-        if len(a.params) != len(b.params):
-            raise Mismatch(f"{len(a.params)} parameters vs {len(b.params)}", a.loc, b.loc)
-        for i, (va, vb) in enumerate(zip(a.params, b.params)):
-            if not self.sinfo(va.sinfo, vb.sinfo):
-                raise Mismatch(f"parameter {i} ('{va.name}'): {self._s(va.sinfo)} vs "
-                            f"{self._s(vb.sinfo)}", va.loc, vb.loc)
-            self.vars[va] = vb
-        if a.ret_sinfo is not None and b.ret_sinfo is not None and \
-                not self.sinfo(a.ret_sinfo, b.ret_sinfo):
-            raise Mismatch(f"return struct info: {self._s(a.ret_sinfo)} vs {self._s(b.ret_sinfo)}",
-                        a.ret_loc, b.ret_loc)
-        self.blocks(a.blocks, b.blocks, a.loc, b.loc)
-        if not self.expr(a.body, b.body):
-            raise Mismatch(f"return value: {self._expr_a(a.body)} vs {self._expr_b(b.body)}",
-                        a.loc, b.loc)
+                               f"{self._literal_b(attrs_b[k])}", a.loc, b.loc)
 
     def blocks(self, blocks_a: list, blocks_b: list, loc_a, loc_b):
-        if len(blocks_a) != len(blocks_b):
+        if not self.same(len(blocks_a), len(blocks_b)):
             raise Mismatch(f"{len(blocks_a)} binding blocks vs {len(blocks_b)}", loc_a, loc_b)
         for i, (ba, bb) in enumerate(zip(blocks_a, blocks_b)):
-            if ba.is_dataflow != bb.is_dataflow:
+            if not self.same(ba.is_dataflow, bb.is_dataflow):
                 raise Mismatch(f"block {i} is {'dataflow' if ba.is_dataflow else 'plain'} vs "
-                            f"{'dataflow' if bb.is_dataflow else 'plain'}", ba.loc, bb.loc)
+                               f"{'dataflow' if bb.is_dataflow else 'plain'}", ba.loc, bb.loc)
+            # Compared before the bindings (the key needs the count first) but reported after
+            # the bindings both blocks have, which may differ first.
+            same_count = self.same(len(ba.bindings), len(bb.bindings))
             n = min(len(ba.bindings), len(bb.bindings))
             for j in range(n):
                 self.binding(ba.bindings[j], bb.bindings[j])
-            if len(ba.bindings) != len(bb.bindings):
+            if not same_count:
                 extra = ba.bindings[n] if len(ba.bindings) > n else bb.bindings[n]
                 side = "first" if len(ba.bindings) > n else "second"
                 raise Mismatch(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
-                            f"the {side} goes on with `{self._binding_text(extra, side)}`",
-                            extra.loc if side == "first" else loc_a,
-                            extra.loc if side == "second" else loc_b)
+                               f"the {side} goes on with `{self._binding_text(extra, side)}`",
+                               extra.loc if side == "first" else loc_a,
+                               extra.loc if side == "second" else loc_b)
 
     def branch_or_closure(self, a, b, what: str):
         """An If (both branches, in order) or a nested function, compared in place."""
@@ -125,13 +267,35 @@ class Matcher:
             return
         if not self.expr(va.cond, vb.cond):
             raise Mismatch(f"{what}: condition {self._expr_a(va.cond)} vs {self._expr_b(vb.cond)}",
-                        a.loc, b.loc)
+                           a.loc, b.loc)
         for name, sa, sb in (("then", va.true_branch, vb.true_branch),
                              ("else", va.false_branch, vb.false_branch)):
             self.blocks(sa.blocks, sb.blocks, a.loc, b.loc)
             if not self.expr(sa.body, sb.body):
                 raise Mismatch(f"{what}: the {name} branch gives {self._expr_a(sa.body)} vs "
-                            f"{self._expr_b(sb.body)}", a.loc, b.loc)
+                               f"{self._expr_b(sb.body)}", a.loc, b.loc)
+
+    def binding(self, a, b):
+        if not self.same(type(a), type(b)):
+            raise Mismatch("a match_cast vs a plain binding", a.loc, b.loc)
+        what = f"binding '{a.var.name}'" if not a.bare else "binding"
+        kind = type(a.value)
+        if (kind is ir.If or kind is ir.Function) and self.same(kind, type(b.value)):
+            self.branch_or_closure(a, b, what)
+        elif not self.expr(a.value, b.value):
+            raise Mismatch(f"{what}: {self._expr_a(a.value)} vs {self._expr_b(b.value)}",
+                           a.loc, b.loc)
+        if type(a) is ir.MatchCast and not self.sinfo(a.sinfo, b.sinfo):
+            raise Mismatch(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
+                           a.loc, b.loc)
+        if not self.same(a.var.is_dataflow, b.var.is_dataflow):
+            raise Mismatch(f"{what}: dataflow var vs output var", a.loc, b.loc)
+        sa, sb = a.var.sinfo, b.var.sinfo
+        if not self.known_sinfo(sa, sb):
+            raise Mismatch(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
+        self.define(a.var, b.var)
+
+    # ---- wording -------------------------------------------------------------------------
 
     def _binding_text(self, bnd, side: str) -> str:
         mod = self.ma if side == "first" else self.mb
@@ -152,135 +316,41 @@ class Matcher:
     def _s(self, s) -> str:
         return "(unknown)" if s is None else self.words.sinfo(s)
 
-    def binding(self, a, b):
-        if type(a) is not type(b):
-            raise Mismatch("a match_cast vs a plain binding", a.loc, b.loc)
-        what = f"binding '{a.var.name}'" if not a.bare else "binding"
-        if type(a.value) in (ir.If, ir.Function) and type(a.value) is type(b.value):
-            self.branch_or_closure(a, b, what)
-        elif not self.expr(a.value, b.value):
-            raise Mismatch(f"{what}: {self._expr_a(a.value)} vs {self._expr_b(b.value)}",
-                        a.loc, b.loc)
-        if isinstance(a, ir.MatchCast) and not self.sinfo(a.sinfo, b.sinfo, define=True):
-            raise Mismatch(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
-                        a.loc, b.loc)
-        if a.var.is_dataflow != b.var.is_dataflow:
-            raise Mismatch(f"{what}: dataflow var vs output var", a.loc, b.loc)
-        sa, sb = a.var.sinfo, b.var.sinfo
-        if sa is not None and sb is not None and not self.sinfo(sa, sb):
-            raise Mismatch(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
-        self.vars[a.var] = b.var
 
-    # ---- expressions ---------------------------------------------------------------------
+class _Recorder(Matcher):
+    """The Matcher's walk over one function (given as both sides), noting what each comparison
+    would compare, in order, instead of comparing: so the key and the Matcher cannot disagree
+    on what a function's structure is. Every comparison answers "same", so nothing is worded
+    and the Matcher's wording state is never set up."""
+
+    def __init__(self):  # not the Matcher's: see the docstring
+        self.enc = Encoder()
+        self.notes: list = []
+
+    def same(self, x, y) -> bool:
+        self.notes.append(x)
+        return True
 
     def expr(self, a, b) -> bool:
-        ta = type(a)
-        if ta is not type(b):
-            return False
-        if ta is ir.Var:
-            m = self.vars.get(a)
-            return m is b if m is not None else a is b
-        if ta is ir.Call:
-            if type(a.op) is not type(b.op):
-                return False
-            if ta is not type(b) or len(a.args) != len(b.args):
-                return False
-            if isinstance(a.op, ir.Var):
-                if not self.expr(a.op, b.op):
-                    return False
-            elif a.op.name != b.op.name:
-                return False
-            if not all(self.expr(x, y) for x, y in zip(a.args, b.args)):
-                return False
-            if len(a.attrs) != len(b.attrs):
-                return False
-            attrs_b = dict(b.attrs)
-            for k, v in a.attrs:
-                if k not in attrs_b or not self.expr(v, attrs_b[k]):
-                    return False
-            if len(a.sinfo_args) != len(b.sinfo_args):
-                return False
-            return all(self.sinfo(x, y) for x, y in zip(a.sinfo_args, b.sinfo_args))
-        if ta is ir.Tuple:
-            return len(a.fields) == len(b.fields) and \
-                all(self.expr(x, y) for x, y in zip(a.fields, b.fields))
-        if ta is ir.TupleGetItem:
-            return a.index == b.index and self.expr(a.tuple_value, b.tuple_value)
-        if ta is ir.ShapeExpr:
-            return len(a.values) == len(b.values) and \
-                all(self.prim(x, y) for x, y in zip(a.values, b.values))
-        if ta is ir.PrimValue:
-            return self.prim(a.value, b.value)
-        if ta in (ir.StringImm, ir.DataTypeImm):
-            return a.value == b.value
-        if ta is ir.Constant:
-            return a.value == b.value and a.dtype == b.dtype and a.meta == b.meta and \
-                a.sinfo == b.sinfo
-        if ta in (ir.GlobalVarRef, ir.ExternFunc, ir.Op):
-            return a.name == b.name
-        if ta is ir.Literal:
-            return _literal_eq(a, b)
-        return False
+        self.notes.append(self.enc.expr(a))
+        return True
 
-    def prim(self, a, b, define: bool = True) -> bool:
-        ta = type(a)
-        if ta is not type(b):
-            return False
-        if ta is ir.SymVar:
-            m = self.syms.get(a)
-            if m is not None:
-                return m is b
-            back = self.syms_back.get(b)
-            if back is not None or not define or a.dtype != b.dtype:
-                return False
-            self.syms[a] = b
-            self.syms_back[b] = a
-            return True
-        if ta is ir.IntImm or ta is ir.FloatImm:
-            return a.value == b.value and a.dtype == b.dtype
-        if ta is ir.PrimBinOp:
-            return a.op == b.op and self.prim(a.lhs, b.lhs, define) and \
-                self.prim(a.rhs, b.rhs, define)
-        if ta is ir.PrimCall:
-            return a.func == b.func and len(a.args) == len(b.args) and \
-                all(self.prim(x, y, define) for x, y in zip(a.args, b.args))
-        return False
+    def sinfo(self, a, b) -> bool:
+        self.notes.append(self.enc.sinfo(a))
+        return True
 
-    def sinfo(self, a, b, define: bool = True) -> bool:
-        ta = type(a)
-        if ta is not type(b):
-            return False
-        if ta is ir.ObjectSInfo:
-            return True
-        if ta is ir.TensorSInfo:
-            if a.dtype != b.dtype or a.ndim != b.ndim:
-                return False
-            if (a.shape is None) != (b.shape is None):
-                return False
-            return a.shape is None or all(self.prim(x, y, define)
-                                          for x, y in zip(a.shape, b.shape))
-        if ta is ir.ShapeSInfo:
-            if a.ndim != b.ndim or (a.values is None) != (b.values is None):
-                return False
-            return a.values is None or all(self.prim(x, y, define)
-                                           for x, y in zip(a.values, b.values))
-        if ta is ir.TupleSInfo:
-            return len(a.fields) == len(b.fields) and \
-                all(self.sinfo(x, y, define) for x, y in zip(a.fields, b.fields))
-        if ta is ir.PrimSInfo:
-            if a.dtype != b.dtype:
-                return False
-            if a.value is None or b.value is None:
-                return a.value is None and b.value is None
-            return self.prim(a.value, b.value, define)
-        if ta is ir.FuncSInfo:
-            if a.purity != b.purity or (a.params is None) != (b.params is None):
-                return False
-            if a.params is not None and (len(a.params) != len(b.params) or not all(
-                    self.sinfo(x, y, define) for x, y in zip(a.params, b.params))):
-                return False
-            return self.sinfo(a.ret, b.ret, define)
-        return False
+    def known_sinfo(self, a, b) -> bool:
+        self.notes.append(None if a is None else self.enc.sinfo(a))
+        return True
+
+    def define(self, va: ir.Var, vb: ir.Var) -> None:
+        self.enc.define(va)
+
+
+def _attrs(f: ir.Function) -> tuple:
+    """A function's attributes as comparable values, by key."""
+    return tuple(sorted([(k, _norm_literal(v.value if isinstance(v, ir.Literal) else v))
+                         for k, v in dict(f.attrs).items()], key=_first))
 
 
 def _literal_eq(a, b) -> bool:
@@ -314,92 +384,11 @@ def functions_equal(a, b) -> bool:
 
 
 def structural_key(f: ir.Function) -> tuple:
-    """A hashable key with: structurally equal functions have equal keys (vars and symbolic
-    vars are numbered by definition, names ignored). Used to find duplicates in linear time;
-    `functions_equal` confirms."""
-    var_ids: dict[ir.Var, int] = {}
-    sym_ids: dict[ir.SymVar, int] = {}
+    """A hashable key: what the `Matcher`'s walk compares, in its order, for `f` alone.
 
-    def prim(e):
-        t = type(e)
-        if t is ir.SymVar:
-            return ("s", sym_ids.setdefault(e, len(sym_ids)), e.dtype)
-        if t is ir.PrimBinOp:
-            return (e.op, prim(e.lhs), prim(e.rhs))
-        if t is ir.PrimCall:
-            return (e.func,) + tuple(prim(a) for a in e.args)
-        return (t.__name__, e.value, e.dtype)
-
-    # By identity, not by the struct info: it compares by value, and hashing it by value
-    # would cost what the memo saves.
-    memo: dict[int, tuple] = {}
-
-    def sinfo(s):
-        key = memo.get(id(s))
-        if key is None:
-            key = memo[id(s)] = sinfo_key(s)
-        return key
-
-    def sinfo_key(s):
-        t = type(s)
-        if s is None:
-            return None
-        if t is ir.TensorSInfo:
-            return ("T", s.dtype, s.ndim, None if s.shape is None else tuple(map(prim, s.shape)))
-        if t is ir.ShapeSInfo:
-            return ("S", s.ndim, None if s.values is None else tuple(map(prim, s.values)))
-        if t is ir.TupleSInfo:
-            return ("U",) + tuple(map(sinfo, s.fields))
-        if t is ir.PrimSInfo:
-            return ("P", s.dtype, None if s.value is None else prim(s.value))
-        if t is ir.FuncSInfo:
-            return ("F", s.purity, None if s.params is None else tuple(map(sinfo, s.params)),
-                    sinfo(s.ret))
-        return (t.__name__,)
-
-    def expr(e):
-        t = type(e)
-        if t is ir.Var:
-            return var_ids.get(e, -1)  # an int stands for a var: by definition order
-        if t is ir.Call:
-            op = e.op
-            op = expr(op) if type(op) is ir.Var else op.name
-            args = tuple([expr(a) for a in e.args])
-            if e.attrs or e.sinfo_args:
-                return ("c", op, args,
-                        tuple(sorted((k, repr(expr(v))) for k, v in e.attrs)),
-                        tuple([sinfo(x) for x in e.sinfo_args]))
-            return ("c", op, args)
-        if t is ir.Tuple:
-            return ("t",) + tuple([expr(x) for x in e.fields])
-        if t is ir.TupleGetItem:
-            return ("g", e.index, expr(e.tuple_value))
-        if t is ir.ShapeExpr:
-            return ("sh",) + tuple([prim(x) for x in e.values])
-        if t is ir.PrimValue:
-            return ("pv", prim(e.value))
-        if t is ir.Literal:
-            return ("l", repr(_norm_literal(e.value)))
-        if t in (ir.StringImm, ir.DataTypeImm):
-            return (t.__name__, e.value)
-        if t is ir.Constant:
-            return ("k", repr(e.value), e.dtype, e.meta)
-        return (t.__name__, getattr(e, "name", None))
-
-    params = []
-    for p in f.params:
-        params.append(sinfo(p.sinfo))
-        var_ids[p] = len(var_ids)
-    blocks = []
-    for block in f.blocks:
-        items = []
-        for b in block.bindings:
-            value = expr(b.value)
-            extra = sinfo(b.sinfo) if isinstance(b, ir.MatchCast) else None
-            items.append((value, extra, sinfo(b.var.sinfo), b.var.is_dataflow))
-            var_ids[b.var] = len(var_ids)
-        blocks.append((block.is_dataflow, tuple(items)))
-    attrs = tuple(sorted((k, repr(_norm_literal(v.value if isinstance(v, ir.Literal) else v)))
-                         for k, v in f.attrs))
-    return (f.is_private, f.is_pure, attrs, tuple(params), sinfo(f.ret_sinfo), tuple(blocks),
-            expr(f.body))
+    Equal keys mean structurally equal functions. The converse holds but where one function
+    has struct info cgraph could not deduce and the other has it there: the Matcher does not
+    compare those (it cannot know), a key cannot leave a place open, so it says unknown."""
+    r = _Recorder()
+    r.function(f, f)
+    return tuple(r.notes)

@@ -29,10 +29,11 @@ class _Checker:
     def __init__(self, f: ir.Function, globals_: set[str]):
         self.f = f
         self.globals = globals_
-        self.defined: set[int] = set()  # in scope here
-        self.bound: set[int] = set()  # bound so far, in scope or not
-        self.dataflow_scope: set[int] | None = None
-        self.syms: set[int] = set()
+        # Vars and symbolic vars hash by identity: two bindings of one name are two entries.
+        self.defined: set[ir.Var] = set()  # in scope here
+        self.bound: set[ir.Var] = set()  # bound so far, in scope or not
+        self.dataflow_scope: set[ir.Var] | None = None
+        self.syms: set[ir.SymVar] = set()
         self.loc = f.loc
 
     def run(self):
@@ -104,34 +105,34 @@ class _Checker:
             self._use(v)
 
     def _define(self, v: ir.Var):
-        if id(v) in self.bound:  # anywhere in the function, out of scope now or not
+        if v in self.bound:  # anywhere in the function, out of scope now or not
             raise SourceError(f"var '{v.name}' is bound twice", v.loc)
-        self.bound.add(id(v))
-        self.defined.add(id(v))
+        self.bound.add(v)
+        self.defined.add(v)
         if v.is_dataflow and self.dataflow_scope is not None:
-            self.dataflow_scope.add(id(v))
+            self.dataflow_scope.add(v)
 
     def _define_syms(self, s):
         """Symbolic vars standing alone as a dimension are defined there."""
         for v in ir.definable_sym_vars(s):
-            self.syms.add(id(v))
+            self.syms.add(v)
 
     def _use_sinfo(self, s):
         for v in ir.sinfo_prim_vars(s):
-            if id(v) not in self.syms:
+            if v not in self.syms:
                 raise SourceError(f"symbolic variable '{v.name}' is used but not defined by a "
                                   "parameter's shape or an R.match_cast", self.loc)
 
     def _use_prim(self, e):
         for v in ir.prim_vars(e):
-            if id(v) not in self.syms:
+            if v not in self.syms:
                 raise SourceError(f"symbolic variable '{v.name}' is used but not defined by a "
                                   "parameter's shape or an R.match_cast", self.loc)
 
     def _use(self, e):
         t = type(e)
         if t is ir.Var:
-            if id(e) not in self.defined:
+            if e not in self.defined:
                 raise SourceError(f"var '{e.name}' is used before it is defined or out of "
                                   "its scope", self.loc)
         elif t is ir.Call:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
-from ..ir.equality import functions_equal, structural_key
+from ..ir.equality import structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
 from .region_planner import ModulePlan, RegionPlan
@@ -54,9 +54,9 @@ class _Module:
         for name in self._unkeyed.pop(_shape(f), ()):
             self._by_key.setdefault(structural_key(self.functions[name]), []).append(name)
         key = structural_key(f)
-        for name in self._by_key.get(key, ()):
-            if functions_equal(self.functions[name], f):
-                return name
+        same = self._by_key.get(key)
+        if same:  # equal keys are structurally equal functions (ir.equality)
+            return same[0]
         name = self.unique_name(hint)
         self.functions[name] = dataclasses.replace(f, name=name)
         self.added.append(name)
