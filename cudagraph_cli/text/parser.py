@@ -74,13 +74,14 @@ class ToSyntax:
     rule's children, called by `_drive` on each reduction (no intermediate tree)."""
 
     # ---- atoms
+    # The hot atoms unpack their token (a tuple, lexer.Token) rather than read its fields by
+    # name: a property call each, for the commonest reductions.
     def name(self, c):
-        t = c[0]
-        return S.Name(t.value, t.line, t.column)
+        _, value, _, line, column = c[0]
+        return S.Name(value, line, column)
 
     def number(self, c):
-        t = c[0]
-        text = t.value
+        _, text, _, line, column = c[0]
         # The lexer admits only Python's number forms: prefixed or without . e E is an int.
         if text.isdigit():
             value = int(text)
@@ -88,7 +89,7 @@ class ToSyntax:
             value = int(text, 0)
         else:
             value = float(text)
-        return S.Num(value, t.line, t.column)
+        return S.Num(value, line, column)
 
     def string(self, c):
         t = c[0]
@@ -213,8 +214,8 @@ class ToSyntax:
         return acc
 
     def kwarg(self, c):
-        t, value = c
-        return S.Kwarg(t.value, value, t.line, t.column)
+        (_, name, _, line, column), value = c
+        return S.Kwarg(name, value, line, column)
 
     def getitem(self, c):
         obj, index = c
@@ -419,7 +420,7 @@ def _drive(tables: _Tables, tokens) -> list:
     push_value = values.append
     row = states[tables.start]
     for tok in tokens:
-        ttype = tok.type
+        ttype = tok[0]
         try:
             action = row[ttype]
             while action < 0:
