@@ -194,8 +194,10 @@ class ToSyntax:
         if len(c) > 1:
             args, kwargs = c[1]
         else:
-            args, kwargs = [], []
-        return S.Call(func, args, kwargs, func.line, func.col)
+            args, kwargs = [], ()
+        # Most calls have no keyword arguments: one shared empty tuple rather than an empty
+        # list each (56 bytes, 180k calls at 2048 decode layers).
+        return S.Call(func, args, kwargs or (), func.line, func.col)
 
     def first_arg(self, c):
         a = c[0]
