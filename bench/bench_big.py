@@ -44,8 +44,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cudagraph_cli.gen import decode_module  # noqa: E402
 from report import machine, write_section  # noqa: E402
 
-# Run in the measured checkout. The token table of `tokenize` is the parser's; both the
-# shipped-tables parser and the earlier Lark-built one name it `_literal_types`.
+# Run in the measured checkout. The token table of `tokenize` is the parser's: `literal_types`,
+# `_literal_types` in the checkouts before it was public.
 READING_SPLIT = """
 import gc, json, sys, time
 from cudagraph_cli.text import parser, lexer
@@ -55,7 +55,8 @@ except ImportError:  # a checkout before the builder was split
     from cudagraph_cli.text.ir_builder import ModuleBuilder
 text = open(sys.argv[1]).read()
 parser.parse_syntax("x = 1\\n")
-literals = parser._literal_types()
+literals = (parser.literal_types if hasattr(parser, "literal_types")
+            else parser._literal_types)()  # the name before p14b-big
 gc.disable()
 t0 = time.process_time()
 for _ in lexer.tokenize(text, literals):

@@ -367,7 +367,8 @@ def _tables() -> _Tables:
     return _Tables()
 
 
-def _literal_types() -> dict[str, str]:
+def literal_types() -> dict[str, str]:
+    """The token table `tokenize` takes: the text of each literal terminal -> its name."""
     return _tables().literals
 
 
@@ -486,7 +487,7 @@ _MAX_EXPECTED_SHOWN = 6
 
 @functools.lru_cache(maxsize=1)
 def _terminal_text() -> dict[str, str]:
-    return {name: text for text, name in _literal_types().items()}
+    return {name: text for text, name in literal_types().items()}
 
 
 def _describe(tok: Token) -> str:
@@ -506,7 +507,7 @@ def _describe(tok: Token) -> str:
 def _expected_words(expected: set[str]) -> list[str]:
     """What the parser would have accepted, in plain words (empty: too many to be useful)."""
     texts = _terminal_text()
-    lits = _literal_types()
+    lits = literal_types()
     starts = {lits.get(x, x) for x in _EXPRESSION_STARTS}
     words = []
     if starts <= expected:
