@@ -4,9 +4,11 @@
   time, median CPU time (user + sys) and median peak RSS (ru_maxrss of the child, from
   os.wait4: the same figure as resource.getrusage(RUSAGE_CHILDREN), but per child); and
   time(largest) / time(smallest), which is 4 for linear growth from 512 to 2048.
-* reading split, on the largest module, in one child process with the GC paused as the
+* stage split, on the largest module, in one child process with the GC paused as the
   reader pauses it: lexing alone (tokens made and dropped), lexing + parsing to the syntax
-  tree, and building the IR from it.
+  tree, building the IR from it; then the well-formedness check, the pipeline and printing.
+  CPU seconds (time.process_time), which the load of a shared machine disturbs less than
+  wall time.
 * against TVM on the smallest module (bench/pass_alone.py, one process): TVM's
   tvm.script.from_source and its C++ RewriteCUDAGraph pass each timed alone, beside cgraph's
   parse_module and its pipeline (planner, merger, rewriter, well-formedness check; median of
@@ -42,8 +44,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cudagraph_cli.gen import decode_module  # noqa: E402
 from report import machine, write_section  # noqa: E402
 
-# Run in the measured checkout. The token table of `tokenize` is the parser's; both the
-# shipped-tables parser and the earlier Lark-built one name it `_literal_types`.
+# Run in the measured checkout. The token table of `tokenize` is the parser's: `literal_types`,
+# `_literal_types` in the checkouts before it was public.
 READING_SPLIT = """
 import gc, json, sys, time
 from cudagraph_cli.text import parser, lexer
@@ -53,7 +55,8 @@ except ImportError:  # a checkout before the builder was split
     from cudagraph_cli.text.ir_builder import ModuleBuilder
 text = open(sys.argv[1]).read()
 parser.parse_syntax("x = 1\\n")
-literals = parser._literal_types()
+literals = (parser.literal_types if hasattr(parser, "literal_types")
+            else parser._literal_types)()  # the name before p14b-big
 gc.disable()
 t0 = time.process_time()
 for _ in lexer.tokenize(text, literals):
@@ -61,9 +64,20 @@ for _ in lexer.tokenize(text, literals):
 t1 = time.process_time()
 stmts = parser.parse_syntax(text)
 t2 = time.process_time()
-ModuleBuilder().build(stmts, [])
+module = ModuleBuilder().build(stmts, [])
 t3 = time.process_time()
-print(json.dumps({"lex": t1 - t0, "lex_parse": t2 - t1, "build": t3 - t2}))
+del stmts
+from cudagraph_cli.ir.wellformed import check_module
+from cudagraph_cli.passes.pipeline import rewrite
+from cudagraph_cli.text.printer import print_module
+check_module(module)
+t4 = time.process_time()
+out, _ = rewrite(module)
+t5 = time.process_time()
+print_module(out)
+t6 = time.process_time()
+print(json.dumps({"lex": t1 - t0, "lex_parse": t2 - t1, "build": t3 - t2, "check": t4 - t3,
+                  "pipeline": t5 - t4, "print": t6 - t5}))
 """
 
 
@@ -85,6 +99,14 @@ def measure(cmd: list[str], env: dict) -> tuple[float, float, float]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def commit_of(tree: Path) -> str:
+    out = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain",
+                            "--untracked-files=no"], capture_output=True, text=True).stdout.strip()
+    return (out.stdout.strip() or "unknown commit") + (", modified" if dirty else "")
+
+
 def json_child(cmd: list[str], env: dict) -> dict:
     out = subprocess.run(cmd, env=env, cwd=env["PYTHONPATH"], capture_output=True, text=True)
     if out.returncode != 0:
@@ -102,7 +124,10 @@ def main() -> None:
     args = ap.parse_args()
     layers = [int(x) for x in args.layers.split(",")]
     trees = [ROOT, *args.tree]
-    label = lambda t: "this checkout" if t == ROOT else f"`{t}`"  # noqa: E731
+    # Each checkout is named by its commit, so that the section says what before and after were.
+    label = lambda t: (("this checkout" if t == ROOT else f"`{t}`")  # noqa: E731
+                       + f" ({commit_of(t)})")
+    load_before = os.getloadavg()[0]
     rewrite_rows, split_rows, growth = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
@@ -119,12 +144,13 @@ def main() -> None:
                 measure(cmd, env)  # warm-up: bytecode and file caches
                 runs = [measure(cmd, env) for _ in range(args.repeat)]
                 wall, cpu, rss = (statistics.median(r[i] for r in runs) for i in range(3))
-                medians[n] = wall
+                medians[n] = (wall, cpu)
                 lines = files[n].read_text().count("\n")
                 rewrite_rows.append((label(tree), n, lines, wall, cpu, rss))
                 print(f"{tree}: {n} layers: {wall:.2f} s wall, {cpu:.2f} s CPU, {rss:.0f} MiB",
                       flush=True)
-            growth.append((label(tree), medians[layers[-1]] / medians[layers[0]]))
+            growth.append((label(tree), medians[layers[-1]][0] / medians[layers[0]][0],
+                           medians[layers[-1]][1] / medians[layers[0]][1]))
             split = json_child([sys.executable, "-c", READING_SPLIT, str(files[layers[-1]])],
                                env)
             split_rows.append((label(tree), split))
@@ -140,10 +166,13 @@ def main() -> None:
              "|---|---|---|---|---|---|"]
     table += [f"| {who} | {n} | {lines} | {wall:.2f} | {cpu:.2f} | {rss:.0f} |"
               for who, n, lines, wall, cpu, rss in rewrite_rows]
-    ratios = "; ".join(f"{who} {r:.2f}" for who, r in growth)
-    split = ["| cgraph | lexing (s) | parsing (s) | building the IR (s) |", "|---|---|---|---|"]
-    split += [f"| {who} | {s['lex']:.2f} | {s['lex_parse'] - s['lex']:.2f} | {s['build']:.2f} |"
+    ratios = "; ".join(f"{who} {wall:.2f} wall, {cpu:.2f} CPU" for who, wall, cpu in growth)
+    split = ["| cgraph | lexing | parsing | building the IR | well-formedness | pipeline | "
+             "printing |", "|---|---|---|---|---|---|---|"]
+    split += [f"| {who} | {s['lex']:.2f} | {s['lex_parse'] - s['lex']:.2f} | {s['build']:.2f} | "
+              f"{s['check']:.2f} | {s['pipeline']:.2f} | {s['print']:.2f} |"
               for who, s in split_rows]
+    load = f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     fmt = lambda v: f"{v:.3f}" if v is not None else "not run"  # noqa: E731
     versus = ("| at " + str(layers[0]) + " layers | cgraph (s) | TVM 0.27 (s) |\n|---|---|---|\n"
               f"| reading the text (parse_module / from_source, once) | "
@@ -153,10 +182,12 @@ def main() -> None:
     trees_arg = "".join(f" --tree {t}" for t in args.tree)
     report = (f"\n### Big modules: `cgraph rewrite` ({machine()})\n\n"
               f"`python bench/bench_big.py --repeat {args.repeat} --layers {args.layers}"
-              f"{trees_arg}`: whole process, medians of {args.repeat}.\n\n"
+              f"{trees_arg}`: whole process, medians of {args.repeat} ({load}; "
+              f"{os.cpu_count()} cores).\n\n"
               + "\n".join(table)
-              + f"\n\ntime({layers[-1]}) / time({layers[0]}), wall: {ratios}\n\n"
-              f"Reading the {layers[-1]}-layer module, split (CPU, one run, GC paused):\n\n"
+              + f"\n\ntime({layers[-1]}) / time({layers[0]}): {ratios}\n\n"
+              f"The {layers[-1]}-layer module, stage by stage (CPU seconds, one run, GC paused "
+              "while reading):\n\n"
               + "\n".join(split) + "\n\nAgainst TVM, in one process (bench/pass_alone.py):\n\n"
               + versus + "\n")
     print(report)

@@ -46,7 +46,25 @@ def call_graph(module: ir.Module) -> dict[str, set[str]]:
 
 
 def _refs(e, out: set):
-    out.update(x.name for x in ir.walk(e) if type(x) is ir.GlobalVarRef)
+    """Add the names of the functions that `e` references to `out`: the GlobalVarRefs among
+    the expressions `ir.walk(e)` yields, gathered without its generator and its ordering
+    (a set does not need them; this runs over every binding of the module)."""
+    stack = [e]
+    pop, push, push_all = stack.pop, stack.append, stack.extend
+    while stack:
+        x = pop()
+        t = type(x)
+        if t is ir.Call:
+            push(x.op)
+            push_all(x.args)
+            if x.attrs:
+                push_all(v for _, v in x.attrs)
+        elif t is ir.GlobalVarRef:
+            out.add(x.name)
+        elif t is ir.Tuple:
+            push_all(x.fields)
+        elif t is ir.TupleGetItem:
+            push(x.tuple_value)
 
 
 def live_together(graph: dict[str, set[str]]) -> set[frozenset]:

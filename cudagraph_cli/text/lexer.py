@@ -44,15 +44,22 @@ _STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
 
 # A prefixed string (`r"..."`) is found by its prefix alone (`prefix`) and then read whole by
 # `_PREFIXED_STRING_RE`: matching whole prefixed strings before names would slow every name.
+# The blanks after a name, number, string or operator are part of its match (`_BLANKS`, the
+# token itself is its group): one match per token instead of two where a blank follows, as
+# after every `,` and around every `=` (285k fewer loop turns at 2048 decode layers). Brackets
+# have groups of their own, so that the commonest tokens are told apart by the regex, in C.
+_BLANKS = "[ \\t\\f]*"
 _TOKEN_RE = re.compile(
-    "(?P<ws>[ \\t\\f]+|\\\\\\n)"
-    "|(?P<nl>(?:\\n[ \\t\\f]*(?:#[^\\n]*)?)+)"
-    "|(?P<comment>#[^\\n]*)"
+    f"(?P<open>[(\\[{{]){_BLANKS}"
+    f"|(?P<close>[)\\]}}]){_BLANKS}"
     "|(?P<prefix>(?:[rRuUfFbB]|[fFbB][rR]|[rR][fFbB])(?=[\"']))"
-    f"|(?P<name>{_NAME}(?:\\.{_NAME})*)"
-    f"|(?P<string>{_STRING_BODY})"
-    f"|(?P<number>{_NUMBER})"
-    "|(?P<op>\\*\\*|//|->|==|!=|<=|>=|[-+*/%@()\\[\\]{},:.=<>;])"
+    f"|(?P<name>{_NAME}(?:\\.{_NAME})*){_BLANKS}"
+    f"|(?P<string>{_STRING_BODY}){_BLANKS}"
+    f"|(?P<number>{_NUMBER}){_BLANKS}"
+    f"|(?P<op>\\*\\*|//|->|==|!=|<=|>=|[-+*/%@,:.=<>;]){_BLANKS}"
+    "|(?P<nl>(?:\\n[ \\t\\f]*(?:#[^\\n]*)?)+)"
+    "|(?P<ws>[ \\t\\f]+|\\\\\\n)"
+    "|(?P<comment>#[^\\n]*)"
     "|(?P<err>.)",
     re.DOTALL,
 )
@@ -295,18 +302,75 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
             raise SourceError("inconsistent use of tabs and spaces in indentation",
                               Loc(line, col))
 
+    # The first token of the file is the one that can be indented where nothing was opened;
+    # later lines are measured against `indents` (indentation()).
+    lead = _LEADING_BLANKS_RE.match(text).end()
+    if (lead and lead < n and text[lead] not in "\n#" and text[lead:lead + 2] != "\\\n"
+            and indent_width(text[:lead])[0]):
+        raise SourceError("unexpected indent", Loc(1, lead + 1))
     it = _TOKEN_RE.finditer(text)
     while True:
         m = next(it, None)
         if m is None:
             break
         kind = m.lastgroup
-        start = m.start()
-        if kind == "ws":
-            if m.group()[0] == "\\":
-                line += 1
-                line_start = m.end()
+        # Tokens first, the commonest first; `value` is the token without the blanks after it.
+        if kind == "open":
+            start = m.start()
+            value = m.group(kind)
+            brackets.append((value, start))
+            if len(brackets) > MAX_NESTING:
+                raise SourceError(f"brackets nested more than {MAX_NESTING} deep",
+                                  Loc(line, start - line_start + 1))
+            at_line_start = False
+            yield _make(Token, (lit[value], value, start, line, start - line_start + 1))
             continue
+        if kind == "close":
+            start = m.start()
+            value = m.group(kind)
+            if not brackets or brackets[-1][0] != _CLOSE[value]:
+                raise SourceError(f"unmatched '{value}'", Loc(line, start - line_start + 1))
+            brackets.pop()
+            at_line_start = False
+            yield _make(Token, (lit[value], value, start, line, start - line_start + 1))
+            continue
+        if kind == "name":
+            start = m.start()
+            value = m.group(kind)
+            col = start - line_start + 1
+            at_line_start = False
+            if not value.isascii():
+                value = _identifier(value, text, start, line, col)
+            # Dotted names (`R.memory.alloc_storage`) are one token: far fewer tokens and
+            # reductions than NAME "." NAME "." NAME, for the commonest thing in the text.
+            if value in KEYWORDS:
+                t = lit.get(value)
+                if t is None:
+                    raise SourceError(f"'{value}' is not supported in Relax text", Loc(line, col))
+                if value == "def" and prim_pending:
+                    prim_pending = False
+                    prim_def_indent = indents[-1]
+                    # Checked whole before its header is parsed, so that a bracket problem
+                    # in the header is reported where Python (and TVM) report it.
+                    prim_end = check_prim_func(text, line_start, line, prim_def_indent)
+                yield _make(Token, (t, value, start, line, col))
+            else:
+                # A big module has a dozen times more names than distinct ones (2048 decode
+                # layers: 367k, 25k); one string each keeps the syntax tree and the IR smaller.
+                yield _make(Token, ("NAME", sys.intern(value), start, line, col))
+            continue
+        if kind == "op":
+            start = m.start()
+            value = m.group(kind)
+            at_line_start = False
+            if value == "@" and not brackets and _PRIM_DECORATOR_RE.match(text, m.end(kind)):
+                prim_pending = True
+            t = lit.get(value)
+            if t is None:
+                raise SourceError(f"unexpected `{value}`", Loc(line, start - line_start + 1))
+            yield _make(Token, (t, value, start, line, start - line_start + 1))
+            continue
+        start = m.start()
         if kind == "nl":
             value = m.group()
             newline_line = line
@@ -342,68 +406,37 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 break
             yield from indentation(m.end())
             continue
+        if kind == "ws":
+            if m.group()[0] == "\\":
+                line += 1
+                line_start = m.end()
+            continue
         if kind == "comment":
             continue
         col = start - line_start + 1
-        if at_line_start:
-            at_line_start = False
-            if (col != 1 and line_start == 0 and not brackets and indents == [0]
-                    and indent_width(text[:start])[0]):
-                raise SourceError("unexpected indent", Loc(line, col))
-        value = m.group()
-        if kind == "name":
-            if not value.isascii():
-                value = _identifier(value, text, start, line, col)
-            # Dotted names (`R.memory.alloc_storage`) are one token: far fewer tokens and
-            # reductions than NAME "." NAME "." NAME, for the commonest thing in the text.
-            if value in KEYWORDS:
-                t = lit.get(value)
-                if t is None:
-                    raise SourceError(f"'{value}' is not supported in Relax text", Loc(line, col))
-                if value == "def" and prim_pending:
-                    prim_pending = False
-                    prim_def_indent = indents[-1]
-                    # Checked whole before its header is parsed, so that a bracket problem
-                    # in the header is reported where Python (and TVM) report it.
-                    prim_end = check_prim_func(text, line_start, line, prim_def_indent)
-                yield _make(Token, (t, value, start, line, col))
-            else:
-                # A big module has a dozen times more names than distinct ones (2048 decode
-                # layers: 367k, 25k); one string each keeps the syntax tree and the IR smaller.
-                yield _make(Token, ("NAME", sys.intern(value), start, line, col))
-        elif kind == "op":
-            if value in _OPEN:
-                brackets.append((value, start))
-                if len(brackets) > MAX_NESTING:
-                    raise SourceError(f"brackets nested more than {MAX_NESTING} deep",
-                                      Loc(line, col))
-            elif value in _CLOSE:
-                if not brackets or brackets[-1][0] != _CLOSE[value]:
-                    raise SourceError(f"unmatched '{value}'", Loc(line, col))
-                brackets.pop()
-            elif value == "@" and not brackets and _PRIM_DECORATOR_RE.match(text, m.end()):
-                prim_pending = True
-            t = lit.get(value)
-            if t is None:
-                raise SourceError(f"unexpected `{value}`", Loc(line, col))
-            yield _make(Token, (t, value, start, line, col))
-        elif kind == "number":
-            nxt = text[m.end():m.end() + 1]
+        at_line_start = False
+        if kind == "number":
+            value = m.group(kind)
+            end = m.end(kind)
+            nxt = text[end:end + 1]
             if value[0] == "0" or value[-1] in "jJ" or nxt.isalnum() or nxt == "_":
-                _check_number(value, text, m.end(), Loc(line, col))
+                _check_number(value, text, end, Loc(line, col))
             yield _make(Token, ("NUMBER", value, start, line, col))
         elif kind == "string" or kind == "prefix":
             if kind == "prefix":
                 sm = _PREFIXED_STRING_RE.match(text, start)
                 if sm is None:
-                    raise SourceError("unterminated string", Loc(line, col + len(value)))
+                    raise SourceError("unterminated string", Loc(line, col + len(m.group())))
                 value = sm.group()
                 it = _TOKEN_RE.finditer(text, sm.end())
+            else:
+                value = m.group(kind)
             yield _make(Token, ("STRING", value, start, line, col))
             if "\n" in value:  # a triple-quoted string, or a backslash-continued one
                 line += value.count("\n")
                 line_start = start + value.rfind("\n") + 1
         else:
+            value = m.group()
             if value in "\"'":
                 raise SourceError("unterminated string", Loc(line, col))
             if value == "\\":
@@ -426,3 +459,4 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
 
 
 _BLANK_LINES_RE = re.compile(r"(?:[ \t\f]*(?:\#[^\n]*)?\n)*")
+_LEADING_BLANKS_RE = re.compile(r"[ \t\f]*")

@@ -209,6 +209,8 @@ class If(Node):
 
 def dotted(node) -> str | None:
     """`R.memory.alloc_storage` for Attr(Attr(Name R, memory), alloc_storage); else None."""
+    if type(node) is Name:  # the lexer reads a dotted name as one token: nearly every call
+        return node.id
     parts = []
     while isinstance(node, Attr):
         parts.append(node.attr)
