@@ -57,7 +57,7 @@ demo: $(VENV)/.base
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
-# The parser's LALR tables, rebuilt from grammar/relax.lark by Lark (in the test extra) into
+# The parser's LALR tables, rebuilt from grammar/relax.lark by Lark into
 # cudagraph_cli/text/parse_tables.json (shipped: no run builds them); after any grammar change.
 tables: $(VENV)/.test
 	$(BIN)/python -m cudagraph_cli.text.tables

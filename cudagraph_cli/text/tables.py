@@ -47,7 +47,7 @@ def build_tables(grammar: str) -> dict:
         from lark.parsers.lalr_analysis import Shift
     except ImportError:
         raise SystemExit("building the parser tables needs Lark: pip install 'lark>=1.1.9,<2' "
-                         "(in the test extra; `make tables` installs it)") from None
+                         "(a dependency of cgraph; `make tables` installs it)") from None
 
     class DeclaredOnly(Lexer):
         """Tokens come from lexer.py; Lark needs a lexer class only to accept the grammar's
