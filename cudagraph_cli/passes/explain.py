@@ -1,4 +1,5 @@
-"""Stage 3: why each kernel launch left outside a graph is there, in words. Reads plans only.
+"""After stage 2, beside the merger: why each kernel launch left outside a graph is there, in
+words. Reads plans only.
 
 The region planner records, for every launch it leaves outside, its decision (`LeftOutside`:
 not static, a vm.builtin or Relax callee, excluded, ...). For "not static" this stage finds
