@@ -76,8 +76,7 @@ class FunctionBuilder:
         for p in f.params:
             fctx.scope[p.name] = p
         stmts = fd.body
-        blocks: list = []
-        current: list | None = None
+        blocks = _Blocks()
         body_expr = None
         first_return: Loc | None = None
         for i, s in enumerate(stmts):
@@ -93,21 +92,16 @@ class FunctionBuilder:
                 body_expr = self.expr(s.value, fctx, "value")
                 continue
             if isinstance(s, S.With):
-                current = None
-                blocks.append(self._dataflow(s, fctx))
+                blocks.dataflow(self._dataflow(s, fctx))
                 continue
-            for binding in self._bindings(s, f, fctx, class_name):
-                if current is None:
-                    current = []  # a plain block's bindings: see plain_blocks
-                    blocks.append((current, binding.loc))
-                current.append(binding)
+            blocks.bind(self._bindings(s, f, fctx, class_name))
             # The body is read once: each statement's syntax is dropped once it is bound, so
             # that the syntax tree shrinks as the IR grows (a 2048-layer decode function is
             # 90 MB of syntax; both whole at once were the peak of reading it).
             stmts[i] = None
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
-        f.blocks = plain_blocks(blocks)
+        f.blocks = blocks.done()
         f.body = body_expr
         f.sym_vars = tuple(fctx.sym_order)
         if f.ret_sinfo is None:
@@ -377,22 +371,16 @@ class FunctionBuilder:
     def _branch_prefix(self, stmts: list, s: S.If, f: ir.Function, fctx: FunctionScope,
                        class_name: str):
         """The statements of a branch before its last one -> a SeqExpr without a result."""
-        blocks: list = []
-        current: list | None = None
+        blocks = _Blocks()
         for x in stmts:
             if isinstance(x, S.Return):
                 raise SourceError("`return` inside an `if` branch (assign the result to a "
                                   "name, and return it after the `if`)", x.loc)
             if isinstance(x, S.With):
-                current = None
-                blocks.append(self._dataflow(x, fctx))
+                blocks.dataflow(self._dataflow(x, fctx))
                 continue
-            for binding in self._bindings(x, f, fctx, class_name):
-                if current is None:
-                    current = []  # a plain block's bindings: see plain_blocks
-                    blocks.append((current, binding.loc))
-                current.append(binding)
-        return ir.SeqExpr(plain_blocks(blocks), ir.Tuple(()), s.loc), None
+            blocks.bind(self._bindings(x, f, fctx, class_name))
+        return ir.SeqExpr(blocks.done(), ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: FunctionScope, class_name: str):
         """`@R.function def inner(...)` inside a function body: a local, private function,
@@ -469,8 +457,28 @@ def _is_leaf(e) -> bool:
                  ir.DataTypeImm, ir.GlobalVarRef, ir.ExternFunc)
 
 
-def plain_blocks(blocks: list) -> tuple:
-    """The blocks of a body: dataflow blocks as built, plain ones from the (bindings, loc)
-    pairs gathered while reading (a block's bindings are a tuple, known once it ends)."""
-    return tuple(b if isinstance(b, ir.BindingBlock) else ir.BindingBlock(b[0], False, b[1])
-                 for b in blocks)
+class _Blocks:
+    """The blocks of a body as its statements are read: dataflow blocks as built, and the
+    runs of bindings between them as plain blocks (a block's bindings are a tuple, known once
+    the run ends)."""
+
+    __slots__ = ("blocks", "current")
+
+    def __init__(self):
+        self.blocks: list = []  # BindingBlocks, and (bindings, loc) of the plain runs
+        self.current: list | None = None
+
+    def dataflow(self, block: ir.BindingBlock) -> None:
+        self.current = None
+        self.blocks.append(block)
+
+    def bind(self, bindings) -> None:
+        for binding in bindings:
+            if self.current is None:
+                self.current = []
+                self.blocks.append((self.current, binding.loc))
+            self.current.append(binding)
+
+    def done(self) -> tuple:
+        return tuple(b if isinstance(b, ir.BindingBlock) else ir.BindingBlock(b[0], False, b[1])
+                     for b in self.blocks)
