@@ -264,9 +264,10 @@ def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -
     return _line_end(text, def_start, body[0].end_lineno - (1 if indented else 0))
 
 
-def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
+def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterator[Token]:
     """Yield Lark tokens for `text` (line breaks already `\\n`, see `normalize_source`); raise
-    SourceError on characters or layout Python rejects."""
+    SourceError on characters or layout Python rejects. With `templates` (line_templates.py),
+    a line that starts a logical line inside a block may come as one finished statement."""
     indents = [0]  # Python's indentation columns (tabs to multiples of 8) ...
     alt_indents = [0]  # ... and the same with tabs as one column; the two must agree
     brackets: list[tuple[str, int]] = []
@@ -402,9 +403,20 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                 yield from indentation(code)
                 it = _TOKEN_RE.finditer(text, code)
                 continue
-            if m.end() >= n:
+            code = m.end()
+            if code >= n:
                 break
-            yield from indentation(m.end())
+            yield from indentation(code)
+            if templates is not None:
+                end = text.find("\n", code)
+                if end < 0:
+                    end = n
+                stmt = templates.statement(text, code, end, line, code - line_start + 1)
+                if stmt is not None:
+                    # The statement includes its newline: at_line_start stays True, so the
+                    # newline after it makes no _NEWLINE of its own.
+                    yield stmt
+                    it = _TOKEN_RE.finditer(text, end)
             continue
         if kind == "ws":
             if m.group()[0] == "\\":
