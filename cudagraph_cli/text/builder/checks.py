@@ -127,13 +127,21 @@ def no_kwargs(node: S.Call, name: str):
         raise SourceError(f"'{name}' takes no keyword arguments", node.kwargs[0].loc)
 
 
-def bind_args(node: S.Call, names: list[str], defaults: dict, required: int):
-    """Bind a call's positional and keyword arguments to parameter names."""
+def bind_args(node: S.Call, names, defaults: dict, required: int):
+    """Bind a call's positional and keyword arguments to parameter names; `defaults` makes
+    the value of a parameter not given (name -> function of no arguments), else None."""
+    args = node.args
+    if len(args) > len(names):
+        raise SourceError(f"too many arguments ({len(args)} given, at most "
+                          f"{len(names)})", args[len(names)].loc)
+    if not node.kwargs:  # the common case: positional arguments only
+        if len(args) < required:
+            raise SourceError(f"missing argument '{names[len(args)]}'", node.loc)
+        if len(args) == len(names):
+            return list(args)
+        return [*args, *(defaults[n]() if n in defaults else None for n in names[len(args):])]
     bound: dict[str, S.Node] = {}
-    if len(node.args) > len(names):
-        raise SourceError(f"too many arguments ({len(node.args)} given, at most "
-                          f"{len(names)})", node.args[len(names)].loc)
-    for n, a in zip(names, node.args):
+    for n, a in zip(names, args):
         bound[n] = a
     for k in node.kwargs:
         if k.name not in names:
@@ -144,4 +152,5 @@ def bind_args(node: S.Call, names: list[str], defaults: dict, required: int):
     for n in names[:required]:
         if n not in bound:
             raise SourceError(f"missing argument '{n}'", node.loc)
-    return [bound.get(n, defaults.get(n)) for n in names]
+    return [bound[n] if n in bound else defaults[n]() if n in defaults else None
+            for n in names]

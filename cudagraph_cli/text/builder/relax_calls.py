@@ -10,7 +10,7 @@ from TVM (relax_ops.py) and kept as written. Builds calls and the values of thei
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ... import ir
@@ -36,7 +36,7 @@ class RelaxCallBuilder:
         operator of TVM's, checked against its signature and kept as written."""
         call = RELAX_CALLS.get(rest)
         if call is not None:
-            if not call.own_sinfo_args:
+            if node.kwargs and not call.own_sinfo_args:
                 # TVM 0.27 prints ty_args on R.builtin.alloc_tensor (set by
                 # CallTIRRewrite) but its parser rejects them there, as on every call
                 # built here: they are read (and checked) and dropped. They are
@@ -49,14 +49,12 @@ class RelaxCallBuilder:
                                   node.col)
             if call.params is None:
                 return call.build(self, node, fctx)
-            if call.aliases:
+            if call.aliases and node.kwargs:
                 aliases = dict(call.aliases)
                 node = S.Call(node.func, node.args,
                               [S.Kwarg(aliases.get(k.name, k.name), k.value, k.line, k.col)
                                for k in node.kwargs], node.line, node.col)
-            values = bind_args(node, [p.name for p in call.params],
-                               {p.name: p.default() for p in call.params if p.default},
-                               call.required)
+            values = bind_args(node, call.names, call.defaults, call.required)
             args = tuple(self._read(p.kind, v, fctx) for p, v in zip(call.params, values))
             if call.build is None:
                 return ir.Call(ir.Op(call.op), args, (), (), node.loc)
@@ -341,6 +339,14 @@ class RelaxCall:
     build: Callable | None = None
     aliases: tuple[tuple[str, str], ...] = ()
     own_sinfo_args: bool = False
+    # What `bind_args` takes, from `params`: their names, and name -> default.
+    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    defaults: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        params = self.params or ()
+        object.__setattr__(self, "names", tuple(p.name for p in params))
+        object.__setattr__(self, "defaults", {p.name: p.default for p in params if p.default})
 
 
 def _call_tir(op: str) -> RelaxCall:
