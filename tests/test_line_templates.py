@@ -19,7 +19,8 @@ import pytest
 import fuzz
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.gen import chain_module, decode_module
-from cudagraph_cli.text import lexer, parser
+from cudagraph_cli.text import lexer, parser, printer, syntax
+from cudagraph_cli.text.builder import ModuleBuilder
 from cudagraph_cli.text.line_templates import LineTemplates, same_syntax
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +54,69 @@ def templates_of(text: str) -> LineTemplates:
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_sample_reads_the_same(path):
     assert_same_reading(path.read_text())
+
+
+def built(text: str, templates: bool, lazy: bool):
+    """The module's printed text, or the error as a user sees it."""
+    try:
+        stmts = parser.parse_syntax(text, templates=templates, lazy=lazy)
+        module = ModuleBuilder().build(stmts, [])
+        return printer.print_module(module), None
+    except SourceError as e:
+        return None, e.located("f.relax", text).render()
+
+
+@pytest.mark.parametrize("path", SAMPLES + ["decode-8", "prefill-decode-3", "chain-50"],
+                         ids=lambda p: p if isinstance(p, str) else str(p.relative_to(ROOT)))
+def test_the_builder_builds_the_same_from_pending_statements(path):
+    # reader.py reads big texts lazily: the builder makes each templated statement's nodes
+    # when it binds it (syntax.Pending), in every place a statement can stand.
+    text = GENERATED[path] if isinstance(path, str) else path.read_text()
+    plain = built(text, False, False)
+    assert built(text, True, True) == plain
+    if isinstance(path, str):
+        stmts = parser.parse_syntax(text, templates=True, lazy=True)
+        body = [f for f in stmts[0].body if isinstance(f.body, list)][-1].body
+        assert sum(type(s) is syntax.Pending for s in body) > len(body) // 2
+
+
+def test_pending_statements_in_branches_dataflow_and_declarations():
+    # Shapes repeated inside an if, a dataflow block and a nested function, a `n = T.int64()`
+    # declaration of a templated shape used before it: all read the same lazily.
+    text = """@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), c: R.Tensor((), "bool")) -> R.Tensor((4,), "float32"):
+        a = R.add(x, x)
+        m = T.int64()
+        y: R.Tensor((n,), "float32") = R.match_cast(a, R.Tensor((n,), "float32"))
+        n = T.int64()
+        with R.dataflow():
+            b = R.add(a, a)
+            d = R.add(b, b)
+            R.output(d)
+        if c:
+            e = R.add(d, d)
+            g = R.add(e, e)
+        else:
+            e = R.add(d, x)
+            g = R.add(e, x)
+        @R.function
+        def inner(z: R.Tensor((4,), "float32")) -> R.Tensor((4,), "float32"):
+            h = R.add(z, z)
+            k = R.add(h, h)
+            return k
+        r = inner(g)
+        return r
+"""
+    plain = built(text, False, False)
+    assert plain[1] is None
+    assert built(text, True, True) == plain
+    assert "n = T.int64()" in plain[0] and "R.Tensor((n,)" in plain[0]
+    # Everything but the first line of each shape is Pending, `n = T.int64()` among them.
+    main = parser.parse_syntax(text, templates=True, lazy=True)[0].body[0]
+    assert [type(s).__name__ for s in main.body[:4]] == ["Assign", "Assign", "Assign",
+                                                         "Pending"]
 
 
 GENERATED = {

@@ -72,12 +72,13 @@ class LineTemplates:
     `parse_line(tokens)` is the driver on one line's tokens (parser.py), returning what its
     `start` rule makes; `literals` the lexer's table of literal terminals."""
 
-    __slots__ = ("_parse_line", "_literals", "_templates", "_seen", "made", "used")
+    __slots__ = ("_parse_line", "_literals", "_lazy", "_templates", "_seen", "made", "used")
 
-    def __init__(self, parse_line, literals: dict[str, str]):
+    def __init__(self, parse_line, literals: dict[str, str], lazy: bool = False):
         self._parse_line = parse_line
         self._literals = literals
-        self._templates: dict = {}  # shape -> (make, first token kind), or None: never
+        self._lazy = lazy  # make each statement's nodes when the builder takes it (Pending)
+        self._templates: dict = {}  # shape -> (check, make, first token kind), or None
         self._seen: dict[str, int] = {}
         self.made = 0  # templates made (for tests and benchmarks)
         self.used = 0  # lines made by a template
@@ -107,11 +108,16 @@ class LineTemplates:
             if template is None:
                 return None
             self.made += 1
-        node = template[0](parts[1::2], line, col - 1)
-        if node is None:  # a run of another kind than the template's
+        check, make, first = template
+        values = parts[1::2]
+        if not check(values):  # a run of another kind than the template's
             return None
         self.used += 1
-        return ("$LINE", node, template[1], line, col)
+        if self._lazy:
+            node = S.Pending(make, tuple(map(sys.intern, values)), line, col)
+        else:
+            node = make(values, line, col - 1)
+        return ("$LINE", node, first, line, col)
 
     # ---- making a template from the first line of its shape
 
@@ -167,18 +173,24 @@ class LineTemplates:
             raise _NotTemplated  # "a" "b": one Str made of two tokens
         writer = _Writer(by_start, spans, kinds, values)
         body = writer.node(stmts[0])
-        checks = writer.checks()
         lengths = "    a = [0, *_acc(map(len, v))]\n" if "a[" in body else ""
-        source = (f"def make(v, ln, c):\n{checks}{lengths}"
-                  f"    return {body}\n")
+        source = (f"def check(v):\n    return {writer.checks()}\n\n"
+                  f"def make(v, ln, c):\n{lengths}    return {body}\n")
         namespace = {"S": S, "_i": sys.intern, "k": writer.constants, "_acc": accumulate,
                      "_names": _NAMES, "_ints": _INTS, "_kw": KEYWORDS, "_q": _QUOTES}
         exec(compile(source, "<line template>", "exec"), namespace)
-        make = namespace["make"]
-        again = make(values, 1, 0)
-        if again is None or not same_syntax(again, stmts[0]):
+        check, make = namespace["check"], namespace["make"]
+        if not check(values) or not same_syntax(make(values, 1, 0), stmts[0]):
             raise _NotTemplated
-        return make, tokens[0][0]
+        make.declares = _declares(stmts[0])
+        return check, make, tokens[0][0]
+
+
+def _declares(stmt) -> bool:
+    """Whether a statement of this shape may declare a symbolic var (`m = T.int64()`): the
+    builder looks for those before it binds a body (builder/functions.py)."""
+    return (type(stmt) is S.Assign and type(stmt.target) is S.Name and
+            type(stmt.value) is S.Call and not stmt.value.args and not stmt.value.kwargs)
 
 
 class _Writer:
@@ -194,8 +206,8 @@ class _Writer:
         self.constants: list = []
 
     def checks(self) -> str:
-        """The template's test of a line's runs: kept runs as they were, taken ones of their
-        kind; a line that fails it is read the plain way."""
+        """The template's test of a line's runs (an expression): kept runs as they were,
+        taken ones of their kind; a line that fails it is read the plain way."""
         tests = []
         for j, (value, kind) in enumerate(zip(self.values, self.kinds)):
             if kind is None:
@@ -210,9 +222,7 @@ class _Writer:
         if ints:
             listed = ", ".join(ints) + ("," if len(ints) == 1 else "")
             tests.append(f"not _ints(' '.join(({listed})))")
-        if not tests:
-            return ""
-        return f"    if {' or '.join(tests)}:\n        return None\n"
+        return f"not ({' or '.join(tests)})" if tests else "True"
 
     def column(self, col: int) -> str:
         """The column of the token that starts at `col` on the first line, on any line."""

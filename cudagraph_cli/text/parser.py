@@ -557,9 +557,11 @@ def _one_of(words: list[str]) -> str:
 TEMPLATES_FROM_BYTES = 64 * 1024
 
 
-def parse_syntax(text: str, strip_bom: bool = True, templates: bool | None = None) -> list:
+def parse_syntax(text: str, strip_bom: bool = True, templates: bool | None = None,
+                 lazy: bool = False) -> list:
     """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`).
-    `templates`: read repeated lines through line templates; None: for big texts only."""
+    `templates`: read repeated lines through line templates; None: for big texts only.
+    `lazy`: a line a template reads is a `syntax.Pending` (the builder makes its nodes)."""
     text = normalize_source(text, strip_bom)
     tables = _tables()
     if templates is None:
@@ -567,7 +569,7 @@ def parse_syntax(text: str, strip_bom: bool = True, templates: bool | None = Non
     if templates:
         from .line_templates import LineTemplates
 
-        made = LineTemplates(lambda tokens: _drive(tables, tokens), tables.literals)
+        made = LineTemplates(lambda tokens: _drive(tables, tokens), tables.literals, lazy)
         try:
             return _drive(tables, tokenize(text, tables.literals, made))
         except (SourceError, _Unexpected, RecursionError):

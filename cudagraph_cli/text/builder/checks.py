@@ -85,13 +85,23 @@ def check_import(s: S.Import) -> None:
                           "I, R and T itself)", s.loc)
 
 
+# One IntImm per literal: they are frozen values, and a module writes the same few (0, 1,
+# 4096) hundreds of thousands of times.
+_INT_IMMS: dict[tuple, ir.IntImm] = {}
+
+
 def int_imm(value: int, dtype: str, loc: Loc) -> ir.IntImm:
     """An integer literal of `dtype`; TVM rejects one outside the type (int64 at most)."""
+    key = (value, dtype, type(value))
+    imm = _INT_IMMS.get(key)
+    if imm is not None:
+        return imm
     lo, hi = int_range(dtype)
     if not lo <= value <= hi:
         raise SourceError(f"integer {value} is out of range for {dtype} "
                           f"([{lo}, {hi}])", loc)
-    return ir.IntImm(value, dtype)
+    imm = _INT_IMMS[key] = ir.IntImm(value, dtype)
+    return imm
 
 
 def check_literal_ints(node):

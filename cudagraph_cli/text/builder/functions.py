@@ -40,6 +40,10 @@ class FunctionBuilder:
                     raise SourceError(f"unknown @R.function argument '{k.name}'", k.loc)
         # Names declared `m = T.int64()` anywhere in the body are symbolic in the whole function.
         for s in fd.body:
+            if type(s) is S.Pending:  # made here only if its shape could be one
+                if not s.make.declares:
+                    continue
+                s = s.node()
             if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
                     isinstance(s.value, S.Call) and not s.value.args and not s.value.kwargs:
                 dt = SYM_DTYPES.get(S.dotted(s.value.func) or "")
@@ -80,6 +84,8 @@ class FunctionBuilder:
         body_expr = None
         first_return: Loc | None = None
         for i, s in enumerate(stmts):
+            if type(s) is S.Pending:
+                s = s.node()
             if isinstance(s, S.Return):
                 # TVM binds statements after the `return` too (they come out before it);
                 # only a second `return` is an error.
@@ -193,8 +199,9 @@ class FunctionBuilder:
             if sinfo is not None and not is_void(sinfo):
                 raise SourceError("a non-void expression must be bound to a variable "
                                   f"(`_ = ...`); this one is {sinfo_text(sinfo)}", v.loc)
-            var = ir.Var("_", sinfo, False, s.loc, False)
-            return ir.VarBinding(var, value, s.loc, bare=True)
+            loc = s.loc
+            var = ir.Var("_", sinfo, False, loc, False)
+            return ir.VarBinding(var, value, loc, bare=True)
         if isinstance(s, S.Assign):
             if not isinstance(s.target, S.Name) or "." in s.target.id:
                 raise SourceError("can only bind a single name", s.target.loc)
@@ -227,12 +234,13 @@ class FunctionBuilder:
                 fctx.scope[name] = var
                 return ir.MatchCast(var, value, target, s.loc)
             value = self.expr(v, fctx, "value")
+            loc = s.loc  # one Loc for the var and its binding
             if s.annotation is not None:
-                var = self._annotated_var(name, s, value, fctx, s.loc)
+                var = self._annotated_var(name, s, value, fctx, loc)
             else:
-                var = ir.Var(name, deduce(value, self.signatures), False, s.loc, False)
+                var = ir.Var(name, deduce(value, self.signatures), False, loc, False)
             fctx.scope[name] = var
-            return ir.VarBinding(var, value, s.loc)
+            return ir.VarBinding(var, value, loc)
         if isinstance(s, S.If):
             return self._if(s, f, fctx, class_name)
         if isinstance(s, S.FuncDef):
@@ -308,7 +316,7 @@ class FunctionBuilder:
     def _branch(self, stmts: list, s: S.If, f: ir.Function, fctx: FunctionScope, class_name: str,
                 suffix: str):
         """One branch of an `if` -> (SeqExpr, the name it assigns last)."""
-        body = [x for x in stmts if not isinstance(x, S.Pass)]
+        body = [x for x in S.materialized(stmts) if not isinstance(x, S.Pass)]
         last = body[-1] if body else None
         if isinstance(last, S.If):
             # An `if` ending a branch: its var is the branch result, renamed as TVM does.
@@ -414,7 +422,7 @@ class FunctionBuilder:
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
         dummy_f = ir.Function("", [], None, [], ir.Tuple(()))
-        for s in w.body:
+        for s in S.materialized(w.body):
             if outputs is not None:
                 raise SourceError("statement after R.output in a dataflow block", s.loc)
             if isinstance(s, S.ExprStmt) and isinstance(s.value, S.Call) and \

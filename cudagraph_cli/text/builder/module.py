@@ -46,6 +46,7 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
         self.meta_constants: list[ir.Constant] = []
 
     def build(self, stmts: list, leading_comments: list[str]) -> ir.Module:
+        stmts = S.materialized(stmts)
         classes = [s for s in stmts if isinstance(s, S.ClassDef)]
         module_syms: dict[str, str] = {}
         globals_text: list[str] = []
@@ -89,7 +90,7 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
                            loc=cls.loc)
         self.module = module
         funcdefs = []
-        for s in cls.body:
+        for s in S.materialized(cls.body):
             if isinstance(s, S.FuncDef):
                 funcdefs.append(s)
             elif isinstance(s, S.Pass) or (isinstance(s, S.ExprStmt) and

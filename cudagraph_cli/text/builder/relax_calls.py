@@ -57,7 +57,7 @@ class RelaxCallBuilder:
             values = bind_args(node, call.names, call.defaults, call.required)
             args = tuple(self._read(p.kind, v, fctx) for p, v in zip(call.params, values))
             if call.build is None:
-                return ir.Call(ir.Op(call.op), args, (), (), node.loc)
+                return ir.Call(call.op_node, args, (), (), node.loc)
             return call.build(self, node, fctx, *args)
         if rest in ("Tensor", "Tuple", "Shape", "Object", "Any", "Prim", "Callable"):
             raise SourceError(f"'{name}' is a struct info, not a value", node.loc)
@@ -339,14 +339,17 @@ class RelaxCall:
     build: Callable | None = None
     aliases: tuple[tuple[str, str], ...] = ()
     own_sinfo_args: bool = False
-    # What `bind_args` takes, from `params`: their names, and name -> default.
+    # What `bind_args` takes, from `params`: their names, and name -> default; and the one
+    # `ir.Op` of `op` (a frozen value) every call of it shares.
     names: tuple[str, ...] = field(init=False, repr=False, compare=False)
     defaults: dict = field(init=False, repr=False, compare=False)
+    op_node: ir.Op | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         params = self.params or ()
         object.__setattr__(self, "names", tuple(p.name for p in params))
         object.__setattr__(self, "defaults", {p.name: p.default for p in params if p.default})
+        object.__setattr__(self, "op_node", ir.Op(self.op) if self.op else None)
 
 
 def _call_tir(op: str) -> RelaxCall:
