@@ -279,6 +279,7 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
     prim_end = 0  # where the PrimFunc being read ends
     lit = literal_types
     n = len(text)
+    same_indent = None  # the indentation of the last line measured (see the `nl` case)
 
     def indentation(pos: int) -> Iterator[Token]:
         """Layout tokens for a code line that starts (after its indentation) at `pos`."""
@@ -401,12 +402,16 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
                 if code >= n:
                     break
                 yield from indentation(code)
+                same_indent = text[line_start:code]
                 it = _TOKEN_RE.finditer(text, code)
                 continue
             code = m.end()
             if code >= n:
                 break
-            yield from indentation(code)
+            # A line indented as the one before it (by the same characters) changes nothing.
+            if text[line_start:code] != same_indent:
+                yield from indentation(code)
+                same_indent = text[line_start:code]
             if templates is not None:
                 end = text.find("\n", code)
                 if end < 0:

@@ -447,6 +447,9 @@ def _drive(tables: _Tables, tokens) -> list:
     row = states[tables.start]
     for tok in tokens:
         ttype = tok[0]
+        if ttype == "$LINE":  # a statement made by a line template (line_templates.py)
+            row = _take_statement(tok, values, state_stack, states, rules)
+            continue
         try:
             action = row[ttype]
             while action < 0:
@@ -481,9 +484,6 @@ def _drive(tables: _Tables, tokens) -> list:
                     push_state(states[state_stack[-1]][name])
                 action = states[state_stack[-1]][ttype]
         except KeyError:
-            if ttype == "$LINE":  # a statement made by a line template (line_templates.py)
-                row = _take_statement(tok, values, state_stack, states, rules)
-                continue
             if ttype in states[state_stack[-1]]:  # not the table's: a bug in a callback
                 raise
             raise _Unexpected(tok, set(states[state_stack[-1]])) from None
