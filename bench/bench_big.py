@@ -5,10 +5,11 @@
   os.wait4: the same figure as resource.getrusage(RUSAGE_CHILDREN), but per child); and
   time(largest) / time(smallest), which is 4 for linear growth from 512 to 2048.
 * stage split, on the largest module, in one child process with the GC paused as the
-  reader pauses it: lexing alone (tokens made and dropped), lexing + parsing to the syntax
-  tree, building the IR from it; then the well-formedness check, the pipeline and printing.
-  CPU seconds (time.process_time), which the load of a shared machine disturbs less than
-  wall time.
+  reader pauses it: reading the text to syntax as reader.py does (lexing and parsing; since
+  line templates, a templated line is a `syntax.Pending` whose nodes the builder makes),
+  building the IR from it; then the well-formedness check, the pipeline and printing. CPU
+  seconds (time.process_time), which the load of a shared machine disturbs less than wall
+  time.
 * against TVM on the smallest module (bench/pass_alone.py, one process): TVM's
   tvm.script.from_source and its C++ RewriteCUDAGraph pass each timed alone, beside cgraph's
   parse_module and its pipeline (planner, merger, rewriter, well-formedness check; median of
@@ -44,25 +45,21 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cudagraph_cli.gen import decode_module  # noqa: E402
 from report import machine, write_section  # noqa: E402
 
-# Run in the measured checkout. The token table of `tokenize` is the parser's: `literal_types`,
-# `_literal_types` in the checkouts before it was public.
+# Run in the measured checkout: the syntax as reader.py reads it there (lazily where the
+# checkout has line templates).
 READING_SPLIT = """
-import gc, json, sys, time
-from cudagraph_cli.text import parser, lexer
+import gc, inspect, json, sys, time
+from cudagraph_cli.text import parser
 try:
     from cudagraph_cli.text.builder import ModuleBuilder
 except ImportError:  # a checkout before the builder was split
     from cudagraph_cli.text.ir_builder import ModuleBuilder
 text = open(sys.argv[1]).read()
 parser.parse_syntax("x = 1\\n")
-literals = (parser.literal_types if hasattr(parser, "literal_types")
-            else parser._literal_types)()  # the name before p14b-big
+lazy = {"lazy": True} if "lazy" in inspect.signature(parser.parse_syntax).parameters else {}
 gc.disable()
-t0 = time.process_time()
-for _ in lexer.tokenize(text, literals):
-    pass
 t1 = time.process_time()
-stmts = parser.parse_syntax(text)
+stmts = parser.parse_syntax(text, **lazy)
 t2 = time.process_time()
 module = ModuleBuilder().build(stmts, [])
 t3 = time.process_time()
@@ -76,7 +73,7 @@ out, _ = rewrite(module)
 t5 = time.process_time()
 print_module(out)
 t6 = time.process_time()
-print(json.dumps({"lex": t1 - t0, "lex_parse": t2 - t1, "build": t3 - t2, "check": t4 - t3,
+print(json.dumps({"read": t2 - t1, "build": t3 - t2, "check": t4 - t3,
                   "pipeline": t5 - t4, "print": t6 - t5}))
 """
 
@@ -167,9 +164,9 @@ def main() -> None:
     table += [f"| {who} | {n} | {lines} | {wall:.2f} | {cpu:.2f} | {rss:.0f} |"
               for who, n, lines, wall, cpu, rss in rewrite_rows]
     ratios = "; ".join(f"{who} {wall:.2f} wall, {cpu:.2f} CPU" for who, wall, cpu in growth)
-    split = ["| cgraph | lexing | parsing | building the IR | well-formedness | pipeline | "
-             "printing |", "|---|---|---|---|---|---|---|"]
-    split += [f"| {who} | {s['lex']:.2f} | {s['lex_parse'] - s['lex']:.2f} | {s['build']:.2f} | "
+    split = ["| cgraph | reading to syntax | building the IR | well-formedness | pipeline | "
+             "printing |", "|---|---|---|---|---|---|"]
+    split += [f"| {who} | {s['read']:.2f} | {s['build']:.2f} | "
               f"{s['check']:.2f} | {s['pipeline']:.2f} | {s['print']:.2f} |"
               for who, s in split_rows]
     load = f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"

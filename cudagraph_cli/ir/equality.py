@@ -278,21 +278,20 @@ class Matcher:
     def binding(self, a, b):
         if not self.same(type(a), type(b)):
             raise Mismatch("a match_cast vs a plain binding", a.loc, b.loc)
-        what = f"binding '{a.var.name}'" if not a.bare else "binding"
         kind = type(a.value)
         if (kind is ir.If or kind is ir.Function) and self.same(kind, type(b.value)):
-            self.branch_or_closure(a, b, what)
+            self.branch_or_closure(a, b, _what(a))
         elif not self.expr(a.value, b.value):
-            raise Mismatch(f"{what}: {self._expr_a(a.value)} vs {self._expr_b(b.value)}",
+            raise Mismatch(f"{_what(a)}: {self._expr_a(a.value)} vs {self._expr_b(b.value)}",
                            a.loc, b.loc)
         if type(a) is ir.MatchCast and not self.sinfo(a.sinfo, b.sinfo):
-            raise Mismatch(f"{what}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
+            raise Mismatch(f"{_what(a)}: match_cast to {self._s(a.sinfo)} vs {self._s(b.sinfo)}",
                            a.loc, b.loc)
         if not self.same(a.var.is_dataflow, b.var.is_dataflow):
-            raise Mismatch(f"{what}: dataflow var vs output var", a.loc, b.loc)
+            raise Mismatch(f"{_what(a)}: dataflow var vs output var", a.loc, b.loc)
         sa, sb = a.var.sinfo, b.var.sinfo
         if not self.known_sinfo(sa, sb):
-            raise Mismatch(f"{what}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
+            raise Mismatch(f"{_what(a)}: struct info {self._s(sa)} vs {self._s(sb)}", a.loc, b.loc)
         self.define(a.var, b.var)
 
     # ---- wording -------------------------------------------------------------------------
@@ -392,3 +391,9 @@ def structural_key(f: ir.Function) -> tuple:
     r = _Recorder()
     r.function(f, f)
     return tuple(r.notes)
+
+
+def _what(binding) -> str:
+    """How a difference names a binding (made only for a difference: structural_key walks
+    every binding of a module with the Matcher)."""
+    return f"binding '{binding.var.name}'" if not binding.bare else "binding"

@@ -127,12 +127,12 @@ class StaticValues:
 
     def expr(self, e, vars_out: list | None = None, tirs_out: list | None = None) -> bool:
         t = type(e)
-        if t in (ir.Constant, ir.DataTypeImm, ir.StringImm, ir.GlobalVarRef, ir.Literal):
-            return True
-        if t is ir.Var:
+        if t is ir.Var:  # the commonest
             if vars_out is not None:
                 vars_out.append(e)
             return e in self.vars and self.sinfo(e.sinfo, vars_out, tirs_out)
+        if t in (ir.Constant, ir.DataTypeImm, ir.StringImm, ir.GlobalVarRef, ir.Literal):
+            return True
         if t is ir.PrimValue:
             return self.prim(e.value, tirs_out)
         if t is ir.ShapeExpr:
@@ -162,7 +162,13 @@ class StaticValues:
     def sinfo(self, s, vars_out, tirs_out) -> bool:
         t = type(s)
         if t is ir.TensorSInfo:
-            return s.shape is not None and self.prims(s.shape, tirs_out)
+            shape = s.shape
+            if shape is None:
+                return False
+            for d in shape:  # most shapes are constants: nothing to look up or note
+                if type(d) is not ir.IntImm:
+                    return self.prims(shape, tirs_out)
+            return True
         if t is ir.ShapeSInfo:
             return s.values is not None and self.prims(s.values, tirs_out)
         if t is ir.TupleSInfo:
@@ -309,15 +315,15 @@ class RegionPlanner:
             self.capture_regions.append(self.builder)
         self.builder = None
 
-    def _add_static(self, b, is_alloc: bool):
+    def _add_static(self, b, is_alloc: bool, kind: str | None = None):
+        """`kind`: the binding's launch kind, where it is a call (launch_kind)."""
         if is_alloc:
             self.alloc_builder.bindings.append(b)
             self.binding_to_region[b.var] = self.alloc_builder
         elif self.builder is not None:
             self.builder.bindings.append(b)
             self.binding_to_region[b.var] = self.builder
-            if isinstance(b.value, ir.Call) and \
-                    launch_kind(b.value, self.module, self.prims) == "kernel":
+            if kind == "kernel":
                 self.builder.kernels += 1
         self.statics.vars.add(b.var)
 
@@ -424,7 +430,7 @@ class RegionPlanner:
         if static:
             if self.builder is None and kind == "kernel":
                 self._start_region()
-            self._add_static(b, False)
+            self._add_static(b, False, kind)
             self._mark_input(args, tirs)
         else:
             self._end_region()

@@ -93,11 +93,12 @@ class _Copier:
             v = self.vars.get(e, e)
             return ir.Tuple(()) if is_void(v.sinfo) else v
         if t is ir.Call:
-            op = self.expr(e.op) if type(e.op) is ir.Var else e.op
-            sinfo_args = tuple(self.sinfo(s) for s in e.sinfo_args) if self.syms else \
+            expr = self.expr
+            op = expr(e.op) if type(e.op) is ir.Var else e.op
+            sinfo_args = tuple([self.sinfo(s) for s in e.sinfo_args]) if self.syms else \
                 e.sinfo_args
-            return ir.Call(op, tuple(self.expr(a) for a in e.args),
-                           tuple((k, self.expr(v)) for k, v in e.attrs), sinfo_args)
+            attrs = tuple([(k, expr(v)) for k, v in e.attrs]) if e.attrs else ()
+            return ir.Call(op, tuple([expr(a) for a in e.args]), attrs, sinfo_args)
         if t is ir.Tuple:
             return ir.Tuple(tuple(self.expr(f) for f in e.fields))
         if t is ir.TupleGetItem:
