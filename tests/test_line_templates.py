@@ -188,7 +188,8 @@ def test_a_line_of_the_shape_but_not_the_kinds_is_read_the_plain_way():
     assert [type(s.value.args[1]).__name__ for s in stmts[:7]] == [
         "Num", "Num", "Num", "Num", "Num", "Str", "Num"]
     assert stmts[3].value.args[1].value == 4.5
-    assert (stmts[4].value.args[0].line, stmts[4].value.args[0].col) == (9, 17)  # 8 + len("e = R.f(") + 1
+    # 8 blanks + len("e = R.f(") + 1
+    assert (stmts[4].value.args[0].line, stmts[4].value.args[0].col) == (9, 17)
 
 
 def test_columns_follow_the_lengths_of_the_runs():
