@@ -105,6 +105,8 @@ class RelaxCallBuilder:
         if isinstance(node, S.Const) and isinstance(node.value, bool):
             return ir.PrimValue(ir.IntImm(int(node.value), "bool"), node.loc)
         v = self.expr(node, fctx)
+        if type(v) is ir.PrimValue:  # R.prim_value(...): its struct info is a PrimSInfo
+            return v
         # TVM converts only a primitive value: an object (a storage, an R.Any) is refused.
         given = self.effective_sinfo(v)
         if isinstance(v, ir.StringImm) or \
