@@ -267,7 +267,7 @@ def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -
 def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterator[Token]:
     """Yield Lark tokens for `text` (line breaks already `\\n`, see `normalize_source`); raise
     SourceError on characters or layout Python rejects. With `templates` (line_templates.py),
-    a line that starts a logical line inside a block may come as one finished statement."""
+    a line that starts a logical line outside brackets may come as one finished statement."""
     indents = [0]  # Python's indentation columns (tabs to multiples of 8) ...
     alt_indents = [0]  # ... and the same with tabs as one column; the two must agree
     brackets: list[tuple[str, int]] = []
