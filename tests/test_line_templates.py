@@ -211,6 +211,29 @@ def test_columns_follow_the_lengths_of_the_runs():
     assert_same_reading(text)
 
 
+def test_a_text_of_shapes_that_each_come_twice_makes_few_templates():
+    # Making a template costs what reading a dozen of its lines does: a text whose shapes
+    # each come twice would read several times slower if each were templated. Attempts are
+    # bounded by the lines read (line_templates.TRIES_FREE, TRIES_EVERY).
+    from cudagraph_cli.text import line_templates
+
+    body = []
+    for k in range(300):
+        inner = "x"
+        for _ in range(1 + k % 6):
+            inner = "(" + ", ".join([inner] + ["x"] * ((k // 6) % 8)) + ",)"
+        line = f"        v{{}} ={' ' * (k // 48)} R.tuple({inner})"
+        body += [line.format(2 * k), line.format(2 * k + 1)]
+    text = "\n".join(["@I.ir_module", "class Module:", "    @R.function",
+                      "    def main(x: R.Any):"] + body + ["        return x"]) + "\n"
+    made = templates_of(text)
+    assert made.lines >= 600
+    budget = line_templates.TRIES_FREE + made.lines // line_templates.TRIES_EVERY
+    assert budget - 1 <= made.tries <= budget < 300
+    assert made.made == made.tries  # each shape a template, but only so many were tried
+    assert_same_reading(text)
+
+
 # ---- mutants: tests/fuzz.py's token and line edits, on texts full of repeated shapes
 
 MUTATED = [GENERATED["decode-8"], GENERATED["prefill-decode-3"]] + [

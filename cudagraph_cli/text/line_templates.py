@@ -61,6 +61,13 @@ _NODES = (S.Name, S.Num, S.Str, S.Kwarg, S.Call, S.GetItem, S.Const, S.TupleLit,
 _STATEMENTS = (S.Assign, S.ExprStmt, S.Return, S.Pass)
 # A shape seen this many times is templated; a line seen once is read the plain way.
 TEMPLATE_AT = 2
+# Making a template costs what reading 10 to 25 of its lines does (compiling its source is
+# most of it), so a text whose shapes each come a few times would read slower with them (2,400
+# lines, every shape twice: 0.23 s plain, 1.2 s templating each). At most TRIES_FREE attempts,
+# then one more per TRIES_EVERY lines read, bound that cost (0.29 s there); a 2048-layer
+# decode module needs 8 attempts in all.
+TRIES_FREE = 8
+TRIES_EVERY = 64
 
 
 class _NotTemplated(Exception):
@@ -74,7 +81,8 @@ class LineTemplates:
     `parse_line(tokens)` is the driver on one line's tokens (parser.py), returning what its
     `start` rule makes; `literals` the lexer's table of literal terminals."""
 
-    __slots__ = ("_parse_line", "_literals", "_lazy", "_templates", "_seen", "made", "used")
+    __slots__ = ("_parse_line", "_literals", "_lazy", "_templates", "_seen", "lines", "tries",
+                 "made", "used")
 
     def __init__(self, parse_line, literals: dict[str, str], lazy: bool = False):
         self._parse_line = parse_line
@@ -82,6 +90,8 @@ class LineTemplates:
         self._lazy = lazy  # make each statement's nodes when the builder takes it (Pending)
         self._templates: dict = {}  # shape -> (check, make, first token kind), or None
         self._seen: dict[str, int] = {}
+        self.lines = 0  # lines asked about
+        self.tries = 0  # templates attempted
         self.made = 0  # templates made (for tests and benchmarks)
         self.used = 0  # lines made by a template
 
@@ -90,6 +100,7 @@ class LineTemplates:
         line `line`, column `col`), as the driver's pseudo-token `("$LINE", node, first
         token kind, line, col)`; None to read the line the plain way."""
         src = text[start:end]
+        self.lines += 1
         if not src.isascii():
             return None
         parts = _RUNS_RE.split(src)
@@ -100,8 +111,9 @@ class LineTemplates:
                 return None
             seen = self._seen.get(key, 0) + 1
             self._seen[key] = seen
-            if seen < TEMPLATE_AT:
+            if seen < TEMPLATE_AT or self.tries >= TRIES_FREE + self.lines // TRIES_EVERY:
                 return None
+            self.tries += 1
             try:
                 template = self._make(src, parts)
             except _NotTemplated:
