@@ -308,6 +308,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
 
     from .exec.backend import CpuBackend, Tensor
     from .exec.interpreter import Executor
+    from .exec.ownership import leaves_with_paths
     from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
 
     try:
@@ -325,7 +326,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
                 (fixed,) = weights.of(f)
                 out = executor.call(f.name, [to_backend(executor.backend, v)
                                              for v in inputs.fresh(f, call)] + fixed)
-                for path, t in flatten(out):
+                for path, t in leaves_with_paths(out):
                     if isinstance(t, Tensor):
                         data = executor.backend.to_numpy(t)
                         run.rows.append({"function": f.name, "call": call + 1, "output": path,
@@ -343,16 +344,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
     return run
 
 
-def flatten(value, path: str = ""):
-    """(path, leaf) of a returned value: tuples are walked, `[0][1]` names a nested leaf."""
-    if isinstance(value, tuple):
-        for i, v in enumerate(value):
-            yield from flatten(v, f"{path}[{i}]")
-    else:
-        yield path, value
-
-
 __all__ = ["CpuRun", "Loc", "PairResult", "Source", "SourceError", "UnknownName",
            "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
-           "difference", "directory_pairs", "flatten", "listed_pairs", "load", "loads", "located",
+           "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
            "print_module", "read", "rewrite", "run_cpu", "verify"]

@@ -436,8 +436,7 @@ def _take_statement(tok: tuple, values: list, state_stack: list, states: tuple,
 
 def _drive(tables: _Tables, tokens) -> list:
     """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction.
-    `_reduce` inlined: a reduction is about as frequent as a token, and a call costs as much
-    as the reduction itself."""
+    The one-child reductions, half of all, are made in place here; the others by `_reduce`."""
     states = tables.states
     rules = tables.rules
     state_stack = [tables.start]
@@ -453,35 +452,13 @@ def _drive(tables: _Tables, tokens) -> list:
         try:
             action = row[ttype]
             while action < 0:
-                size, name, callback, expand1, kept = rules[~action]
-                if size < 0:  # one child, in place (see _Tables)
-                    if size == -2:
-                        values[-1] = callback([values[-1]])
-                    state_stack[-1] = states[state_stack[-2]][name]
+                rule = rules[~action]
+                if rule[0] < 0:  # one child, in place: half of all reductions, kept inline
+                    if rule[0] == -2:
+                        values[-1] = rule[2]([values[-1]])
+                    state_stack[-1] = states[state_stack[-2]][rule[1]]
                 else:
-                    if size:
-                        children = values[-size:]
-                        del values[-size:]
-                        del state_stack[-size:]
-                    else:
-                        children = []
-                    if kept is not None:
-                        shaped: list = []
-                        for i, splice in kept:
-                            if not splice:
-                                shaped.append(children[i])
-                            elif shaped:
-                                shaped += children[i]
-                            else:
-                                shaped = children[i]
-                        children = shaped
-                    if callback is None:
-                        push_value(children[0] if expand1 else children)
-                    elif expand1 and len(children) == 1:
-                        push_value(children[0])
-                    else:
-                        push_value(callback(children))
-                    push_state(states[state_stack[-1]][name])
+                    _reduce(rule, values, state_stack, states)
                 action = states[state_stack[-1]][ttype]
         except KeyError:
             if ttype in states[state_stack[-1]]:  # not the table's: a bug in a callback
