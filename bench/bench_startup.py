@@ -1,7 +1,8 @@
 """Benchmark: start-up, what every run on a small file pays (issue 14).
 
 `cgraph check small.relax small.relax` on a 19-line module as a fresh process, run as the
-`cgraph` script pip installs runs it (`from cudagraph_cli.cli import main; main()`): CPU time
+`cgraph` script pip installs runs it (the checkout's console-script entry point, read from its
+pyproject.toml: `from cudagraph_cli.start import main; main()`): CPU time
 (user + sys of the child, from os.wait4), median of --repeat runs, beside `python -c pass`
 (the interpreter's own floor) and `python -c "import click"`; then `python -X importtime` of
 the same command: its imports by cumulative time, medians of --repeat runs.
@@ -9,7 +10,8 @@ the same command: its imports by cumulative time, medians of --repeat runs.
 Two settings, because they differ by tens of milliseconds: with bytecode caches (as an
 installed wheel has them; written under a temporary PYTHONPYCACHEPREFIX by a warm-up run, so
 no checkout is touched), and compiling every source (PYTHONDONTWRITEBYTECODE=1, as the
-development venv of this project runs).
+development venv of this project runs, with PYTHONPYCACHEPREFIX an empty folder so that no
+__pycache__ left in a checkout is read).
 
 The batch form: --pairs (200) pairs of copies of the small module, checked by one `cgraph
 check GOT_DIR EXPECTED_DIR` process, against one process per pair (CPU summed).
@@ -43,20 +45,27 @@ from report import machine, write_section  # noqa: E402
 SMALL = ROOT / "samples" / "tvm" / "static_input_with_symbolic_shape_before.relax"
 
 
-def child_env(tree: Path, cache: str | None) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+def child_env(tree: Path, cache: str, compiling: bool = False) -> dict:
+    """The environment of a child run of `tree`'s cgraph, its bytecode cache under `cache`
+    (never the checkout's own __pycache__ folders, which Python would otherwise read even
+    when told not to write them). `compiling`: `cache` is an empty folder and stays so: every
+    source is compiled."""
+    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONPYCACHEPREFIX=cache)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("PYTHONPYCACHEPREFIX", None)
-    if cache is None:
+    if compiling:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
-    else:
-        env["PYTHONPYCACHEPREFIX"] = cache
     return env
 
 
-# What the `cgraph` script pip writes does (console_scripts entry point cudagraph_cli.cli:main).
-SCRIPT = ("import re, sys\nfrom cudagraph_cli.cli import main\n"
-          "sys.argv[0] = 'cgraph'\nsys.exit(main())")
+def script(tree: Path) -> str:
+    """What the `cgraph` script pip writes for the checkout `tree` does: import re, then call
+    its console-script entry point (`[project.scripts] cgraph = "module:function"`)."""
+    import tomllib
+
+    entry = tomllib.loads((tree / "pyproject.toml").read_text())["project"]["scripts"]["cgraph"]
+    module, function = entry.split(":")
+    return (f"import re, sys\nfrom {module} import {function}\n"
+            f"sys.argv[0] = 'cgraph'\nsys.exit({function}())")
 
 
 def cpu_and_wall(cmd: list[str], env: dict, ok=(0,)) -> tuple[float, float]:
@@ -119,13 +128,13 @@ def batch_ms(tree: Path, cache: str, pairs: int, tmp: str) -> tuple[float, float
                 shutil.copyfile(SMALL, d / f"m{i:04d}.relax")
     singles = 0.0
     for i in range(pairs):
-        singles += cpu_and_wall([sys.executable, "-c", SCRIPT, "check", str(got / f"m{i:04d}.relax"),
+        singles += cpu_and_wall([sys.executable, "-c", script(tree), "check", str(got / f"m{i:04d}.relax"),
                                  str(expected / f"m{i:04d}.relax")], env)[0]
-    help_text = subprocess.run([sys.executable, "-c", SCRIPT, "check", "--help"], env=env,
+    help_text = subprocess.run([sys.executable, "-c", script(tree), "check", "--help"], env=env,
                                capture_output=True, text=True, cwd=str(tree)).stdout
     if "--list" not in help_text:
         return None, singles * 1000
-    batch = [cpu_and_wall([sys.executable, "-c", SCRIPT, "check", str(got), str(expected)],
+    batch = [cpu_and_wall([sys.executable, "-c", script(tree), "check", str(got), str(expected)],
                           env)[0] for _ in range(3)]
     return statistics.median(batch) * 1000, singles * 1000
 
@@ -139,7 +148,6 @@ def main() -> None:
     ap.add_argument("--write", metavar="FILE")
     args = ap.parse_args()
     lines = SMALL.read_text().count("\n")
-    command = ["-c", SCRIPT, "check", str(SMALL), str(SMALL)]
     trees = [ROOT, *args.tree]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,9 +155,13 @@ def main() -> None:
         click = median_ms([sys.executable, "-c", "import click"], child_env(ROOT, tmp),
                           args.repeat)
         for tree in trees:
+            command = ["-c", script(tree), "check", str(SMALL), str(SMALL)]
             cache = str(Path(tmp) / f"pyc{len(rows)}")
             cached = median_ms([sys.executable, *command], child_env(tree, cache), args.repeat)
-            compiling = median_ms([sys.executable, *command], child_env(tree, None), args.repeat)
+            empty = Path(tmp) / f"empty{len(rows)}"
+            empty.mkdir()
+            compiling = median_ms([sys.executable, *command], child_env(tree, str(empty), True),
+                                  args.repeat)
             imports = import_times(child_env(tree, cache), command, args.repeat)
             batch, singles = batch_ms(tree, cache, args.pairs, tmp)
             rows.append((tree, cached, compiling, imports, batch, singles))

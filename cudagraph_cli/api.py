@@ -23,17 +23,15 @@ Importing this module is cheap: each function imports the stages it needs when c
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import NamedTuple
+from collections import namedtuple
 
 from .diagnostics import Loc, SourceError
 
 
-class Source(NamedTuple):
+class Source(namedtuple("Source", "name text")):
     """A module's text and the name errors give its file (`<stdin>`, a path)."""
 
-    name: str
-    text: str
+    __slots__ = ()
 
 
 class UnknownName(ValueError):
@@ -99,16 +97,13 @@ def difference(got, expected, *, prim_bodies: str = "text"):
     return module_difference(got, expected, prim_bodies)
 
 
-class PairResult(NamedTuple):
+class PairResult(namedtuple("PairResult", "got expected status difference error",
+                            defaults=(None, None))):
     """One pair of a batch check. `status`: "ok", "differs" (`difference` says where),
     "error" (`error`: the SourceError that reading or parsing one of them raised) or
     "missing" (a directory had the file and the other did not: that side is None)."""
 
-    got: str | None
-    expected: str | None
-    status: str
-    difference: object = None
-    error: SourceError | None = None
+    __slots__ = ()
 
 
 def directory_pairs(got_dir: str, expected_dir: str) -> list[tuple[str | None, str | None]]:
@@ -285,16 +280,22 @@ def diff(original, rewritten=None, *, options=None,
     return analyze(original, rewritten, report)
 
 
-@dataclass
 class CpuRun:
     """The outputs of `run_cpu`: one row a tensor output (function, call, output path, shape,
     dtype, crc32 of its bytes), the executor's counts, and its located warnings."""
 
-    rows: list = field(default_factory=list)
-    kernel_launches: int = 0
-    graph_captures: int = 0
-    graph_replays: int = 0
-    warnings: list = field(default_factory=list)  # (Loc, message)
+    __slots__ = ("rows", "kernel_launches", "graph_captures", "graph_replays", "warnings")
+
+    def __init__(self, rows: list | None = None, kernel_launches: int = 0,
+                 graph_captures: int = 0, graph_replays: int = 0, warnings: list | None = None):
+        self.rows = [] if rows is None else rows
+        self.kernel_launches = kernel_launches
+        self.graph_captures = graph_captures
+        self.graph_replays = graph_replays
+        self.warnings = [] if warnings is None else warnings  # (Loc, message)
+
+    def __repr__(self) -> str:
+        return "CpuRun(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
 
 def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None,

@@ -18,15 +18,9 @@ import click
 
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line
-
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
-
-
-def _color(stream) -> bool:
-    """Color only on a terminal, and never with NO_COLOR set or TERM=dumb."""
-    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
-        return False
-    return hasattr(stream, "isatty") and stream.isatty()
+from .console import (EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
+                    INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, internal_error,
+                    read_module, silence_stdout, use_lenient_streams)
 
 
 class _CommandError(Exception):
@@ -35,7 +29,7 @@ class _CommandError(Exception):
 
 def _say_error(err: SourceError) -> None:
     text = err.render()
-    if _color(sys.stderr):
+    if color(sys.stderr):
         head, sep, rest = text.partition(" error: ")
         if sep:
             text = head + " " + click.style("error:", fg="red", bold=True) + " " + rest
@@ -62,49 +56,21 @@ def _say_json_error(kind: str, message: str, err: SourceError | None = None) -> 
     click.echo(json.dumps(report, indent=2))
 
 
-def _use_lenient_streams() -> None:
-    """Human text on a stream that cannot encode it shows escapes (\\u2502), never a crash."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError, OSError):
-            pass  # not a TextIOWrapper (a test's capture): nothing to configure
-
-
-def _silence_stdout() -> None:
-    """After a broken pipe: what is still buffered goes nowhere, instead of failing at exit."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, ValueError, OSError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, fd)
-    finally:
-        os.close(devnull)
-
-
 def _console(to_file: bool):
     """A rich Console drawing into a buffer (rich itself would exit 1 on a broken pipe)."""
     from rich.console import Console
 
     stream = io.StringIO()
-    color = not to_file and _color(sys.stdout)
-    console = Console(file=stream, color_system="auto" if color else None,
-                      force_terminal=color, no_color=not color, soft_wrap=True,
-                      highlight=False, width=None if color else 120)
+    colored = not to_file and color(sys.stdout)
+    console = Console(file=stream, color_system="auto" if colored else None,
+                      force_terminal=colored, no_color=not colored, soft_wrap=True,
+                      highlight=False, width=None if colored else 120)
     return console, stream
 
 
 def _echo_view(text: str) -> None:
     # Through click, as every other line cgraph prints: one encoding rule for all of them.
-    click.echo(text, nl=False, color=_color(sys.stdout))
-
-
-def read_module(path: str) -> tuple:
-    """(module, its Source) of a command's input file."""
-    source = api.read(path)
-    return api.loads(source.text, name=source.name), source
+    click.echo(text, nl=False, color=color(sys.stdout))
 
 
 class _Group(click.Group):
@@ -132,12 +98,12 @@ class _Group(click.Group):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx):
-        _use_lenient_streams()
+        use_lenient_streams()
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
             # `cgraph ... | head`: the reader has what it wanted; that is success.
-            _silence_stdout()
+            silence_stdout()
             ctx.exit(EXIT_OK)
         except SourceError as e:
             self.fail(ctx, e.message, e, EXIT_INPUT_ERROR)
@@ -154,16 +120,14 @@ class _Group(click.Group):
             raise
         except RecursionError:
             # Long operator chains (`1 + 1 + ... + 1`) nest without brackets.
-            self.fail(ctx, "input nested too deeply", None, EXIT_INPUT_ERROR)
+            self.fail(ctx, NESTED_TOO_DEEPLY, None, EXIT_INPUT_ERROR)
         except KeyboardInterrupt:
-            click.echo("cgraph: interrupted", err=True)
-            ctx.exit(130)
+            click.echo(INTERRUPTED, err=True)
+            ctx.exit(EXIT_INTERRUPTED)
         except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
             if os.environ.get("CGRAPH_DEBUG"):
                 raise
-            self.fail(ctx, f"internal error: {type(e).__name__}: {e} (this is a bug; "
-                      "CGRAPH_DEBUG=1 shows the traceback)", None, EXIT_INTERNAL,
-                      kind="internal")
+            self.fail(ctx, internal_error(e), None, EXIT_INTERNAL, kind="internal")
 
     @staticmethod
     def fail(ctx, message: str, err: SourceError | None, status: int, kind: str = "input",
@@ -178,7 +142,7 @@ class _Group(click.Group):
             if ctx.meta.get("cgraph.json_errors"):
                 _say_json_error(kind, message, err)
         except BrokenPipeError:
-            _silence_stdout()
+            silence_stdout()
         ctx.exit(status)
 
 
@@ -323,18 +287,10 @@ def check_factory():
             _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
                          f"no *.relax files in {got} or {expected}")
             return
-        from .report.check_view import check_json, check_text
-
         if got == "-" and expected == "-":
             raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-        mod_a, source_a = read_module(got)
-        mod_b, source_b = read_module(expected)
-        diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
-        if fmt == "json":
-            click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
-        else:
-            click.echo(check_text(diff, source_a, source_b))
-        sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+        # console.quick_check serves the plain form of this without click: one function.
+        sys.exit(check_one(got, expected, fmt, prim_bodies, click.echo))
     return check_command
 
 
@@ -652,7 +608,7 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
                          shapes=shapes, warmup=warmup, iters=iters,
                          functions=list(functions) or None, kernels_source=kernels,
                          kernels_name=kernels_name or "user-kernels.cu",
-                         progress=fmt == "text" and _color(sys.stderr))
+                         progress=fmt == "text" and color(sys.stderr))
     try:
         report = run_on_gpu(mod, name, options, cuda_driver.open_driver,
                             given[0] if given else None,

@@ -122,7 +122,7 @@ def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
     tvm = import_tvm()
-    from . import api
+    from . import api, ir
     from .ir.equality import functions_equal
 
     source = api.Source(SCRIPT_NAME, mod.script())
@@ -142,7 +142,7 @@ def rewrite_module(mod, options=None):
 
     originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
     constants = printed_constants(mod, ours)
-    stubbed = dataclasses.replace(out, functions=[stub(f) for f in out.functions])
+    stubbed = ir.replace(out, functions=[stub(f) for f in out.functions])
     rewritten = api.print_module(stubbed, "current")
     check_metadata_references(rewritten, constants)
     names = default_globals()
@@ -246,7 +246,7 @@ def stub(f):
     if isinstance(f, ir.PrimFunc):
         # every parameter a handle: TVM checks a call's arity, and any argument is an object
         params = [ir.PrimParam(p.name, "T.handle", "handle") for p in f.params]
-        return dataclasses.replace(f, params=params, body="T.evaluate(0)", ret=None)
+        return ir.replace(f, params=params, body="T.evaluate(0)", ret=None)
     return f
 
 

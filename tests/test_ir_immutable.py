@@ -15,14 +15,17 @@ import pytest
 
 from conftest import ALL_SAMPLES, REAL_SAMPLES
 from cudagraph_cli import ir
-from cudagraph_cli.diagnostics import Loc
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.reader import parse_module
 
 SAMPLES = ALL_SAMPLES + sorted(REAL_SAMPLES.glob("*.relax"))
 NODE_CLASSES = [c for c in vars(ir.nodes).values()
-                if isinstance(c, type) and dataclasses.is_dataclass(c)
-                and c.__module__ == ir.nodes.__name__]
+                if isinstance(c, type) and issubclass(c, ir.nodes.Node)
+                and c.__module__ == ir.nodes.__name__ and "__match_args__" in vars(c)]
+
+
+def is_node(x) -> bool:
+    return isinstance(x, ir.nodes.Node)
 
 
 def lists_in(root) -> list[str]:
@@ -38,12 +41,11 @@ def lists_in(root) -> list[str]:
             continue
         if isinstance(x, tuple):
             stack.extend((y, f"{path}[{i}]") for i, y in enumerate(x))
-        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Loc)):
+        elif is_node(x):
             if id(x) in seen:
                 continue
             seen.add(id(x))
-            stack.extend((getattr(x, f.name), f"{path}.{f.name}")
-                         for f in dataclasses.fields(x))
+            stack.extend((getattr(x, name), f"{path}.{name}") for name in ir.field_names(x))
     return found
 
 
@@ -54,10 +56,9 @@ def count_nodes(root) -> int:
         x = stack.pop()
         if isinstance(x, (tuple, list)):
             stack.extend(x)
-        elif dataclasses.is_dataclass(x) and not isinstance(x, (type, Loc)) and \
-                id(x) not in seen:
+        elif is_node(x) and id(x) not in seen:
             seen.add(id(x))
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+            stack.extend(getattr(x, name) for name in ir.field_names(x))
     return len(seen)
 
 
@@ -112,13 +113,15 @@ def test_every_node_class_is_sorted_into_value_or_identity():
 
 def sample_instance(cls):
     args = []
-    for f in dataclasses.fields(cls):
-        if f.default is not dataclasses.MISSING or \
-                f.default_factory is not dataclasses.MISSING:
+    if dataclasses.is_dataclass(cls):  # generated_twin's class
+        defaults = {f.name for f in dataclasses.fields(cls) if f.default is not dataclasses.MISSING}
+    else:
+        defaults = cls.field_defaults
+    for name in ir.field_names(cls):
+        if name in defaults:
             break
-        args.append(() if f.name in {"fields", "args", "params", "blocks", "bindings",
-                                     "functions"} else ir.IntImm(0) if f.name != "name"
-                    else "n")
+        args.append(() if name in {"fields", "args", "params", "blocks", "bindings",
+                                   "functions"} else ir.IntImm(0) if name != "name" else "n")
     return cls(*args)
 
 
@@ -138,9 +141,9 @@ def test_only_the_listed_nodes_are_assignable():
 @pytest.mark.parametrize("cls", FROZEN_NODES, ids=lambda c: c.__name__)
 def test_frozen_nodes_refuse_assignment(cls):
     node = sample_instance(cls)
-    for f in dataclasses.fields(cls):
+    for name in ir.field_names(cls):
         with pytest.raises(dataclasses.FrozenInstanceError):
-            setattr(node, f.name, getattr(node, f.name))
+            setattr(node, name, getattr(node, name))
 
 
 @pytest.mark.parametrize("cls", VALUE_NODES, ids=lambda c: c.__name__)
@@ -169,9 +172,10 @@ def generated_twin(cls):
     """The class @dataclass would make of `cls`'s fields, with generated methods."""
     frozen = issubclass(cls, ir.nodes.FrozenNode)
     by_value = issubclass(cls, ir.nodes.ValueNode)
-    specs = [(f.name, f.type, dataclasses.field(default=f.default))
-             if f.default is not dataclasses.MISSING else (f.name, f.type)
-             for f in dataclasses.fields(cls)]
+    defaults = cls.field_defaults
+    specs = [(name, cls.__annotations__[name], dataclasses.field(default=defaults[name]))
+             if name in defaults else (name, cls.__annotations__[name])
+             for name in ir.field_names(cls)]
     return dataclasses.make_dataclass(cls.__name__, specs, eq=by_value, frozen=frozen,
                                       slots=True)
 
@@ -193,19 +197,27 @@ def test_written_methods_match_what_dataclass_generates(cls):
     assert (a == b) == (ta == tb) and (a != b) == (ta != tb)
     if issubclass(cls, ir.nodes.ValueNode):
         assert hash(a) == hash(ta)  # the same hash, so sets of them iterate alike
-    for f in dataclasses.fields(cls):
+    assert ir.field_names(cls) == tuple(f.name for f in dataclasses.fields(twin))
+    for name in ir.field_names(cls):
         ours_error = theirs_error = None
         try:
-            setattr(a, f.name, getattr(a, f.name))
+            setattr(a, name, getattr(a, name))
         except Exception as e:  # noqa: BLE001 - which one is what is compared
             ours_error = (type(e), str(e))
         try:
-            setattr(ta, f.name, getattr(ta, f.name))
+            setattr(ta, name, getattr(ta, name))
         except Exception as e:  # noqa: BLE001
             theirs_error = (type(e), str(e))
         assert ours_error == theirs_error
-    # A dataclass still: replace builds a new node through the written __init__.
-    assert type(dataclasses.replace(a)) is cls
+    # ir.replace is dataclasses.replace: a new node through the written __init__, the fields
+    # not named kept.
+    for name in ir.field_names(cls):
+        again = ir.replace(a, **{name: getattr(b, name)})
+        assert type(again) is cls and again is not a
+        assert [getattr(again, n) is getattr(b if n == name else a, n)
+                for n in ir.field_names(cls)] == [True] * len(ir.field_names(cls))
+    assert [getattr(dataclasses.replace(ta), n) for n in ir.field_names(cls)] == \
+        [getattr(ta, n) for n in ir.field_names(cls)]
     # Copied and pickled as the generated class is (a frozen one through __setstate__).
     import copy
     import pickle
@@ -213,5 +225,5 @@ def test_written_methods_match_what_dataclass_generates(cls):
     for make in (copy.copy, lambda n: pickle.loads(pickle.dumps(n))):
         again = make(a)
         assert type(again) is cls and repr(again) == repr(a)
-        assert [getattr(again, f.name) == getattr(a, f.name)
-                for f in dataclasses.fields(cls)] == [True] * len(dataclasses.fields(cls))
+        assert [getattr(again, name) == getattr(a, name)
+                for name in ir.field_names(cls)] == [True] * len(ir.field_names(cls))

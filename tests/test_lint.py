@@ -137,7 +137,7 @@ def test_no_import_cycle():
 # The floors of the package, lowest first: a module imports only from its own floor or below.
 # A name is a top-level module or subpackage of cudagraph_cli; "" is the package itself (its
 # __init__, which re-exports the public API). ir knows nothing of text, passes nothing of exec,
-# and only `python -m cudagraph_cli` (__main__) imports cli.
+# and only `cgraph` (__main__) imports cli.
 FLOORS = (
     ("diagnostics",),                         # located errors, used by every floor
     ("ir",),                                  # the data: nodes, struct info, equality
@@ -147,7 +147,8 @@ FLOORS = (
     ("cuda",),                                # the GPU stack
     ("report",),                              # diff facts and views (a run's view: cuda)
     ("api", "tvm", "gen", "fileio", ""),      # the library's top: what users call
-    ("cli",),                                 # the command line over it
+    ("console",),                             # the command line without click
+    ("cli",),                                 # the click command line over it
     ("__main__",),
 )
 

@@ -7,7 +7,6 @@ silent wrong answer, before the executor checked the construct it interprets.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from pathlib import Path
@@ -137,6 +136,7 @@ def test_a_kernel_given_a_storage_instead_of_a_tensor(tmp_path):
 def test_the_executor_refuses_a_storage_given_to_a_kernel():
     # The reader refuses this text (above); the executor's own guard still stands behind it
     # for modules built in Python: the same call with the storage put in after reading.
+    from cudagraph_cli import ir
     from cudagraph_cli.exec.backend import CpuBackend
     from cudagraph_cli.exec.interpreter import Executor
 
@@ -145,7 +145,7 @@ def test_the_executor_refuses_a_storage_given_to_a_kernel():
     bindings = [b for block in main.blocks for b in block.bindings]
     storage = next(b.var for b in bindings if b.var.name == "storage")
     launch = next(b for b in bindings if "cls.exp(x, alloc)" in line_text(b.loc.line))
-    launch.value = dataclasses.replace(launch.value, args=(storage,) + launch.value.args[1:])
+    launch.value = ir.replace(launch.value, args=(storage,) + launch.value.args[1:])
     x = np.zeros((2, 4), "float32")
     executor = Executor(mod, CpuBackend())
     with pytest.raises(ExecError) as e:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from cudagraph_cli import ir
@@ -54,7 +52,7 @@ def test_var_used_before_definition_in_built_ir():
     mod = module('a = R.call_packed("f", x, ty_args=(R.Tensor((8,), "float32"),))\n'
                  'b = R.call_packed("g", a, ty_args=(R.Tensor((8,), "float32"),))\nreturn b')
     f = mod.function("main")
-    f.blocks = (dataclasses.replace(f.blocks[0], bindings=f.blocks[0].bindings[::-1]),)
+    f.blocks = (ir.replace(f.blocks[0], bindings=f.blocks[0].bindings[::-1]),)
     with pytest.raises(SourceError, match="var 'a' is used before it is defined"):
         check_module(mod)
 

@@ -18,8 +18,6 @@ given its `Wording` by its caller.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from .. import ir
 from ..diagnostics import Loc, NO_LOC
 
@@ -32,18 +30,22 @@ class Mismatch(Exception):
         self.message, self.loc_a, self.loc_b = message, loc_a, loc_b
 
 
-class Wording(Protocol):
+class Wording:
     """How a difference names what differs; `mod` is the module the node comes from (its class
-    name spells the calls to its functions)."""
+    name spells the calls to its functions). The interface; Unworded and text/difference.py's
+    PrinterWording are the two there are."""
 
-    def expr(self, e, mod: ir.Module) -> str: ...
+    def expr(self, e, mod: ir.Module) -> str:
+        raise NotImplementedError
 
-    def literal(self, v, mod: ir.Module) -> str: ...
+    def literal(self, v, mod: ir.Module) -> str:
+        raise NotImplementedError
 
-    def sinfo(self, s) -> str: ...
+    def sinfo(self, s) -> str:
+        raise NotImplementedError
 
 
-class Unworded:
+class Unworded(Wording):
     """The wording of a caller that asks only whether two things are equal: none, so that a
     difference costs no printing."""
 

@@ -1,4 +1,4 @@
-"""The IR: a Relax module after memory planning, as plain dataclasses.
+"""The IR: a Relax module after memory planning, as plain slots classes with named fields.
 
 Mirrors TVM's Relax IR closely enough that structural equality here means structural
 equality there (`tvm.ir.assert_structural_equal`), with TVM 0.27's conventions:
@@ -15,7 +15,7 @@ PrimFunc bodies are kept as text: cgraph never looks inside TIR.
 
 Containers are tuples, whatever iterable a node is built with (its `__init__` converts), so
 that a pass cannot change a module another stage still holds: it builds a new node
-(`dataclasses.replace`). Two kinds of node:
+(`ir.replace`). Two kinds of node:
 
 * compared by value (frozen, eq=True: IntImm, the struct infos, Op, Literal, ...): equal nodes
   hash equal, so they are never keys that mean "this node";
@@ -25,31 +25,63 @@ that a pass cannot change a module another stage still holds: it builds a new no
   completes them after making them (a var's dataflow flag is known once its block ends, a
   function's body after every signature is read, since calls need them). Call, PrimValue,
   ShapeExpr and DataTypeImm stay assignable for speed: they are made for nearly every binding
-  read, and a frozen slots dataclass on CPython 3.11 pays an object.__setattr__ per field
+  read, and a frozen slots class on CPython 3.11 pays an object.__setattr__ per field
   (about 1 us more per Call, 1.5% of reading a 512-layer decode module). No code assigns
   their fields: passes build new ones.
 """
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError, dataclass
 from operator import attrgetter
-from typing import Union
 
 from ..diagnostics import Loc, NO_LOC
 
 # ---- how the node classes are made --------------------------------------------------------
 #
-# Every node is a slots dataclass (dataclasses.fields and dataclasses.replace work on it), but
-# its methods are written here rather than generated: on CPython 3.11 @dataclass compiles each
-# generated method from source at every start (about 140 compilations, 20 ms of the 60 ms a
-# small `cgraph check` may take), while methods written out are read from the bytecode cache.
-# `node` leaves the dataclass machinery only the fields and the slots; __init__ is each class's
+# Every node class is made by `node` below: slots and the list of fields, what
+# @dataclass(init=False, repr=False, eq=False, slots=True) would give it, without importing
+# dataclasses (which imports inspect: 12 ms of a small `cgraph check`'s 50) or compiling a
+# method from source at every start. Its methods are written here: __init__ is each class's
 # own (the tuple conversions included), and repr, eq, hash and frozenness are what @dataclass
-# would generate, from the three bases below. tests/test_ir_immutable.py compares every class
-# with the @dataclass it replaces.
+# would generate, from the three bases below. `replace` is dataclasses.replace for nodes.
+# tests/test_ir_immutable.py compares every class with the @dataclass it stands for.
 
-node = dataclass(init=False, repr=False, eq=False, slots=True)
+
+def node(cls):
+    """The node class `cls` with its fields (its annotations, in order) as slots:
+    `__match_args__` names them and `field_defaults` holds the defaults written in the
+    class body (documentation: each `__init__` has them)."""
+    ns = dict(cls.__dict__)
+    names = tuple(ns.get("__annotations__", {}))
+    ns["field_defaults"] = {n: ns.pop(n) for n in names if n in ns}
+    ns.pop("__dict__", None)
+    ns.pop("__weakref__", None)
+    ns["__slots__"] = names
+    ns["__match_args__"] = names
+    made = type(cls)(cls.__name__, cls.__bases__, ns)
+    made.__qualname__ = cls.__qualname__
+    return made
+
+
+def field_names(n) -> tuple:
+    """The names of a node's (or node class's) fields, in order (dataclasses.fields' names)."""
+    return n.__match_args__
+
+
+def replace(n, **changes):
+    """A new node of `n`'s class with `changes` and the rest of `n`'s fields, made through the
+    class's __init__ (dataclasses.replace for nodes)."""
+    for name in n.__match_args__:
+        if name not in changes:
+            changes[name] = getattr(n, name)
+    return n.__class__(**changes)
+
+
+def _frozen(name: str, what: str):
+    from dataclasses import FrozenInstanceError  # only here: assigning a frozen node is a bug
+
+    return FrozenInstanceError(f"cannot {what} field {name!r}")
+
 
 set_field = object.__setattr__  # how a frozen node's __init__ sets its fields
 
@@ -71,10 +103,10 @@ class FrozenNode(Node):
     __slots__ = ()
 
     def __setattr__(self, name, value):
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+        raise _frozen(name, "assign to")
 
     def __delattr__(self, name):
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
+        raise _frozen(name, "delete")
 
     # As @dataclass(frozen=True, slots=True) has them: copy and pickle set the fields through
     # object.__setattr__, which the frozen __setattr__ would refuse.
@@ -183,7 +215,7 @@ class PrimCall(ValueNode):
         set_field(self, "args", args if type(args) is tuple else tuple(args))
 
 
-PrimExpr = Union[IntImm, FloatImm, SymVar, PrimBinOp, PrimCall]
+PrimExpr = IntImm | FloatImm | SymVar | PrimBinOp | PrimCall
 
 # ---- struct info --------------------------------------------------------------------------
 
@@ -263,7 +295,7 @@ class FuncSInfo(ValueNode):
         set_field(self, "purity", purity)
 
 
-StructInfo = Union[ObjectSInfo, TensorSInfo, ShapeSInfo, TupleSInfo, PrimSInfo, FuncSInfo]
+StructInfo = ObjectSInfo | TensorSInfo | ShapeSInfo | TupleSInfo | PrimSInfo | FuncSInfo
 
 # ---- Relax expressions --------------------------------------------------------------------
 
@@ -337,13 +369,13 @@ class Call(Node):
     """A call of an operator, a global or extern function, or a var, with its attributes
     and struct-info arguments (`ty_args=` / `sinfo_args=`)."""
 
-    op: Union[Op, GlobalVarRef, ExternFunc, Var]
+    op: Op | GlobalVarRef | ExternFunc | Var
     args: tuple[Expr, ...] = ()
     attrs: tuple[tuple[str, Expr], ...] = ()  # (key, Literal | Expr) in source order
     sinfo_args: tuple[StructInfo, ...] = ()
     loc: Loc = NO_LOC
 
-    def __init__(self, op: Union[Op, GlobalVarRef, ExternFunc, Var], args: tuple[Expr, ...] = (),
+    def __init__(self, op: Op | GlobalVarRef | ExternFunc | Var, args: tuple[Expr, ...] = (),
                  attrs: tuple[tuple[str, Expr], ...] = (),
                  sinfo_args: tuple[StructInfo, ...] = (), loc: Loc = NO_LOC):
         self.op = op
@@ -481,10 +513,6 @@ class If(FrozenNode):
         set_field(self, "loc", loc)
 
 
-Expr = Union[Var, GlobalVarRef, ExternFunc, Op, Call, Tuple, TupleGetItem, ShapeExpr,
-             PrimValue, StringImm, DataTypeImm, Constant, Literal, If, SeqExpr,
-             "Function"]
-
 # ---- bindings, functions, module ---------------------------------------------------------
 
 
@@ -520,7 +548,7 @@ class MatchCast(FrozenNode):
         set_field(self, "loc", loc)
 
 
-Binding = Union[VarBinding, MatchCast]
+Binding = VarBinding | MatchCast
 
 
 @node
@@ -585,6 +613,11 @@ class Function(Node):
         attribute, or every parameter when it is absent or not an integer, as TVM reads it."""
         n = self.attr("num_input", len(self.params))
         return n if isinstance(n, int) else len(self.params)
+
+
+# What an expression can be (Function: a nested function's value).
+Expr = (Var | GlobalVarRef | ExternFunc | Op | Call | Tuple | TupleGetItem | ShapeExpr
+        | PrimValue | StringImm | DataTypeImm | Constant | Literal | If | SeqExpr | Function)
 
 
 @node

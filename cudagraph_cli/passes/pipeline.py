@@ -7,9 +7,7 @@ the next its result as data. The report keeps the plans and the reasons, for `--
 
 from __future__ import annotations
 
-import dataclasses
 import gc
-
 from dataclasses import dataclass, field
 
 from .. import ir
@@ -59,9 +57,9 @@ def force_purity(module: ir.Module, names) -> ir.Module:
         if isinstance(f, ir.Function) and f.name in names and f.is_pure and \
                 not f.attr(FORCE_PURE) and launches_graphs(f):
             attrs = [(k, v) for k, v in f.attrs if k != FORCE_PURE]
-            f = dataclasses.replace(f, attrs=attrs + [(FORCE_PURE, ir.Literal(True))])
+            f = ir.replace(f, attrs=attrs + [(FORCE_PURE, ir.Literal(True))])
         functions.append(f)
-    return dataclasses.replace(module, functions=functions)
+    return ir.replace(module, functions=functions)
 
 
 def rewrite(module: ir.Module, options: RewriteOptions | None = None

@@ -16,8 +16,6 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 
 from __future__ import annotations
 
-import dataclasses
-
 from .. import ir
 from ..ir.equality import structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
@@ -58,7 +56,7 @@ class _Module:
         if same:  # equal keys are structurally equal functions (ir.equality)
             return same[0]
         name = self.unique_name(hint)
-        self.functions[name] = dataclasses.replace(f, name=name)
+        self.functions[name] = ir.replace(f, name=name)
         self.added.append(name)
         self._by_key.setdefault(key, []).append(name)
         return name
@@ -161,7 +159,7 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
     body = ir.Tuple(()) if is_void(gv.sinfo) else gv
     f = ir.Function("", params, gv.sinfo, [ir.BindingBlock(bindings)], body, [FORCE_PURE],
                     is_private=True, is_pure=True)
-    return dataclasses.replace(f, sym_vars=_function_syms(f))
+    return ir.replace(f, sym_vars=_function_syms(f))
 
 
 # ---- rewriting each function ----------------------------------------------------------------
@@ -196,7 +194,7 @@ class _FunctionRewriter:
     def run(self) -> ir.Function:
         f = self.f
         blocks, body = self.blocks_and_body(f.blocks, f.body)
-        return dataclasses.replace(f, blocks=blocks, body=body)
+        return ir.replace(f, blocks=blocks, body=body)
 
     def seq(self, s: ir.SeqExpr) -> ir.SeqExpr:
         """A branch of an If, rewritten as a function body is (see `run`)."""
@@ -428,4 +426,4 @@ class Rewriter:
             else:
                 functions.append(f)
         functions += [self.functions[n] for n in added if n not in placed]
-        return dataclasses.replace(src, functions=functions)
+        return ir.replace(src, functions=functions)

@@ -10,23 +10,21 @@ either dialect read as the current one), or by signature alone with `prim_bodies
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .. import ir
-from ..diagnostics import Loc
-from ..ir.equality import Matcher, Mismatch
+from ..ir.equality import Matcher, Mismatch, Wording
 from .printer import FunctionPrinter, Printer, convert_tir
 
 
-@dataclass
-class Difference:
-    message: str
-    loc_a: Loc
-    loc_b: Loc
-    function: str | None = None
+class Difference(namedtuple("Difference", "message loc_a loc_b function", defaults=(None,))):
+    """The first difference: what differs, where in each module (Locs), and in which function
+    (None: at module level)."""
+
+    __slots__ = ()
 
 
-class PrinterWording:
+class PrinterWording(Wording):
     """The `ir.equality.Wording` of messages: expressions as the printer writes them, in the
     current dialect, calls to module functions through the module's class name."""
 

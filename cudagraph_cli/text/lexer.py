@@ -19,7 +19,7 @@ import sys
 import unicodedata
 import warnings
 from operator import itemgetter
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..diagnostics import Loc, SourceError
 

@@ -10,8 +10,7 @@ from TVM (relax_ops.py) and kept as written. Builds calls and the values of thei
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from collections import namedtuple
 
 from ... import ir
 from ...diagnostics import SourceError
@@ -305,8 +304,7 @@ class RelaxCallBuilder:
         return build
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(namedtuple("Param", "name kind default", defaults=("syntax", None))):
     """One parameter of an `R.*` call cgraph models.
 
     kind: how its argument is read: "expr" (a Relax value), "shape" (a list of dimensions or a
@@ -318,12 +316,9 @@ class Param:
     default: the argument where none is given, made afresh for each call (a node is never
     shared by two calls)."""
 
-    name: str
-    kind: str = "syntax"
-    default: Callable[[], object] | None = None
+    __slots__ = ()
 
 
-@dataclass(frozen=True)
 class RelaxCall:
     """What cgraph knows of one `R.*` call it models, read by `RelaxCallBuilder.relax_call`.
 
@@ -335,23 +330,19 @@ class RelaxCall:
     takes ty_args as its own; on every other call they are read (and checked) and dropped.
     The struct info each call gives is `ir.sinfo.deduce`'s (the IR's floor, below text)."""
 
-    params: tuple[Param, ...] | None
-    required: int = 0
-    op: str = ""
-    build: Callable | None = None
-    aliases: tuple[tuple[str, str], ...] = ()
-    own_sinfo_args: bool = False
-    # What `bind_args` takes, from `params`: their names, and name -> default; and the one
-    # `ir.Op` of `op` (a frozen value) every call of it shares.
-    names: tuple[str, ...] = field(init=False, repr=False, compare=False)
-    defaults: dict = field(init=False, repr=False, compare=False)
-    op_node: ir.Op | None = field(init=False, repr=False, compare=False)
+    __slots__ = ("params", "required", "op", "build", "aliases", "own_sinfo_args", "names",
+                 "defaults", "op_node")
 
-    def __post_init__(self):
-        params = self.params or ()
-        object.__setattr__(self, "names", tuple(p.name for p in params))
-        object.__setattr__(self, "defaults", {p.name: p.default for p in params if p.default})
-        object.__setattr__(self, "op_node", ir.Op(self.op) if self.op else None)
+    def __init__(self, params: tuple[Param, ...] | None, required: int = 0, op: str = "",
+                 build=None, aliases: tuple[tuple[str, str], ...] = (),
+                 own_sinfo_args: bool = False):
+        self.params, self.required, self.op, self.build = params, required, op, build
+        self.aliases, self.own_sinfo_args = aliases, own_sinfo_args
+        # What `bind_args` takes, from `params`: their names, and name -> default; and the
+        # one `ir.Op` of `op` (a frozen value) every call of it shares.
+        self.names = tuple(p.name for p in params or ())
+        self.defaults = {p.name: p.default for p in params or () if p.default}
+        self.op_node = ir.Op(op) if op else None
 
 
 def _call_tir(op: str) -> RelaxCall:
