@@ -2,7 +2,7 @@
 
 `cgraph check small.relax small.relax` on a 19-line module as a fresh process, run as the
 `cgraph` script pip installs runs it (the checkout's console-script entry point, read from its
-pyproject.toml: `from cudagraph_cli.start import main; main()`): CPU time
+pyproject.toml: `from cudagraph_cli.__main__ import main; main()`): CPU time
 (user + sys of the child, from os.wait4), median of --repeat runs, beside `python -c pass`
 (the interpreter's own floor) and `python -c "import click"`; then `python -X importtime` of
 the same command: its imports by cumulative time, medians of --repeat runs.
@@ -10,8 +10,8 @@ the same command: its imports by cumulative time, medians of --repeat runs.
 Two settings, because they differ by tens of milliseconds: with bytecode caches (as an
 installed wheel has them; written under a temporary PYTHONPYCACHEPREFIX by a warm-up run, so
 no checkout is touched), and compiling every source (PYTHONDONTWRITEBYTECODE=1, as the
-development venv of this project runs, with PYTHONPYCACHEPREFIX an empty folder so that no
-__pycache__ left in a checkout is read).
+development venv of this project runs; a checkout holding __pycache__ folders is refused,
+since their bytecode would be read).
 
 The batch form: --pairs (200) pairs of copies of the small module, checked by one `cgraph
 check GOT_DIR EXPECTED_DIR` process, against one process per pair (CPU summed).
@@ -45,16 +45,28 @@ from report import machine, write_section  # noqa: E402
 SMALL = ROOT / "samples" / "tvm" / "static_input_with_symbolic_shape_before.relax"
 
 
-def child_env(tree: Path, cache: str, compiling: bool = False) -> dict:
-    """The environment of a child run of `tree`'s cgraph, its bytecode cache under `cache`
-    (never the checkout's own __pycache__ folders, which Python would otherwise read even
-    when told not to write them). `compiling`: `cache` is an empty folder and stays so: every
-    source is compiled."""
-    env = dict(os.environ, PYTHONPATH=str(tree), PYTHONPYCACHEPREFIX=cache)
+def child_env(tree: Path, cache: str | None) -> dict:
+    """The environment of a child run of `tree`'s cgraph: its bytecode cache under `cache`,
+    or (None) none written, every source of the checkout compiled at each run."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    if compiling:
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if cache is None:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+    else:
+        env["PYTHONPYCACHEPREFIX"] = cache
     return env
+
+
+def refuse_stale_bytecode(tree: Path) -> None:
+    """The "compiling sources" runs read the bytecode of any __pycache__ folder left in the
+    checkout (PYTHONDONTWRITEBYTECODE stops writing, not reading): they would measure a
+    cached start."""
+    stale = sorted(str(p) for p in (tree / "cudagraph_cli").rglob("__pycache__"))
+    if stale:
+        raise SystemExit(f"{tree} has __pycache__ folders ({stale[0]}, ...): the runs that "
+                         "compile every source would read them instead; remove them first "
+                         f"(find {tree / 'cudagraph_cli'} -name __pycache__ -exec rm -r {{}} +)")
 
 
 def script(tree: Path) -> str:
@@ -126,15 +138,16 @@ def batch_ms(tree: Path, cache: str, pairs: int, tmp: str) -> tuple[float, float
             d.mkdir()
             for i in range(pairs):
                 shutil.copyfile(SMALL, d / f"m{i:04d}.relax")
+    code = script(tree)
     singles = 0.0
     for i in range(pairs):
-        singles += cpu_and_wall([sys.executable, "-c", script(tree), "check", str(got / f"m{i:04d}.relax"),
+        singles += cpu_and_wall([sys.executable, "-c", code, "check", str(got / f"m{i:04d}.relax"),
                                  str(expected / f"m{i:04d}.relax")], env)[0]
-    help_text = subprocess.run([sys.executable, "-c", script(tree), "check", "--help"], env=env,
+    help_text = subprocess.run([sys.executable, "-c", code, "check", "--help"], env=env,
                                capture_output=True, text=True, cwd=str(tree)).stdout
     if "--list" not in help_text:
         return None, singles * 1000
-    batch = [cpu_and_wall([sys.executable, "-c", script(tree), "check", str(got), str(expected)],
+    batch = [cpu_and_wall([sys.executable, "-c", code, "check", str(got), str(expected)],
                           env)[0] for _ in range(3)]
     return statistics.median(batch) * 1000, singles * 1000
 
@@ -149,6 +162,8 @@ def main() -> None:
     args = ap.parse_args()
     lines = SMALL.read_text().count("\n")
     trees = [ROOT, *args.tree]
+    for tree in trees:
+        refuse_stale_bytecode(tree)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         floor = median_ms([sys.executable, "-c", "pass"], child_env(ROOT, tmp), args.repeat)
@@ -158,10 +173,7 @@ def main() -> None:
             command = ["-c", script(tree), "check", str(SMALL), str(SMALL)]
             cache = str(Path(tmp) / f"pyc{len(rows)}")
             cached = median_ms([sys.executable, *command], child_env(tree, cache), args.repeat)
-            empty = Path(tmp) / f"empty{len(rows)}"
-            empty.mkdir()
-            compiling = median_ms([sys.executable, *command], child_env(tree, str(empty), True),
-                                  args.repeat)
+            compiling = median_ms([sys.executable, *command], child_env(tree, None), args.repeat)
             imports = import_times(child_env(tree, cache), command, args.repeat)
             batch, singles = batch_ms(tree, cache, args.pairs, tmp)
             rows.append((tree, cached, compiling, imports, batch, singles))
