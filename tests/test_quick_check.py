@@ -78,6 +78,23 @@ def test_equal_and_different():
     assert (status, err) == (1, b"") and out.startswith(b"modules differ: ") and b"^" in out
 
 
+def test_real_model_dumps(files):
+    # TVM's own dump of a Llama (168 KB: read with line templates), against itself, against
+    # TVM's rewrite of it, and against a copy whose annotation deep inside no longer matches
+    # its value (refused where it stands).
+    before = ROOT / "samples" / "real" / "nn_llama_kv.before.relax"
+    after = ROOT / "samples" / "real" / "nn_llama_kv.after.relax"
+    assert both(["check", str(before), str(before)])[0] == 0
+    assert both(["check", str(before), str(after)])[0] == 1
+    text = before.read_text()
+    at = text.index('dtype="float32"', len(text) // 2)
+    line = text.count("\n", 0, at) + 1
+    changed = files("changed.relax", text[:at] + 'dtype="float16"' + text[at + 15:])
+    status, out, err = both(["check", str(before), changed])
+    assert status == 2 and out == b""
+    assert err.startswith(f"{changed}:{line}:9: error: the annotation R.Tensor".encode())
+
+
 @pytest.mark.parametrize("content", [
     "@I.ir_module\nclass M:\n    x = 1\n",                          # not a Relax module
     SMALL.read_text()[:200],                                         # truncated
