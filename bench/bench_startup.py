@@ -19,7 +19,8 @@ check GOT_DIR EXPECTED_DIR` process, against one process per pair (CPU summed).
     python bench/bench_startup.py [--repeat 9] [--pairs 200] [--tree DIR ...] [--write docs/BENCHMARKS.md]
 
 --tree runs the cgraph of another checkout too (main, to compare before and after in one
-run; measurements on a shared machine are only comparable within one run).
+run; measurements on a shared machine are only comparable within one run): the single runs
+of all checkouts are interleaved, one of each in turn.
 
 Goal (issue 14): at most 60 ms of CPU for that command.
 """
@@ -94,10 +95,20 @@ def cpu_and_wall(cmd: list[str], env: dict, ok=(0,)) -> tuple[float, float]:
 
 
 def median_ms(cmd: list[str], env: dict, repeat: int) -> tuple[float, float]:
-    cpu_and_wall(cmd, env)  # warm-up: the file cache, and the bytecode cache where one is kept
-    runs = [cpu_and_wall(cmd, env) for _ in range(repeat)]
-    return (statistics.median(c for c, _ in runs) * 1000,
-            statistics.median(w for _, w in runs) * 1000)
+    return interleaved_ms([(cmd, env)], repeat)[0]
+
+
+def interleaved_ms(runs: list[tuple[list[str], dict]], repeat: int) -> list[tuple[float, float]]:
+    """(CPU ms, wall ms), medians of `repeat`, of each (command, environment), run in turn
+    round after round: a slow spell of the shared machine falls on all of them alike."""
+    for cmd, env in runs:
+        cpu_and_wall(cmd, env)  # warm-up: the file cache, and the bytecode cache where kept
+    times = [[] for _ in runs]
+    for _ in range(repeat):
+        for (cmd, env), out in zip(runs, times):
+            out.append(cpu_and_wall(cmd, env))
+    return [(statistics.median(c for c, _ in out) * 1000,
+             statistics.median(w for _, w in out) * 1000) for out in times]
 
 
 _IMPORTTIME = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|( *)(\S+)")
@@ -169,11 +180,16 @@ def main() -> None:
         floor = median_ms([sys.executable, "-c", "pass"], child_env(ROOT, tmp), args.repeat)
         click = median_ms([sys.executable, "-c", "import click"], child_env(ROOT, tmp),
                           args.repeat)
-        for tree in trees:
-            command = ["-c", script(tree), "check", str(SMALL), str(SMALL)]
-            cache = str(Path(tmp) / f"pyc{len(rows)}")
-            cached = median_ms([sys.executable, *command], child_env(tree, cache), args.repeat)
-            compiling = median_ms([sys.executable, *command], child_env(tree, None), args.repeat)
+        commands = {tree: ["-c", script(tree), "check", str(SMALL), str(SMALL)]
+                    for tree in trees}
+        caches = {tree: str(Path(tmp) / f"pyc{i}") for i, tree in enumerate(trees)}
+        # The checkouts in turn, run by run (interleaved_ms).
+        all_cached = interleaved_ms([([sys.executable, *commands[t]], child_env(t, caches[t]))
+                                     for t in trees], args.repeat)
+        all_compiling = interleaved_ms([([sys.executable, *commands[t]], child_env(t, None))
+                                        for t in trees], args.repeat)
+        for tree, cached, compiling in zip(trees, all_cached, all_compiling):
+            command, cache = commands[tree], caches[tree]
             imports = import_times(child_env(tree, cache), command, args.repeat)
             batch, singles = batch_ms(tree, cache, args.pairs, tmp)
             rows.append((tree, cached, compiling, imports, batch, singles))
