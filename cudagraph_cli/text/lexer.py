@@ -14,6 +14,7 @@ is `ast.parse` followed by evaluation, so anything Python's tokenizer refuses TV
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import sys
 import unicodedata
@@ -229,20 +230,14 @@ def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -
     prefix = "if 1:\n" if indented else ""
     shift = def_line - 1 - (1 if indented else 0)
 
-    def parse(end: int):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. "invalid escape sequence": not ours to say
-            return compile(prefix + text[def_start:end], "<PrimFunc>", "exec",
-                           ast.PyCF_ONLY_AST, dont_inherit=True)
-
     try:
-        tree = parse(body_end)
+        statements, first_end = _python_statements(prefix + text[def_start:body_end])
     except SyntaxError as error:
         e = error
         # Python reports a bracket its tokenizer finds unmatched anywhere after the error in
         # preference to it; read on to the end of the file to locate the error as TVM does.
         try:
-            parse(len(text))
+            _python_statements(prefix + text[def_start:])
         except SyntaxError as whole:
             e = whole
         body_end = len(text)
@@ -258,10 +253,23 @@ def check_prim_func(text: str, def_start: int, def_line: int, def_indent: int) -
         else:
             col = min(max(e.offset or 1, 1), len(lines[line - 1]) + 1)
         raise SourceError(message, Loc(line, col)) from None
-    body = tree.body[0].body if indented else tree.body
-    if len(body) == 1:
+    if statements == 1:
         return body_end
-    return _line_end(text, def_start, body[0].end_lineno - (1 if indented else 0))
+    return _line_end(text, def_start, first_end - (1 if indented else 0))
+
+
+@functools.lru_cache(maxsize=512)
+def _python_statements(source: str) -> tuple[int, int]:
+    """How many statements Python reads at the top level of `source` (under the `if 1:` of an
+    indented PrimFunc, that one's), and the line the first ends on; SyntaxError if it is not
+    Python. Cached by text: the two modules a `check` or a `verify` reads (a model and its
+    rewrite, or its expected output) share most PrimFuncs, and parsing them is a third of
+    reading a real model's dump."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # e.g. "invalid escape sequence": not ours to say
+        tree = compile(source, "<PrimFunc>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    body = tree.body[0].body if source.startswith("if 1:\n") else tree.body
+    return len(body), body[0].end_lineno
 
 
 def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterator[Token]:
