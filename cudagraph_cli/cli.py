@@ -18,9 +18,11 @@ import click
 
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line
-from .console import (EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
-                    INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, internal_error,
-                    read_module, silence_stdout, use_lenient_streams)
+from .console import (
+    EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, INTERRUPTED,
+    NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, read_module,
+    silence_stdout, use_lenient_streams,
+)
 
 
 class _CommandError(Exception):
@@ -138,7 +140,7 @@ class _Group(click.Group):
                 if err is not None:
                     _say_error(err)
                 else:
-                    click.echo(f"cgraph: error: {one_line(message)}", err=True)
+                    click.echo(error_line(message), err=True)
             if ctx.meta.get("cgraph.json_errors"):
                 _say_json_error(kind, message, err)
         except BrokenPipeError:

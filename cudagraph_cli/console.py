@@ -58,6 +58,11 @@ def silence_stdout() -> None:
         os.close(devnull)
 
 
+def error_line(message: str) -> str:
+    """An error with no file to point at, as one line."""
+    return f"cgraph: error: {one_line(message)}"
+
+
 def internal_error(e: Exception) -> str:
     """The message of an exception no input should cause."""
     return (f"internal error: {type(e).__name__}: {e} (this is a bug; CGRAPH_DEBUG=1 shows the "
@@ -118,14 +123,14 @@ def quick_check(args: list[str]) -> int | None:
     except SourceError as e:
         return _fail(e.render(), EXIT_INPUT_ERROR)
     except RecursionError:
-        return _fail(f"cgraph: error: {NESTED_TOO_DEEPLY}", EXIT_INPUT_ERROR)
+        return _fail(error_line(NESTED_TOO_DEEPLY), EXIT_INPUT_ERROR)
     except KeyboardInterrupt:
         echo_line(INTERRUPTED, err=True)
         return EXIT_INTERRUPTED
     except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("CGRAPH_DEBUG"):
             raise
-        return _fail(f"cgraph: error: {one_line(internal_error(e))}", EXIT_INTERNAL)
+        return _fail(error_line(internal_error(e)), EXIT_INTERNAL)
 
 
 def _fail(line: str, status: int) -> int:
