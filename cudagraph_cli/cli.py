@@ -19,9 +19,9 @@ import click
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line
 from .console import (
-    EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, INTERRUPTED,
-    NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, read_module,
-    silence_stdout, use_lenient_streams,
+    CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
+    INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
+    read_module, silence_stdout, use_lenient_streams,
 )
 
 
@@ -50,12 +50,7 @@ def _format_option(choices, default, help_text=None):
 
 
 def _say_json_error(kind: str, message: str, err: SourceError | None = None) -> None:
-    """The error as the JSON report a CI job reads (schema in docs/CLI.md)."""
-    loc = err.loc if err is not None and err.loc.line > 0 else None
-    report = {"error": {"kind": kind, "file": err.filename if err is not None else None,
-                        "line": loc.line if loc else None, "column": loc.col if loc else None,
-                        "message": message}}
-    click.echo(json.dumps(report, indent=2))
+    click.echo(json_error(kind, message, err))
 
 
 def _console(to_file: bool):
@@ -265,9 +260,10 @@ def check_factory():
     @click.option("--list", "list_path", default=None, metavar="PAIRS",
                   help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
                        "line each; # starts a comment.")
-    @_format_option(["text", "json"], "text", "Report format (json: for machines; schema in "
-                    "docs/CLI.md).")
-    @click.option("--prim-bodies", type=click.Choice(["text", "ignore"]), default="text",
+    @_format_option(CHECK_OPTIONS["--format"], "text", "Report format (json: for machines; "
+                    "schema in docs/CLI.md).")
+    @click.option("--prim-bodies", type=click.Choice(CHECK_OPTIONS["--prim-bodies"]),
+                  default="text",
                   help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                        "normalized text (default), or not at all (signatures only).")
     @click.pass_context

@@ -1,18 +1,20 @@
-"""What the command line says and how it exits, without click; and the one command line it
-serves whole.
+"""What the command line says and how it exits, without click; and the one command it serves
+whole.
 
 Shared with cli.py: exit statuses, colour, streams that cannot fail on an encoding, what an
-exception means (bad input, an interruption, a bug), reading a command's input module, and
-`check_one`, the single-pair `cgraph check`.
+exception means (bad input, an interruption, a bug) and how it is said (a line, and a JSON
+report under --format json), reading a command's input module, and `check_one`, the
+single-pair `cgraph check`.
 
 `quick_check`: a CI job runs `cgraph check GOT EXPECTED` on hundreds of small files, and
 importing click was half of each such run (docs/BENCHMARKS.md). So `cgraph` (__main__.py)
-first offers its arguments here, and this one form is served without click when nothing in it
-needs click: exactly two arguments after `check`, neither an option nor `-`, not both
-directories (that is the batch form), and standard output and error that are not terminals
-(no colour to decide) and write UTF-8 (as click writes them). Every other command line goes to
-cli.py, whose `check` calls the same `check_one`, and whose errors are said as they are said
-here. tests/test_quick_check.py compares the two ways on every outcome.
+first offers its arguments here, and that command is served without click when nothing in
+it needs click: two paths that are neither options nor `-` and not both directories (that is
+the batch form), only the options --format and --prim-bodies with valid values, and standard
+output and error that are not terminals (no colour to decide) and write UTF-8 (as click
+writes them). Every other command line goes to cli.py, whose `check` calls the same
+`check_one`, and whose errors are said as they are said here. tests/test_quick_check.py
+compares the two ways on every outcome.
 """
 
 from __future__ import annotations
@@ -63,6 +65,18 @@ def error_line(message: str) -> str:
     return f"cgraph: error: {one_line(message)}"
 
 
+def json_error(kind: str, message: str, err: SourceError | None = None) -> str:
+    """The error as the JSON report a CI job reads under --format json (schema in
+    docs/CLI.md): "input", "usage" or "internal"; located where `err` is."""
+    import json
+
+    loc = err.loc if err is not None and err.loc.line > 0 else None
+    report = {"error": {"kind": kind, "file": err.filename if err is not None else None,
+                        "line": loc.line if loc else None, "column": loc.col if loc else None,
+                        "message": message}}
+    return json.dumps(report, indent=2)
+
+
 def internal_error(e: Exception) -> str:
     """The message of an exception no input should cause."""
     return (f"internal error: {type(e).__name__}: {e} (this is a bug; CGRAPH_DEBUG=1 shows the "
@@ -95,7 +109,7 @@ def check_one(got: str, expected: str, fmt: str, prim_bodies: str, echo) -> int:
     return EXIT_OK if diff is None else EXIT_CHECK_FAILED
 
 
-# ---- `cgraph check GOT EXPECTED` without click -------------------------------------------
+# ---- `cgraph check GOT EXPECTED` without click ----------------------------------------------
 
 def _plain(stream) -> bool:
     """A stream click would write to as it is, with nothing to colour: UTF-8, no terminal."""
@@ -104,41 +118,82 @@ def _plain(stream) -> bool:
         hasattr(stream, "isatty") and not stream.isatty()
 
 
-def quick_check(args: list[str]) -> int | None:
-    """`cgraph check GOT EXPECTED` as cli.py runs it, for the arguments and streams that need
-    nothing of click (see the module's docstring): the exit status; None for everything else."""
-    if len(args) != 3 or args[0] != "check" or not _plain(sys.stdout) or \
-            not _plain(sys.stderr):
+# The options of `check` and their values, the first the default: cli.py makes its click
+# options from these, and check_arguments reads them as click does.
+CHECK_OPTIONS = {"--format": ("text", "json"), "--prim-bodies": ("text", "ignore")}
+
+
+def check_arguments(args: list[str]) -> tuple[str, str, str, str] | None:
+    """(GOT, EXPECTED, format, prim bodies) of a `check` command line that click reads the same
+    way without a doubt: two paths that are not options nor `-`, and --format and
+    --prim-bodies with a valid value (`--format json` or `--format=json`; the last one
+    counts, as in click). None for anything else (click then reads it, and says what is
+    wrong)."""
+    if not args or args[0] != "check":
         return None
-    got, expected = args[1], args[2]
-    if got.startswith("-") or expected.startswith("-") or \
-            (os.path.isdir(got) and os.path.isdir(expected)):
+    paths = []
+    given = {name: values[0] for name, values in CHECK_OPTIONS.items()}
+    i = 1
+    while i < len(args):
+        name, eq, value = args[i].partition("=")
+        if name in CHECK_OPTIONS:
+            if not eq:
+                if i + 1 == len(args):
+                    return None
+                i += 1
+                value = args[i]
+            if value not in CHECK_OPTIONS[name]:
+                return None
+            given[name] = value
+        elif args[i].startswith("-"):
+            return None
+        else:
+            paths.append(args[i])
+        i += 1
+    if len(paths) != 2:
+        return None
+    return paths[0], paths[1], given["--format"], given["--prim-bodies"]
+
+
+def quick_check(args: list[str]) -> int | None:
+    """`cgraph check GOT EXPECTED [--format F] [--prim-bodies P]` as cli.py runs it, for the
+    arguments and streams that need nothing of click (see the module's docstring): the exit
+    status; None for everything else."""
+    read = check_arguments(args)
+    if read is None or not _plain(sys.stdout) or not _plain(sys.stderr):
+        return None
+    got, expected, fmt, prim_bodies = read
+    if os.path.isdir(got) and os.path.isdir(expected):
         return None
     use_lenient_streams()
+
+    def fail(line: str, status: int, kind: str, message: str, err=None) -> int:
+        """The error line on stderr; under --format json, its report on stdout too."""
+        try:
+            echo_line(line, err=True)
+            if fmt == "json":
+                echo_line(json_error(kind, message, err))
+        except BrokenPipeError:
+            silence_stdout()
+        return status
+
     try:
-        return check_one(got, expected, "text", "text", echo_line)
+        return check_one(got, expected, fmt, prim_bodies, echo_line)
     except BrokenPipeError:
         silence_stdout()  # `cgraph check ... | head`: the reader has what it wanted
         return EXIT_OK
     except SourceError as e:
-        return _fail(e.render(), EXIT_INPUT_ERROR)
+        return fail(e.render(), EXIT_INPUT_ERROR, "input", e.message, e)
     except RecursionError:
-        return _fail(error_line(NESTED_TOO_DEEPLY), EXIT_INPUT_ERROR)
+        return fail(error_line(NESTED_TOO_DEEPLY), EXIT_INPUT_ERROR, "input", NESTED_TOO_DEEPLY)
     except KeyboardInterrupt:
         echo_line(INTERRUPTED, err=True)
         return EXIT_INTERRUPTED
     except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
         if os.environ.get("CGRAPH_DEBUG"):
             raise
-        return _fail(error_line(internal_error(e)), EXIT_INTERNAL)
-
-
-def _fail(line: str, status: int) -> int:
-    try:
-        echo_line(line, err=True)
-    except BrokenPipeError:
-        silence_stdout()
-    return status
+        message = internal_error(e)
+        return fail(error_line(message), EXIT_INTERNAL, "internal", message)
 
 
 def echo_line(text: str, err: bool = False) -> None:

@@ -9,6 +9,7 @@ quick way imports is tests/test_check_batch.py's test_what_check_imports (a real
 from __future__ import annotations
 
 import io
+import json
 import sys
 
 import pytest
@@ -76,6 +77,28 @@ def test_equal_and_different():
     assert (status, err) == (0, b"") and out.startswith(b"equal: ")
     status, out, err = both(["check", str(SMALL), str(OTHER)])
     assert (status, err) == (1, b"") and out.startswith(b"modules differ: ") and b"^" in out
+    status, out, err = both(["check", str(SMALL), str(OTHER), "--format", "json"])
+    assert (status, err) == (1, b"") and json.loads(out)["equal"] is False
+
+
+def test_the_options_click_reads_the_same_way(files):
+    # OTHER with one line of its PrimFunc's body changed: a difference only --prim-bodies text
+    # sees. The options before, between or after the paths, with `=` or not; the last wins.
+    text = OTHER.read_text()
+    changed = files("changed.relax", text.replace("T.exp(rxplaceholder[i0, i1]",
+                                                  "T.exp(rxplaceholder[i1, i0]"))
+    assert both(["check", str(OTHER), changed])[0] == 1
+    for args in (["check", "--prim-bodies", "ignore", str(OTHER), changed],
+                 ["check", str(OTHER), "--prim-bodies=ignore", changed],
+                 ["check", str(OTHER), changed, "--prim-bodies", "text", "--prim-bodies",
+                  "ignore"]):
+        status, out, err = both(args)
+        assert (status, err) == (0, b"") and out.startswith(b"equal: ")
+    for args in (["check", "--format=json", str(OTHER), changed, "--prim-bodies", "ignore"],
+                 ["check", "--format", "text", str(OTHER), changed, "--format", "json",
+                  "--prim-bodies=ignore"]):
+        status, out, err = both(args)
+        assert (status, err) == (0, b"") and json.loads(out)["equal"] is True
 
 
 def test_real_model_dumps(files):
@@ -110,6 +133,10 @@ def test_bad_input_located_the_same(files, content):
     status, out, err = both(["check", bad, str(SMALL)])
     assert status == 2 and out == b"" and err.startswith(bad.encode())
     assert both(["check", str(SMALL), bad])[0] == 2
+    # Under --format json the error is also a report on standard output.
+    status, out, err = both(["check", bad, str(SMALL), "--format", "json"])
+    assert status == 2 and err.startswith(bad.encode())
+    assert json.loads(out)["error"]["kind"] == "input"
 
 
 def test_missing_file_directory_and_escape_in_a_name(files, tmp_path):
@@ -118,15 +145,18 @@ def test_missing_file_directory_and_escape_in_a_name(files, tmp_path):
                  ["check", str(SMALL), str(tmp_path)]):
         status, out, err = both(args)
         assert status == 2 and out == b"" and err
+        status, out, err = both(args + ["--format", "json"])
+        assert status == 2 and json.loads(out)["error"]["file"] and err
     # A name holding an escape sequence: click takes it out of what it prints on a pipe.
     odd = files("odd\x1b[31mred.relax", SMALL.read_bytes())
     status, out, err = both(["check", odd, str(SMALL)])
     assert status == 0 and b"\x1b" not in out and b"oddred.relax" in out
 
 
-@pytest.mark.parametrize("raised, status", [
-    (ZeroDivisionError("planted"), 3), (KeyboardInterrupt(), 130), (RecursionError(), 2)])
-def test_unexpected_exceptions_said_the_same(monkeypatch, raised, status):
+@pytest.mark.parametrize("raised, status, kind", [
+    (ZeroDivisionError("planted"), 3, "internal"), (KeyboardInterrupt(), 130, None),
+    (RecursionError(), 2, "input")])
+def test_unexpected_exceptions_said_the_same(monkeypatch, raised, status, kind):
     def read(path):
         raise raised
 
@@ -136,6 +166,12 @@ def test_unexpected_exceptions_said_the_same(monkeypatch, raised, status):
     assert got[0] == status and got[1] == b"" and got[2].startswith(b"cgraph: ")
     if status == 3:
         assert b"internal error: ZeroDivisionError: planted" in got[2]
+    got = both(["check", str(SMALL), str(SMALL), "--format", "json"])
+    assert got[0] == status and got[2].startswith(b"cgraph: ")
+    if kind is None:  # an interruption is no report
+        assert got[1] == b""
+    else:
+        assert json.loads(got[1])["error"]["kind"] == kind
 
 
 def test_a_broken_pipe_is_success(monkeypatch):
@@ -150,8 +186,14 @@ def test_a_broken_pipe_is_success(monkeypatch):
     ["check", str(SMALL)],                                  # click says what is missing
     ["check", str(SMALL), str(SMALL), str(SMALL)],
     ["check", "-", str(SMALL)],                             # standard input
-    ["check", str(SMALL), str(SMALL), "--format", "json"],  # any option
     ["check", "--prim-bodies", "ignore", str(SMALL)],
+    ["check", str(SMALL), str(SMALL), "--format", "xml"],   # a value click refuses
+    ["check", str(SMALL), str(SMALL), "--format"],          # no value
+    ["check", str(SMALL), str(SMALL), "--prim-bodies=nope"],
+    ["check", str(SMALL), str(SMALL), "--formatjson"],
+    ["check", str(SMALL), str(SMALL), "--list", "pairs.txt"],  # any other option
+    ["check", str(SMALL), str(SMALL), "-h"],
+    ["check", "--", str(SMALL), str(SMALL)],
     ["check", str(ROOT / "samples" / "tvm"), str(ROOT / "samples" / "tvm")],  # the batch form
     ["fmt", str(SMALL), str(SMALL)],
     ["--version", str(SMALL), str(SMALL)],
