@@ -49,10 +49,6 @@ def _format_option(choices, default, help_text=None):
                         is_eager=True, callback=_json_errors, help=help_text)
 
 
-def _say_json_error(kind: str, message: str, err: SourceError | None = None) -> None:
-    click.echo(json_error(kind, message, err))
-
-
 def _console(to_file: bool):
     """A rich Console drawing into a buffer (rich itself would exit 1 on a broken pipe)."""
     from rich.console import Console
@@ -137,7 +133,7 @@ class _Group(click.Group):
                 else:
                     click.echo(error_line(message), err=True)
             if ctx.meta.get("cgraph.json_errors"):
-                _say_json_error(kind, message, err)
+                click.echo(json_error(kind, message, err))
         except BrokenPipeError:
             silence_stdout()
         ctx.exit(status)
