@@ -17,7 +17,7 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 from __future__ import annotations
 
 from .. import ir
-from ..ir.equality import structural_key
+from ..ir.equality import Encoder, structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
 from .region_planner import ModulePlan, RegionPlan
@@ -160,6 +160,28 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
     f = ir.Function("", params, gv.sinfo, [ir.BindingBlock(bindings)], body, [FORCE_PURE],
                     is_private=True, is_pure=True)
     return ir.replace(f, sym_vars=_function_syms(f))
+
+
+def region_key(region: RegionPlan, outputs: list) -> tuple:
+    """What `build_lifted` reads of a region, as the `Encoder` of structural equality sees it
+    (local vars and symbolic vars by place of definition, free vars by identity, unknown struct
+    info equal to nothing). Two regions with equal keys lift to structurally equal functions,
+    which `_Module.add_function` shares: the second needs neither building nor its key (a
+    2048-layer decode module has 2,048 regions of one key)."""
+    enc = Encoder()
+    sinfo = enc.sinfo
+    notes: list = [tuple([(s.name, s.dtype, enc.prim(s)) for s in region.tir_vars.values()])]
+    for v in region.inputs.values():
+        notes.append(None if v.sinfo is None else sinfo(v.sinfo))
+        enc.define(v)
+    for b in region.bindings:
+        var = b.var
+        notes.append((type(b), enc.expr(b.value), var.annotated,
+                      None if var.sinfo is None else sinfo(var.sinfo),
+                      sinfo(b.sinfo) if type(b) is ir.MatchCast else None))
+        enc.define(var)
+    notes.append(tuple([enc.expr(v) for v in outputs]))
+    return tuple(notes)
 
 
 # ---- rewriting each function ----------------------------------------------------------------
@@ -317,8 +339,13 @@ class _FunctionRewriter:
                 self.redef[v] = (gv, o.merged.slot[(pid, v)])
         else:
             outputs = list(plan.outputs.values())
-            lifted = build_lifted(plan, o.functions, outputs)
-            name = o.module.add_function(lifted, f"{self.f.name}_cuda_graph_capture")
+            key = region_key(plan, outputs) if o.share_by_region_key else None
+            name = o.lifted_names.get(key)
+            if name is None:  # a region unlike every one before it
+                lifted = build_lifted(plan, o.functions, outputs)
+                name = o.module.add_function(lifted, f"{self.f.name}_cuda_graph_capture")
+                if key is not None:
+                    o.lifted_names[key] = name
             o.capture_names[plan] = name
             callee = o.module.functions[name]
             args = [self.expr(v) for v in plan.inputs.values()]
@@ -356,6 +383,8 @@ def _same_sinfo(a, b) -> bool:
 
 
 class Rewriter:
+    share_by_region_key = True  # see region_key; tests turn it off to compare
+
     def __init__(self, module: ir.Module, plan: ModulePlan, merged: MergedAlloc | None,
                  fetch_storages_early: bool = True):
         self.source = module
@@ -368,6 +397,7 @@ class Rewriter:
         self.launch_points: dict[ir.Var, RegionPlan] = {}
         self.alloc_plan_index: dict[RegionPlan, int] = {}
         self.capture_names: dict[RegionPlan, str] = {}
+        self.lifted_names: dict[tuple, str] = {}  # region_key -> the function it launches
         self.next_capture_index = 0
         self.alloc_name = ""
         self.alloc_ret = None

@@ -429,7 +429,27 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
                     # The statement includes its newline: at_line_start stays True, so the
                     # newline after it makes no _NEWLINE of its own.
                     yield stmt
-                    it = _TOKEN_RE.finditer(text, end)
+                    # The lines after it, while each is code at the same indentation and a
+                    # template's: what the `nl` case above does for such a line, in short.
+                    width = len(same_indent)
+                    resume = end  # where the plain reading goes on
+                    while True:
+                        code = end + 1 + width
+                        if code >= n or text[code] in _NOT_CODE or \
+                                not text.startswith(same_indent, end + 1):
+                            break
+                        next_end = text.find("\n", code)
+                        if next_end < 0:
+                            next_end = n
+                        stmt = templates.statement(text, code, next_end, line + 1, width + 1)
+                        line += 1
+                        line_start = end + 1
+                        if stmt is None:  # read from its first token, as after the `nl` case
+                            resume = code
+                            break
+                        end = resume = next_end
+                        yield stmt
+                    it = _TOKEN_RE.finditer(text, resume)
             continue
         if kind == "ws":
             if m.group()[0] == "\\":
@@ -483,5 +503,8 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
         yield Token("_DEDENT", "", n, line, 1)
 
 
+# After a line's indentation, a character that does not start code (the line is blank, a
+# comment, or indented further).
+_NOT_CODE = frozenset(" \t\f\n#")
 _BLANK_LINES_RE = re.compile(r"(?:[ \t\f]*(?:\#[^\n]*)?\n)*")
 _LEADING_BLANKS_RE = re.compile(r"[ \t\f]*")

@@ -51,6 +51,13 @@ _INT_RE = re.compile(_INT)
 _NAMES = re.compile(f"{_NAME}(?: {_NAME})*").fullmatch
 _INTS = re.compile(f"(?:{_INT})(?: (?:{_INT}))*").fullmatch
 _QUOTES = ("\"", "'")
+# What `_line_pattern` writes for a run: a string; a name that is not a keyword; and the
+# characters the text between runs must not hold.
+_STRING = "(\"[^\"\\\\\\n]*\"|'[^'\\\\\\n]*')"
+_NOT_KEYWORD = "(?!(?:" + "|".join(sorted(KEYWORDS)) + ")(?![A-Za-z0-9_.]))"
+_RUN_CHARS = re.compile("[A-Za-z0-9_.\"']")
+# Templates tried on each line before its shape is looked up (`statement`).
+RECENT = 16
 
 # The syntax nodes a template may make, and the field each leaf copies from its own token
 # (the other kinds copy none). Constructors take the slots in order, then line and column.
@@ -81,15 +88,18 @@ class LineTemplates:
     `parse_line(tokens)` is the driver on one line's tokens (parser.py), returning what its
     `start` rule makes; `literals` the lexer's table of literal terminals."""
 
-    __slots__ = ("_parse_line", "_literals", "_lazy", "_templates", "_seen", "lines", "tries",
-                 "made", "used")
+    __slots__ = ("_parse_line", "_literals", "_lazy", "_templates", "_seen", "_recent", "_after",
+                 "_last", "lines", "tries", "made", "used")
 
     def __init__(self, parse_line, literals: dict[str, str], lazy: bool = False):
         self._parse_line = parse_line
         self._literals = literals
         self._lazy = lazy  # make each statement's nodes when the builder takes it (Pending)
-        self._templates: dict = {}  # shape -> (check, make, first token kind), or None
+        self._templates: dict = {}  # shape -> (check, make, first token kind, line pattern)
         self._seen: dict[str, int] = {}
+        self._recent: tuple = ()  # the templates last used that have a line pattern
+        self._after: dict = {}  # template -> the template of the line after its last line
+        self._last = None  # the template of the last line a template made
         self.lines = 0  # lines asked about
         self.tries = 0  # templates attempted
         self.made = 0  # templates made (for tests and benchmarks)
@@ -99,8 +109,21 @@ class LineTemplates:
         """The finished statement for the line `text[start:end]` (a whole logical line at
         line `line`, column `col`), as the driver's pseudo-token `("$LINE", node, first
         token kind, line, col)`; None to read the line the plain way."""
-        src = text[start:end]
         self.lines += 1
+        # First the template that came after the last line's the last time, then the recent
+        # ones: each tries the whole line at once (see `_line_pattern`).
+        guess = self._after.get(self._last)
+        if guess is not None:
+            m = guess[3](text, start, end)
+            if m is not None:
+                return self._made(guess, m.groups(), line, col)
+        for template in self._recent:
+            if template is not guess:
+                m = template[3](text, start, end)
+                if m is not None:
+                    self._after[self._last] = template
+                    return self._made(template, m.groups(), line, col)
+        src = text[start:end]
         if not src.isascii():
             return None
         parts = _RUNS_RE.split(src)
@@ -122,16 +145,23 @@ class LineTemplates:
             if template is None:
                 return None
             self.made += 1
-        check, make, first = template
         values = parts[1::2]
-        if not check(values):  # a run of another kind than the template's
+        if not template[0](values):  # a run of another kind than the template's
             return None
+        if template[3] is not None:
+            self._after[self._last] = template
+            if template not in self._recent:
+                self._recent = (self._recent + (template,))[-RECENT:]
+        return self._made(template, values, line, col)
+
+    def _made(self, template, values, line: int, col: int):
         self.used += 1
+        self._last = template
         if self._lazy:
-            node = S.Pending(make, tuple(map(sys.intern, values)), line, col)
+            node = S.Pending(template[1], tuple(map(sys.intern, values)), line, col)
         else:
-            node = make(values, line, col - 1)
-        return ("$LINE", node, first, line, col)
+            node = template[1](values, line, col - 1)
+        return ("$LINE", node, template[2], line, col)
 
     # ---- making a template from the line where its shape repeats
 
@@ -198,7 +228,36 @@ class LineTemplates:
         if not check(values) or not same_syntax(make(values, 1, 0), stmts[0]):
             raise _NotTemplated
         make.declares = _declares(stmts[0])
-        return check, make, tokens[0][0]
+        make.seps = tuple(map(len, seps))  # where its runs lie (builder/binding_memo.py)
+        return check, make, tokens[0][0], _line_pattern(seps, values, kinds)
+
+
+def _line_pattern(seps: list[str], values: list[str], kinds: list) -> object:
+    """`fullmatch(text, start, end)` of a regular expression that matches exactly the lines
+    of the shape whose runs pass the template's check, its groups the runs; None if the shape
+    has text between runs that could be read as a run.
+
+    Why exactly those lines: the text between runs holds no run character (name characters,
+    dots) and no quote, and every piece between two runs is not empty. So in a line the
+    pattern matches, the split into runs finds each group as one run (a group of name
+    characters cannot stop short of the text after it, which starts with no name character),
+    and the same text between them: the line has the template's shape. Each group is what the
+    check asks of its run (a name that is no keyword, an integer without leading zeros, a
+    string without escapes, or the kept text itself), in ASCII only."""
+    if any(_RUN_CHARS.search(sep) for sep in seps):
+        return None
+    pattern = [re.escape(seps[0])]
+    for value, kind, sep in zip(values, kinds, seps[1:]):
+        if kind == "NAME":
+            pattern.append(f"({_NOT_KEYWORD}{_NAME})")
+        elif kind == "NUMBER":
+            pattern.append(f"({_INT})")
+        elif kind == "STRING":
+            pattern.append(_STRING)
+        else:
+            pattern.append(f"({re.escape(value)})")
+        pattern.append(re.escape(sep))
+    return re.compile("".join(pattern)).fullmatch
 
 
 def _declares(stmt) -> bool:

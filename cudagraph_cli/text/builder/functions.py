@@ -13,6 +13,7 @@ from ... import ir
 from ...diagnostics import Loc, SourceError
 from ...ir.sinfo import deduce, erase_to_well_defined, is_void
 from .. import syntax as S
+from .binding_memo import BindingMemo
 from .checks import check_import, literal
 from .prim_signatures import PRIM_DECORATORS
 from .scopes import SYM_DTYPES, Closure, FunctionScope
@@ -21,7 +22,9 @@ from .struct_info import impossible_match, sinfo_text, static_tensor
 
 class FunctionBuilder:
     """The Relax-function part of ModuleBuilder; of the shared state, reads `signatures`,
-    writes `value_sinfo` and `in_binding_annotation`."""
+    writes `value_sinfo` and `in_binding_annotation`, keeps the binding memo's tables."""
+
+    binding_memo = True  # build repeated lines by copy (binding_memo.py); tests turn it off
 
     def relax_header(self, fd: S.FuncDef, d, fctx: FunctionScope) -> ir.Function:
         private = False
@@ -77,15 +80,30 @@ class FunctionBuilder:
 
     def relax_body(self, fd: S.FuncDef, f: ir.Function, fctx: FunctionScope, class_name: str):
         """Bind the statements of `fd`'s body into `f`; consumes `fd.body` (see below)."""
+        memo = BindingMemo(self, f, fctx, class_name, self.memo_shapes, self.memo_sinfos) \
+            if self.binding_memo else None
         for p in f.params:
+            if memo is not None:
+                p.sinfo = memo.intern(p.sinfo)
             fctx.scope[p.name] = p
         stmts = fd.body
         blocks = _Blocks()
         body_expr = None
         first_return: Loc | None = None
+        built_here = False  # the statement before was built below, not by the memo
         for i, s in enumerate(stmts):
+            if built_here:
+                memo.after_general()
+                built_here = False
             if type(s) is S.Pending:
+                if memo is not None:
+                    bindings = memo.bind(s)
+                    if bindings is not None:
+                        blocks.bind(bindings)
+                        stmts[i] = None
+                        continue
                 s = s.node()
+            built_here = memo is not None
             if isinstance(s, S.Return):
                 # TVM binds statements after the `return` too (they come out before it);
                 # only a second `return` is an error.
@@ -100,7 +118,7 @@ class FunctionBuilder:
             if isinstance(s, S.With):
                 blocks.dataflow(self._dataflow(s, fctx))
                 continue
-            blocks.bind(self._bindings(s, f, fctx, class_name))
+            blocks.bind(self.statement_bindings(s, f, fctx, class_name))
             # The body is read once: each statement's syntax is dropped once it is bound, so
             # that the syntax tree shrinks as the IR grows (a 2048-layer decode function is
             # 90 MB of syntax; both whole at once were the peak of reading it).
@@ -120,7 +138,7 @@ class FunctionBuilder:
             f.ret_sinfo = ret
             f.ret_deduced = True
 
-    def _bindings(self, s, f: ir.Function, fctx: FunctionScope, class_name: str) -> list:
+    def statement_bindings(self, s, f: ir.Function, fctx: FunctionScope, class_name: str) -> list:
         """One statement of a Relax function body -> its bindings (none, one, or one per name
         of `a, b = t`)."""
         if isinstance(s, S.Assign) and isinstance(s.target, (S.TupleLit, S.ListLit)):
@@ -387,7 +405,7 @@ class FunctionBuilder:
             if isinstance(x, S.With):
                 blocks.dataflow(self._dataflow(x, fctx))
                 continue
-            blocks.bind(self._bindings(x, f, fctx, class_name))
+            blocks.bind(self.statement_bindings(x, f, fctx, class_name))
         return ir.SeqExpr(blocks.done(), ir.Tuple(()), s.loc), None
 
     def _nested_function(self, fd: S.FuncDef, fctx: FunctionScope, class_name: str):
@@ -435,7 +453,7 @@ class FunctionBuilder:
                 continue
             if isinstance(s, S.With):
                 raise SourceError("nested `with` blocks are not supported", s.loc)
-            bindings.extend(self._bindings(s, dummy_f, fctx, ""))
+            bindings.extend(self.statement_bindings(s, dummy_f, fctx, ""))
         if dummy_f.attrs:
             raise SourceError("R.func_attr inside a dataflow block", w.loc)
         outs = set(outputs or ())

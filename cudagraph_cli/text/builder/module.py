@@ -44,6 +44,10 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
         # Metadata constants read so far: each must have learned its struct info (from a
         # kernel parameter or an annotation) by the end of the module.
         self.meta_constants: list[ir.Constant] = []
+        # The binding memo's (binding_memo.py): each line template's shape, and one object
+        # for each struct info value.
+        self.memo_shapes: dict = {}
+        self.memo_sinfos: dict = {}
 
     def build(self, stmts: list, leading_comments: list[str]) -> ir.Module:
         stmts = S.materialized(stmts)
