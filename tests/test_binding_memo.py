@@ -29,6 +29,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").rglob("*.relax"))
 
 
+@pytest.fixture(autouse=True)
+def learn_at_once(monkeypatch):
+    # The bodies here are short: the memo learns from the first line on (in use, from
+    # binding_memo.LEARN_FROM lines on, where learning starts to pay).
+    monkeypatch.setattr(binding_memo, "LEARN_FROM", 0)
+
+
 def build(text: str, memo: bool):
     """(module, None), or (None, the error as a user sees it); `memos` the memos used."""
     builder = ModuleBuilder()

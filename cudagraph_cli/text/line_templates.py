@@ -56,8 +56,10 @@ _QUOTES = ("\"", "'")
 _STRING = "(\"[^\"\\\\\\n]*\"|'[^'\\\\\\n]*')"
 _NOT_KEYWORD = "(?!(?:" + "|".join(sorted(KEYWORDS)) + ")(?![A-Za-z0-9_.]))"
 _RUN_CHARS = re.compile("[A-Za-z0-9_.\"']")
-# Templates tried on each line before its shape is looked up (`statement`).
+# Templates tried on each line before its shape is looked up (`statement`), once each has
+# made PATTERN_AT lines (compiling a pattern costs what reading a few dozen lines does).
 RECENT = 16
+PATTERN_AT = 8
 
 # The syntax nodes a template may make, and the field each leaf copies from its own token
 # (the other kinds copy none). Constructors take the slots in order, then line and column.
@@ -95,7 +97,7 @@ class LineTemplates:
         self._parse_line = parse_line
         self._literals = literals
         self._lazy = lazy  # make each statement's nodes when the builder takes it (Pending)
-        self._templates: dict = {}  # shape -> (check, make, first token kind, line pattern)
+        self._templates: dict = {}  # shape -> _Template, or None: read the plain way
         self._seen: dict[str, int] = {}
         self._recent: tuple = ()  # the templates last used that have a line pattern
         self._after: dict = {}  # template -> the template of the line after its last line
@@ -114,12 +116,12 @@ class LineTemplates:
         # ones: each tries the whole line at once (see `_line_pattern`).
         guess = self._after.get(self._last)
         if guess is not None:
-            m = guess[3](text, start, end)
+            m = guess.match(text, start, end)
             if m is not None:
                 return self._made(guess, m.groups(), line, col)
         for template in self._recent:
             if template is not guess:
-                m = template[3](text, start, end)
+                m = template.match(text, start, end)
                 if m is not None:
                     self._after[self._last] = template
                     return self._made(template, m.groups(), line, col)
@@ -146,22 +148,26 @@ class LineTemplates:
                 return None
             self.made += 1
         values = parts[1::2]
-        if not template[0](values):  # a run of another kind than the template's
+        if not template.check(values):  # a run of another kind than the template's
             return None
-        if template[3] is not None:
+        template.uses += 1
+        if template.uses >= PATTERN_AT and template.pattern is not None:
+            # Used often enough to be worth its pattern: tried first from now on.
+            if template.match is None:
+                template.match = re.compile(template.pattern).fullmatch
             self._after[self._last] = template
             if template not in self._recent:
                 self._recent = (self._recent + (template,))[-RECENT:]
         return self._made(template, values, line, col)
 
-    def _made(self, template, values, line: int, col: int):
+    def _made(self, template: "_Template", values, line: int, col: int):
         self.used += 1
         self._last = template
         if self._lazy:
-            node = S.Pending(template[1], tuple(map(sys.intern, values)), line, col)
+            node = S.Pending(template.make, tuple(map(sys.intern, values)), line, col)
         else:
-            node = template[1](values, line, col - 1)
-        return ("$LINE", node, template[2], line, col)
+            node = template.make(values, line, col - 1)
+        return ("$LINE", node, template.first, line, col)
 
     # ---- making a template from the line where its shape repeats
 
@@ -229,13 +235,26 @@ class LineTemplates:
             raise _NotTemplated
         make.declares = _declares(stmts[0])
         make.seps = tuple(map(len, seps))  # where its runs lie (builder/binding_memo.py)
-        return check, make, tokens[0][0], _line_pattern(seps, values, kinds)
+        return _Template(check, make, tokens[0][0], _line_pattern(seps, values, kinds))
 
 
-def _line_pattern(seps: list[str], values: list[str], kinds: list) -> object:
-    """`fullmatch(text, start, end)` of a regular expression that matches exactly the lines
-    of the shape whose runs pass the template's check, its groups the runs; None if the shape
-    has text between runs that could be read as a run.
+class _Template:
+    """A shape's template: `check(runs)`, `make(runs, line, col)` -> the statement, the kind
+    of its first token; the source of its line pattern (None if it has none), compiled once
+    the template has made PATTERN_AT lines."""
+
+    __slots__ = ("check", "make", "first", "pattern", "match", "uses")
+
+    def __init__(self, check, make, first: str, pattern: str | None):
+        self.check, self.make, self.first, self.pattern = check, make, first, pattern
+        self.match = None
+        self.uses = 0
+
+
+def _line_pattern(seps: list[str], values: list[str], kinds: list) -> str | None:
+    """A regular expression that matches exactly the lines of the shape whose runs pass the
+    template's check, its groups the runs; None if the shape has text between runs that could
+    be read as a run.
 
     Why exactly those lines: the text between runs holds no run character (name characters,
     dots) and no quote, and every piece between two runs is not empty. So in a line the
@@ -257,7 +276,7 @@ def _line_pattern(seps: list[str], values: list[str], kinds: list) -> object:
         else:
             pattern.append(f"({re.escape(value)})")
         pattern.append(re.escape(sep))
-    return re.compile("".join(pattern)).fullmatch
+    return "".join(pattern)
 
 
 def _declares(stmt) -> bool:

@@ -52,10 +52,12 @@ from .. import syntax as S
 from .scopes import FunctionScope
 
 # A key is learnt the second time it comes; a line whose key comes once is built the general
-# way. Learning costs what building 10 to 20 lines does (compiling the copy), so at most
-# TRIES_FREE keys, then one more per TRIES_EVERY lines, are learnt (a 2048-layer decode
-# function needs about 40).
+# way. Learning costs what building 10 to 20 lines does (compiling the copy), so a function
+# body learns nothing before its LEARN_FROM-th templated line (TVM's Llama dump: 44 lines in
+# its biggest function, where learning cost more than it saved), then at most TRIES_FREE
+# keys and one more per TRIES_EVERY lines (a 2048-layer decode function learns 18).
 LEARN_AT = 2
+LEARN_FROM = 256
 TRIES_FREE = 48
 TRIES_EVERY = 64
 
@@ -245,7 +247,8 @@ class BindingMemo:
         if len(self.seen) >= SEEN_MAX:  # a body of lines that each mean something else
             self.seen.clear()
         self.seen[key] = seen
-        if seen < LEARN_AT or self.tries >= TRIES_FREE + self.lines // TRIES_EVERY:
+        if seen < LEARN_AT or self.lines < LEARN_FROM or \
+                self.tries >= TRIES_FREE + self.lines // TRIES_EVERY:
             return self._general(s)
         self.tries += 1
         return self._learn(s, shape, key, refs)
