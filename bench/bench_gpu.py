@@ -151,7 +151,8 @@ def main() -> None:
         row = {"workload": label, "kernels": t.launches_eager,
                "host_launches_graph": t.launches_graph,
                "cgraph_eager_us": t.eager.median_us, "cgraph_graph_us": t.graph.median_us,
-               "cgraph_speedup": t.speedup, "capture_ms": sum(r.capture_ms)}
+               "cgraph_speedup": t.speedup, "capture_ms": sum(r.capture_ms),
+               "cgraph_one_graph_us": t.one_graph.median_us if t.one_graph else None}
         if not args.no_torch:
             make = torch_chain(int(label.split()[1]), args.device) if kind is None else \
                 torch_standin([b for b in t.kernel_bytes if b], args.device)

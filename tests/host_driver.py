@@ -5,7 +5,8 @@ a host address; fresh blocks are filled with 0xCD, as nothing clears a cuMemAllo
 are cuda/kernels.cu compiled for the host by g++ with CGRAPH_HOST defined (the same text NVRTC
 compiles), called through their `cg_host_<name>` entry points with the packed parameter array
 the backend built. A capture records launches instead of running them; a graph launch runs
-the recorded ones. The stream is synchronous.
+the recorded ones. The stream is synchronous; synchronising it while it captures is an
+error, as on a GPU.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import tempfile
 import time
 
 import numpy as np
+
+from cudagraph_cli.cuda.cuda_driver import DriverError
+from cudagraph_cli.cuda.launch_manifest import read_manifest
 
 _BUILT: dict[str, ctypes.CDLL] = {}
 
@@ -122,7 +126,8 @@ class HostDriver:
         return self.streams
 
     def stream_sync(self, stream) -> None:
-        pass
+        if stream in self.capture:  # as CUDA: a capturing stream cannot be waited on
+            raise DriverError("cuStreamSynchronize failed: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED")
 
     def stream_destroy(self, stream) -> None:
         pass
@@ -175,3 +180,70 @@ class HostDriver:
 
     def release(self) -> None:
         pass
+
+
+class RecordingDriver(HostDriver):
+    """The simulated driver, where a `cgraph kernels` file's kernels are recorded, not run:
+    (kernel, grid, block, shared bytes, the packed parameter values)."""
+
+    def __init__(self, ordinal: int = 0):
+        super().__init__(ordinal)
+        self.recorded: list = []
+        self.kernel_params: dict = {}
+        # Zero every block a TVM kernel gets a pointer into, and every new block: what a
+        # kernel leaves (or, where TVM made none, what was there) is then the same in eager
+        # and graph runs, whatever the memory held before.
+        self.zero_buffers = False
+
+    def mem_alloc(self, nbytes: int) -> int:
+        ptr = super().mem_alloc(nbytes)
+        if self.zero_buffers:
+            self.memory[ptr][:] = 0
+        return ptr
+
+    def load_source(self, source, name):
+        manifest = read_manifest(source, name)
+        if manifest is None:
+            return super().load_source(source, name)
+        self.kernel_params = {k.name: k.params for p in manifest.prim_funcs.values()
+                              for k in p.kernels}
+        return ("tvm-module", manifest), False
+
+    def get_function(self, module, name):
+        if isinstance(module, tuple):
+            assert name in self.kernel_params, name
+            return ("tvm-kernel", name)
+        return super().get_function(module, name)
+
+    def launch(self, func, grid, block, params, stream, shared_bytes=0):
+        if stream in self.capture:
+            self.capture[stream].append(("kernel", func, grid, block, params, shared_bytes))
+        else:
+            self._run_kernel(func, grid, block, params, shared_bytes)
+
+    def launch_thunk(self, func, grid, block, params, stream, shared_bytes=0):
+        def thunk():
+            self.launch(func, grid, block, params, stream, shared_bytes)
+            return (0,)
+        return thunk
+
+    def _run_kernel(self, func, grid, block, params, shared_bytes=0):
+        if not isinstance(func, tuple):
+            return super()._run_kernel(func, grid, block, params)
+        self.launches += 1
+        name = func[1]
+        pointers = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
+        values = []
+        for i, kp in enumerate(self.kernel_params[name]):
+            addr = pointers[i]
+            ct = ctypes.c_uint64 if kp.param is not None else \
+                {"int64": ctypes.c_int64, "int32": ctypes.c_int32}[kp.dtype]
+            values.append(ct.from_address(addr).value)
+        live = [any(base <= v < base + buf.size for base, buf in self.memory.items())
+                for v, kp in zip(values, self.kernel_params[name]) if kp.param is not None]
+        self.recorded.append((name, tuple(grid), tuple(block), shared_bytes, values, live))
+        if self.zero_buffers:
+            for v, kp in zip(values, self.kernel_params[name]):
+                for base, buf in self.memory.items():
+                    if kp.param is not None and base <= v < base + buf.size:
+                        buf[:] = 0

@@ -398,6 +398,69 @@ def test_launch_lists_replay_what_the_executor_launches(host):
         assert len(ms) == 3 and all(t >= 0 for t in ms)
 
 
+def test_one_graph_times_capture_the_eager_call_whole(host):
+    """The floor: the eager launch list captured into one graph -- every launch a node, none
+    run while capturing -- and replayed; the replay computes what the list does."""
+    from cudagraph_cli.cuda import gpu_run
+    from cudagraph_cli.exec.verify import Inputs, Weights, to_backend
+
+    drv, lib = host
+    mod = parse_module((MODELS / "mlp_block.relax").read_text())
+    b = CudaBackend(drv, lib)
+    ex = Executor(mod, b)
+    inputs = Inputs(0, {})
+    f = mod.function("mlp")
+    (w,) = Weights(inputs, [b]).of(f)
+    args = [to_backend(b, v) for v in inputs.fresh(f, 0)] + w
+    b.trace = LaunchList()
+    out = ex.call("mlp", args)
+    lst, b.trace = b.trace, None
+    expected = b.to_numpy(out).tobytes()
+    drv.htod(out.ptr, np.full(out.nbytes, 7, np.uint8).ctypes.data, out.nbytes)
+    graphs = []
+    instantiate = drv.instantiate
+    drv.instantiate = lambda g: (graphs.append(list(g)), instantiate(g))[1]
+    launches, replays = drv.launches, drv.graph_launches
+    try:
+        ms = gpu_run.one_graph_times(drv, b.stream, lst, warmup=1, iters=3)
+    finally:
+        drv.instantiate = instantiate
+    assert len(ms) == 3 and all(t >= 0 for t in ms)
+    (nodes,) = graphs
+    assert len(nodes) == lst.launches > 1  # the whole list, in one graph
+    assert drv.graph_launches - replays == 4  # warm-up + timed, nothing run while capturing
+    assert drv.launches - launches == 4 * sum(n[0] == "kernel" for n in nodes)
+    assert b.to_numpy(out).tobytes() == expected
+    b.close()
+
+
+def test_run_reports_a_call_that_could_not_be_captured_whole(monkeypatch):
+    from cudagraph_cli.cuda.cuda_driver import DriverError
+
+    def refuse(self, stream):
+        raise DriverError("cuStreamBeginCapture failed: CUDA_ERROR_NOT_SUPPORTED")
+
+    mod = parse_module((MODELS / "mlp_block.relax").read_text())
+    calls = []
+    begin = HostDriver.begin_capture
+
+    def begin_capture(self, stream):  # the rewrite's captures work; the floor's does not
+        calls.append(stream)
+        if len(calls) > 1:
+            refuse(self, stream)
+        begin(self, stream)
+
+    monkeypatch.setattr(HostDriver, "begin_capture", begin_capture)
+    r = run_on_gpu(mod, "mlp_block", RunOptions(calls=1, warmup=1, iters=2),
+                   open_device=HostDriver)
+    (t,) = r.timings
+    assert r.ok and t.one_graph is None and t.graph.samples == 2
+    assert t.one_graph_note == ("the eager call could not be captured whole: "
+                                "cuStreamBeginCapture failed: CUDA_ERROR_NOT_SUPPORTED")
+    doc = to_json(r)["timings"][0]
+    assert doc["one_graph_us"] is None and doc["one_graph_note"] == t.one_graph_note
+
+
 RUNNABLE = ["models/decode_32", "models/prefill_decode", "models/mlp_block",
             "models/dynamic_shape", "tvm/capture_fixed_inputs_before",
             "tvm/dynamic_capture_before", "tvm/rewrite_cuda_graph_before", "tvm/tuple_before",

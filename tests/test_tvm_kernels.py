@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from conftest import REAL_SAMPLES, ROOT, run_cli
-from host_driver import HostDriver, gxx
+from host_driver import RecordingDriver, gxx
 from cudagraph_cli import ir
 from cudagraph_cli.cuda import nvrtc
 from cudagraph_cli.cuda.launch_manifest import (Expr, ManifestError, plan_prim_call,
@@ -322,58 +322,6 @@ def test_bad_arch_is_a_usage_error():
 
 # ---- run --kernels up to the launch (a recording driver) ------------------------------------
 
-class RecordingDriver(HostDriver):
-    """The simulated driver, where a `cgraph kernels` file's kernels are recorded, not run:
-    (kernel, grid, block, shared bytes, the packed parameter values)."""
-
-    def __init__(self, ordinal: int = 0):
-        super().__init__(ordinal)
-        self.recorded: list = []
-        self.kernel_params: dict = {}
-
-    def load_source(self, source, name):
-        manifest = read_manifest(source, name)
-        if manifest is None:
-            return super().load_source(source, name)
-        self.kernel_params = {k.name: k.params for p in manifest.prim_funcs.values()
-                              for k in p.kernels}
-        return ("tvm-module", manifest), False
-
-    def get_function(self, module, name):
-        if isinstance(module, tuple):
-            assert name in self.kernel_params, name
-            return ("tvm-kernel", name)
-        return super().get_function(module, name)
-
-    def launch(self, func, grid, block, params, stream, shared_bytes=0):
-        if stream in self.capture:
-            self.capture[stream].append(("kernel", func, grid, block, params, shared_bytes))
-        else:
-            self._run_kernel(func, grid, block, params, shared_bytes)
-
-    def launch_thunk(self, func, grid, block, params, stream, shared_bytes=0):
-        def thunk():
-            self.launch(func, grid, block, params, stream, shared_bytes)
-            return (0,)
-        return thunk
-
-    def _run_kernel(self, func, grid, block, params, shared_bytes=0):
-        if not isinstance(func, tuple):
-            return super()._run_kernel(func, grid, block, params)
-        self.launches += 1
-        name = func[1]
-        pointers = ctypes.cast(params, ctypes.POINTER(ctypes.c_void_p))
-        values = []
-        for i, kp in enumerate(self.kernel_params[name]):
-            addr = pointers[i]
-            ct = ctypes.c_uint64 if kp.param is not None else \
-                {"int64": ctypes.c_int64, "int32": ctypes.c_int32}[kp.dtype]
-            values.append(ct.from_address(addr).value)
-        live = [any(base <= v < base + buf.size for base, buf in self.memory.items())
-                for v, kp in zip(values, self.kernel_params[name]) if kp.param is not None]
-        self.recorded.append((name, tuple(grid), tuple(block), shared_bytes, values, live))
-
-
 def test_run_launches_the_manifest_kernels_in_eager_and_graph(lowered):
     from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu
 
@@ -405,6 +353,66 @@ def test_run_launches_the_manifest_kernels_in_eager_and_graph(lowered):
     # calls (a transpose each) and two kernels outside them.
     (t,) = r.timings
     assert (t.launches_eager, t.graph_launches, t.launches_graph) == (4, 2, 4)
+
+
+@pytest.mark.parametrize("name", [p.name for p in CORPUS])
+def test_every_corpus_model_runs_with_its_own_kernels(lowered, name):
+    """Up to the launch, on the simulated driver (which, as CUDA, refuses to synchronise a
+    capturing stream): each call's PrimFunc arguments fit the manifest -- a `T.handle` that no
+    buffer matches is a pointer, as TVM passes it -- and a constant inside a captured region
+    was made before the capture (static_plan_basic's `R.const(1.0)`). First contact with a
+    GPU found both."""
+    from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu
+
+    if gxx() is None:
+        pytest.skip("g++ is needed for the simulated driver")
+    mod, ks = _get(lowered, name)
+    def open_device(ordinal):
+        drv = RecordingDriver(ordinal)
+        drv.zero_buffers = True
+        return drv
+
+    options = RunOptions(calls=2, warmup=0, iters=1, kernels_source=ks.source,
+                         kernels_name=name + ".cu")
+    r = run_on_gpu(mod, name, options, open_device=open_device)
+    if any(n.startswith("TVM generated no kernel") for n in r.notes):
+        # TVM's stub PrimFuncs: a call launches nothing, and its outputs hold whatever their
+        # memory held, which eager and graph need not share (the run says so in a note).
+        assert r.checked or r.difference is not None
+        return
+    # Eager and graph agree: the recording driver runs no TVM kernel, but zeroes what each
+    # would touch; cgraph's own kernels, the copies and the graphs' replays run.
+    assert r.ok, (r.difference_between, r.difference)
+    assert r.timings and all(t.one_graph is not None for t in r.timings)
+
+
+def test_real_gpu_benchmark_script_runs_on_the_recording_driver(lowered, tmp_path):
+    """bench/bench_real_gpu.py's plumbing (no GPU: --simulate), with kernels files written
+    from the corpus; a module of stub PrimFuncs is named as not timed."""
+    import json
+    import subprocess
+    import sys
+
+    if gxx() is None:
+        pytest.skip("g++ is needed for the simulated driver")
+    for name in ("nn_mlp", "static_plan_basic"):
+        (tmp_path / f"{name}.cu").write_text(_get(lowered, f"{name}.before.relax")[1].source)
+    out, doc = tmp_path / "b.json", tmp_path / "B.md"
+    doc.write_text("# x\n")
+    r = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_real_gpu.py"), "--simulate",
+                        "--kernels-dir", str(tmp_path), "--models", "nn_mlp,static_plan_basic",
+                        "--warmup", "0", "--iters", "2", "--json", str(out), "--write",
+                        str(doc)], capture_output=True, timeout=300)
+    assert r.returncode == 0, r.stderr.decode()[-2000:]
+    got = json.loads(out.read_text())
+    (row,) = got["rows"]
+    assert (row["model"], row["function"], row["host_launches_eager"],
+            row["graph_launches"]) == ("nn_mlp", "forward", 4, 2)
+    assert row["one_graph_us"] > 0 and row["graph_over_one_graph"] > 0
+    assert row["tvm_graph_us"] > 0 and row["tvm_host_launches"] == 4  # TVM's after file
+    assert got["skipped"] == [{"model": "static_plan_basic", "why": "no kernel: stub PrimFuncs"}]
+    text = doc.read_text()
+    assert "SIMULATED" in text and "<!-- bench_real_gpu -->" in text and "| nn_mlp |" in text
 
 
 def test_dynamic_shared_memory_and_3d_geometry_reach_the_driver():

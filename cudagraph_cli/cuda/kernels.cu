@@ -166,11 +166,33 @@ __device__ static inline double cg_min(double a, double b) {
 }
 __device__ static inline double cg_round32(double v) { return (double)(float)v; }
 
-#define CG_EW_KERNEL(NAME, EXPR)                                                               \
+// The generic loop computes in binary64 and rounds once when it stores, whatever the dtypes.
+// CG_EW_KERNEL_F32's FEXPR is the same operation on binary32 values: for float32 inputs and
+// output that have the output's shape, the kernel computes in binary32 instead, with the same
+// results bit for bit (a binary32 sum, difference, product or quotient rounded from binary64
+// equals the binary32 one: 53 >= 2 * 24 + 2 bits; max, min, negation and copies are exact),
+// and without the index and dtype work (the launches of a chain are this).
+#define CG_EW_KERNEL(NAME, EXPR) CG_EW_BODY(NAME, EXPR, 0, 0.0f)
+#define CG_EW_KERNEL_F32(NAME, EXPR, FEXPR) CG_EW_BODY(NAME, EXPR, 1, FEXPR)
+#define CG_EW_BODY(NAME, EXPR, HAS_F32, FEXPR)                                                 \
     CG_KERNEL void cg_ew_##NAME(EwArgs a) {                                                    \
         u64 step = (u64)gridDim.x * blockDim.x;                                                \
-        for (i64 i = (i64)((u64)blockIdx.x * blockDim.x + threadIdx.x); i < a.n;               \
-             i += (i64)step) {                                                                 \
+        i64 first = (i64)((u64)blockIdx.x * blockDim.x + threadIdx.x);                        \
+        if (HAS_F32 && a.flat == 3 && a.out_dt == CG_F32 && a.in_dt[0] == CG_F32 &&            \
+            (!a.in[1] || a.in_dt[1] == CG_F32)) {                                              \
+            const float* p = (const float*)a.in[0];                                            \
+            const float* q = (const float*)a.in[1];                                            \
+            for (i64 i = first; i < a.n; i += (i64)step) {                                     \
+                float x = p[i];                                                                \
+                float y = q ? q[i] : 0.0f;                                                     \
+                (void)x;                                                                       \
+                (void)y;                                                                       \
+                float v = (FEXPR);                                                             \
+                if (v != v) ((u32*)a.out)[i] = CG_F32_NAN; else ((float*)a.out)[i] = v;        \
+            }                                                                                  \
+            return;                                                                            \
+        }                                                                                      \
+        for (i64 i = first; i < a.n; i += (i64)step) {                                         \
             i64 o0 = i, o1 = i;                                                                \
             if ((a.flat & 3) != 3) {                                                           \
                 i64 r = i, s0 = 0, s1 = 0;                                                     \
@@ -190,21 +212,29 @@ __device__ static inline double cg_round32(double v) { return (double)(float)v; 
         }                                                                                      \
     }
 
-CG_EW_KERNEL(add, x + y)
-CG_EW_KERNEL(subtract, x - y)
-CG_EW_KERNEL(multiply, x * y)
-CG_EW_KERNEL(divide, x / y)
-CG_EW_KERNEL(maximum, cg_max(x, y))
-CG_EW_KERNEL(minimum, cg_min(x, y))
-CG_EW_KERNEL(add_one, x + 1.0)
+__device__ static inline float cg_maxf(float a, float b) {
+    return a != a ? a : (b != b ? b : (a >= b ? a : b));
+}
+__device__ static inline float cg_minf(float a, float b) {
+    return a != a ? a : (b != b ? b : (a <= b ? a : b));
+}
+
+CG_EW_KERNEL_F32(add, x + y, x + y)
+CG_EW_KERNEL_F32(subtract, x - y, x - y)
+CG_EW_KERNEL_F32(multiply, x * y, x * y)
+CG_EW_KERNEL_F32(divide, x / y, x / y)
+CG_EW_KERNEL_F32(maximum, cg_max(x, y), cg_maxf(x, y))
+CG_EW_KERNEL_F32(minimum, cg_min(x, y), cg_minf(x, y))
+CG_EW_KERNEL_F32(add_one, x + 1.0, x + 1.0f)
 CG_EW_KERNEL(exp, cg_round32(exp(x)))
-CG_EW_KERNEL(relu, cg_max(x, 0.0))
-CG_EW_KERNEL(negative, -x)
+CG_EW_KERNEL_F32(relu, cg_max(x, 0.0), cg_maxf(x, 0.0f))
+CG_EW_KERNEL_F32(negative, -x, -x)
 CG_EW_KERNEL(tanh, cg_round32(tanh(x)))
 CG_EW_KERNEL(sqrt, sqrt(x))
 CG_EW_KERNEL(sigmoid, cg_round32(1.0 / (1.0 + exp(-x))))
-CG_EW_KERNEL(copy, x)
-CG_EW_KERNEL(identity, x)
+CG_EW_KERNEL_F32(copy, x, x)
+CG_EW_KERNEL_F32(identity, x, x)
+
 
 // ---- host entry points (CGRAPH_HOST only): what the simulated driver calls -------------------
 #ifdef CGRAPH_HOST

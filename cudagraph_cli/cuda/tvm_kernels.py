@@ -255,6 +255,12 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
     where = {}  # name -> (param index, dim | None)
     for i, p in enumerate(original.params):
         buf = p if isinstance(p.ty, tvm.tirx.BufferType) else None
+        if buf is None and isinstance(p.ty, tvm.ir.PointerType):
+            # A `T.handle` no buffer matches (TVM's stub PrimFuncs): a pointer, which the
+            # call passes as a tensor, of no shape.
+            params.append((p.name, "buffer"))
+            pointer_of.append((p, i))
+            continue
         if buf is None:
             params.append((p.name, "scalar"))
             symbol.append((p, p.name))

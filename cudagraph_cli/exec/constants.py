@@ -34,7 +34,7 @@ def metadata_value(kind: str, index: int, shape: tuple, dtype: str) -> np.ndarra
     elif dt.kind == "b":
         block = rng.integers(0, 2, n).astype(dt)
     else:
-        block = rng.integers(-8 if dt.kind == "i" else 0, 8, n).astype(dt)
+        block = rng.integers(0, 8, n).astype(dt)
     return (block if n == size else np.resize(block, size)).reshape(shape)
 
 

@@ -98,6 +98,9 @@ class Executor:
         self.in_elements = storages_sized_in_elements(module)
         # In such a module: each storage's size as declared, and its dtype.
         self.declared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        # id(constant) -> (constant, its tensor): each made once and kept, as TVM's VM keeps
+        # its constant pool (a captured graph reads the tensor's address on every replay).
+        self.constants: dict[int, tuple] = {}
 
     def warn(self, message: str, loc: Loc | None = None) -> None:
         loc = self.binding_loc if loc is None else loc
@@ -196,9 +199,7 @@ class Executor:
         if t is ir.ExternFunc:
             return HostObject(e.name)
         if t is ir.Constant:
-            if e.meta is not None:  # metadata["<kind>"][i]: the text omits the data
-                return self.backend.from_numpy(constant_value(e))
-            return self.backend.from_numpy(np.asarray(e.value, dtype=numpy_dtype(e.dtype)))
+            return self._constant(e)
         if t is ir.Literal:
             return e.value
         if t is ir.If:
@@ -631,6 +632,25 @@ class Executor:
                             "the module")
         return value.name
 
+    def _constant(self, e: ir.Constant):
+        hit = self.constants.get(id(e))
+        if hit is None:
+            if e.meta is not None:  # metadata["<kind>"][i]: the text omits the data
+                value = constant_value(e)
+            else:
+                value = np.asarray(e.value, dtype=numpy_dtype(e.dtype))
+            hit = self.constants[id(e)] = (e, self.backend.from_numpy(value))
+        return hit[1]
+
+    def _load_constants(self, f: ir.Function) -> None:
+        """Make `f`'s constants before a capture of it: copying data to the device is no
+        graph's work (CUDA refuses the stream synchronisation it needs while capturing)."""
+        exprs = [b.value for b in ir.nested_bindings(f.blocks)] + [f.body]
+        for e in exprs:
+            for x in ir.walk(e):
+                if type(x) is ir.Constant:
+                    self._constant(x)
+
     def _run_or_capture(self, args: tuple):
         """vm.builtin.cuda_graph.run_or_capture(capture_func, args, index[, shape])."""
         if len(args) not in (3, 4):
@@ -651,6 +671,7 @@ class Executor:
             self.backend.replay(graph)
             self.replays += 1
             return outputs
+        self._load_constants(self.functions[func])
         self.backend.begin_capture()
         try:
             outputs = self._call_global(func, list(args[1]))

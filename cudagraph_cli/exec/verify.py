@@ -205,7 +205,7 @@ class Inputs:
             elif dt.kind == "b":
                 block = self.rng.integers(0, 2, n).astype(dt)
             else:
-                block = self.rng.integers(-8 if dt.kind == "i" else 0, 8, n).astype(dt)
+                block = self.rng.integers(0, 8, n).astype(dt)
             return (block if n == size else np.resize(block, size)).reshape(shape)
         if isinstance(s, ir.ShapeSInfo) and s.values is not None:
             return tuple(self.dim(d, syms, name) for d in s.values)

@@ -7,7 +7,11 @@ JSON schema (version 1):
               "message"}},
    "timings": [{"function", "shape", "eager_us": {"median", "p10", "p90", "samples"},
                 "graph_us": {...}, "speedup", "host_launches_eager", "host_launches_graph",
-                "graph_launches"}],
+                "graph_launches", "one_graph_us": {...} | null, "graph_over_one_graph",
+                "one_graph_note"}],
+   (one_graph_us: the eager call captured whole into one CUDA graph, replayed the same way;
+   graph_over_one_graph: graph median over one-graph median; one_graph_note: why
+   one_graph_us is null)
    "graphs": {"captures", "capture_ms": [...], "nodes": [...], "static_bytes"},
    "memory": {"eager_bytes", "graph_bytes"}, "kernels": {"compile_or_load_s", "cached",
    "user_used", "user_unused"}, "warmup", "iters", "notes": [...]}
@@ -57,6 +61,11 @@ def to_json(r: GpuRunReport) -> dict:
                          "p90": t.graph.p90_us, "samples": t.graph.samples},
             "speedup": t.speedup, "host_launches_eager": t.launches_eager,
             "host_launches_graph": t.launches_graph, "graph_launches": t.graph_launches,
+            "one_graph_us": None if t.one_graph is None else {
+                "median": t.one_graph.median_us, "p10": t.one_graph.p10_us,
+                "p90": t.one_graph.p90_us, "samples": t.one_graph.samples},
+            "graph_over_one_graph": t.graph_over_one_graph,
+            "one_graph_note": t.one_graph_note,
         } for t in r.timings],
         "graphs": {"captures": r.captures, "capture_ms": r.capture_ms, "nodes": r.graph_nodes,
                    "static_bytes": r.static_bytes},
@@ -115,15 +124,22 @@ def render(r: GpuRunReport, console) -> None:
         t = Table(title=f"per call, CUDA events, median of {r.iters} after {r.warmup} warm-up "
                         "(p10-p90)", title_justify="left")
         for col in ("function", "shape", "eager µs", "graph µs", "speedup",
-                    "host launches"):
+                    "host launches", "one graph µs", "graph/one"):
             t.add_column(col, justify="left" if col in ("function", "shape") else "right")
         for x in r.timings:
             shape = ", ".join(f"{k}={v}" for k, v in x.shape.items()) or "-"
             t.add_row(x.function, shape,
                       f"{x.eager.median_us:.1f} ({x.eager.p10_us:.1f}-{x.eager.p90_us:.1f})",
                       f"{x.graph.median_us:.1f} ({x.graph.p10_us:.1f}-{x.graph.p90_us:.1f})",
-                      f"{x.speedup:.2f}x", f"{x.launches_eager} -> {x.launches_graph}")
+                      f"{x.speedup:.2f}x", f"{x.launches_eager} -> {x.launches_graph}",
+                      "-" if x.one_graph is None else f"{x.one_graph.median_us:.1f}",
+                      "-" if x.one_graph is None else f"{x.graph_over_one_graph:.2f}")
         console.print(t)
+        console.print("one graph µs: the eager call captured whole into one CUDA graph, the "
+                      "floor the rewrite's graphs approach")
+        for x in r.timings:
+            if x.one_graph_note:
+                console.print(f"note: {x.function}: {x.one_graph_note}")
     cap = ""
     if r.capture_ms:
         cap = f", capture {min(r.capture_ms):.2f}-{max(r.capture_ms):.2f} ms each " \
