@@ -218,6 +218,8 @@ class BindingMemo:
         elif shape is None:
             return None
         self.lines += 1
+        if self.lines < LEARN_FROM:  # nothing learnt yet, nothing to copy: no key to make
+            return self._general(s)
         runs = s.runs
         refs = []
         marks = []
@@ -247,8 +249,7 @@ class BindingMemo:
         if len(self.seen) >= SEEN_MAX:  # a body of lines that each mean something else
             self.seen.clear()
         self.seen[key] = seen
-        if seen < LEARN_AT or self.lines < LEARN_FROM or \
-                self.tries >= TRIES_FREE + self.lines // TRIES_EVERY:
+        if seen < LEARN_AT or self.tries >= TRIES_FREE + self.lines // TRIES_EVERY:
             return self._general(s)
         self.tries += 1
         return self._learn(s, shape, key, refs)
