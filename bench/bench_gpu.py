@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import platform
 import sys
-from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu  # noqa: E402
 from cudagraph_cli.gen import chain_module  # noqa: E402
 from cudagraph_cli.text.reader import parse_module  # noqa: E402
-from report import write_section  # noqa: E402
+from report import gpu_heading, write_section  # noqa: E402
 
 
 def torch_times(fn, warmup: int, iters: int) -> float:
@@ -161,11 +159,7 @@ def main() -> None:
         rows.append(row)
         print(json.dumps(row), flush=True)
 
-    head = (f"{device.get('name', '?')} ({device.get('arch', '?')}), driver "
-            f"{device.get('driver', device.get('cuda_driver', '?'))}, {date.today()}, "
-            f"Python {platform.python_version()}")
-    if args.simulate:
-        head += " -- SIMULATED driver: the timings mean nothing"
+    head = gpu_heading(device, args.simulate)
     lines = [f"\n### cgraph run vs PyTorch, launch overhead ({head})\n",
              f"`python bench/bench_gpu.py --warmup {args.warmup} --iters {args.iters}`; "
              "per call, CUDA events from an idle stream, median; outputs checked against the "

@@ -27,3 +27,12 @@ def write_section(path: str, name: str, text: str) -> None:
     else:
         body = body.rstrip("\n") + "\n\n" + block + "\n"
     doc.write_text(body, encoding="utf-8")
+
+
+def gpu_heading(device: dict, simulated: bool) -> str:
+    """Where a GPU figure was measured (a `cgraph run` report's device facts), for the heading
+    of its table."""
+    head = (f"{device.get('name', '?')} ({device.get('arch', '?')}), driver "
+            f"{device.get('driver', device.get('cuda_driver', '?'))}, {date.today()}, "
+            f"Python {platform.python_version()}")
+    return head + (" -- SIMULATED driver: the timings mean nothing" if simulated else "")
