@@ -25,6 +25,12 @@ Models:
                   `metadata[...]` constants
   torch_convnet   relax.frontend.torch.from_exported_program of a torch.export'ed Conv2d,
                   ReLU, Linear module (weights as constants too); skipped without torch
+  mlc_llama_1b, mlc_qwen2_0_5b, mlc_llama_8b
+                  MLC-LLM-style models at the dimensions of Llama-3.2-1B, Qwen2-0.5B and
+                  Llama-3.1-8B (bench/corpus/mlc_models.py): paged KV cache (nn.llm's
+                  TIRPagedKVCache), float16, packed weights, functions embed / prefill /
+                  decode / batch_decode / create_tir_paged_kv_cache with MLC-LLM's
+                  attributes; built with TVM's cuda pipeline plus MLC-LLM's LowBatchGEMV
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,
@@ -44,6 +50,8 @@ import hashlib
 import sys
 import textwrap
 from pathlib import Path
+
+import mlc_models  # noqa: E402  (beside this file)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
@@ -90,14 +98,16 @@ class Capture:
         return self.before[0], self.after[0]
 
 
-def build_and_capture(mod, name: str) -> tuple[str, str]:
+def build_and_capture(mod, name: str, pipeline=None) -> tuple[str, str]:
     import tvm
     from tvm import relax
 
     capture = Capture()
+    target = tvm.target.Target(TARGET)
     with tvm.transform.PassContext(opt_level=3, config=CONFIG,
                                    instruments=[capture.instrument()]):
-        relax.build(mod, target=tvm.target.Target(TARGET))
+        relax.build(mod, target=target,
+                    relax_pipeline=pipeline(target) if pipeline else "default")
     return capture.single(name)
 
 
@@ -386,6 +396,21 @@ def main(argv=None) -> int:
         write_pair(args.out, name, [
             f"model: {model}",
             f"frontend: {frontend}; captured inside relax.build(mod, target=\"cuda\") under",
+            "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+            f"target {TARGET} (a fixed arch: the same files on every machine)",
+        ], before, after)
+
+    for name, config in mlc_models.CONFIGS.items():
+        if args.only and name not in args.only:
+            continue
+        print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME} captured")
+        mod = mlc_models.build(name, tvm.target.Target(TARGET))
+        before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
+        write_pair(args.out, name, [
+            f"model: MLC-LLM-style {config.family} at {config.describe()}",
+            "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+            "(bench/corpus/mlc_models.py); captured inside relax.build(mod, target=\"cuda\",",
+            "relax_pipeline=mlc_models.relax_pipeline) under",
             "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
             f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
