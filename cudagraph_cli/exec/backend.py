@@ -23,18 +23,50 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..diagnostics import SourceError
-from .kernels import KernelSpec, run_numpy
+from .kernels import (KernelSpec, Periodic, builtin_applies, elementwise, scalar_salt,
+                      synthetic_bytes)
 
 
 class ExecError(SourceError):
     """A module that cannot run: located at the binding that failed, when known."""
 
 
+class Ranges:
+    """Disjoint byte ranges [a, b), sorted: which bytes of a storage were written."""
+
+    __slots__ = ("spans",)
+
+    def __init__(self):
+        self.spans: list[list[int]] = []
+
+    def add(self, a: int, b: int) -> None:
+        if a >= b:
+            return
+        kept = []
+        for s, e in self.spans:
+            if e < a or s > b:
+                kept.append([s, e])
+            else:
+                a, b = min(a, s), max(b, e)
+        kept.append([a, b])
+        kept.sort()
+        self.spans = kept
+
+    def covers(self, a: int, b: int) -> bool:
+        return a >= b or any(s <= a and b <= e for s, e in self.spans)
+
+    def meets(self, a: int, b: int) -> bool:
+        return a < b and any(s < b and a < e for s, e in self.spans)
+
+
 @dataclass(eq=False)
 class Storage:
-    data: np.ndarray  # uint8
+    data: np.ndarray  # uint8; np.zeros, so pages nothing wrote densely cost no memory
     nbytes: int
-    written: np.ndarray | None = None  # bool per byte, when the backend tracks initialization
+    written: Ranges | None = None  # when the backend tracks initialization
+    # [start, end, block, anchor]: bytes start .. end are block[(j - anchor) % len(block)],
+    # not written out in `data` (kernels.Periodic)
+    periodic: list = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -42,7 +74,6 @@ class Tensor:
     array: np.ndarray
     storage: Storage | None = None
     offset: int = 0
-    written: np.ndarray | None = None  # bool per byte (views: a slice of the storage's mask)
 
     @property
     def shape(self) -> tuple:
@@ -152,6 +183,11 @@ class Backend:
     def from_numpy(self, a: np.ndarray) -> Tensor:
         raise NotImplementedError
 
+    def storage_bytes(self, storage) -> bytes | None:
+        """A storage's bytes, where the host can read them (None: it cannot)."""
+        data = getattr(storage, "data", None)
+        return data.tobytes() if isinstance(data, np.ndarray) else None
+
 
 class UninitializedRead(ExecError):
     """A kernel read memory that nothing had written: the module's results are undefined."""
@@ -163,6 +199,12 @@ class CpuBackend(Backend):
     With `track_init`, it also knows which bytes of allocated memory have been written, and a
     kernel that reads a byte nothing wrote raises UninitializedRead: such a module computes
     garbage on a GPU (allocations are not cleared), so comparing it with anything is moot.
+
+    Every tensor lives in a storage (alloc_tensor and from_numpy make one of its size). A
+    storage's bytes are its `data`, except the ranges in `periodic`: bytes a synthetic
+    kernel wrote as a repeating block (kernels.Periodic), written out only where something
+    reads them densely. So a model's weights and what is made from them alone cost their
+    blocks, not their size, and the memory a run takes grows with its activations.
     """
 
     name = "cpu"
@@ -175,8 +217,8 @@ class CpuBackend(Backend):
 
     def alloc_storage(self, nbytes: int) -> Storage:
         try:
-            written = np.zeros(nbytes, dtype=bool) if self.track_init else None
-            return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, written)
+            return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
+                           Ranges() if self.track_init else None)
         except MemoryError:
             raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
                 from None
@@ -188,23 +230,84 @@ class CpuBackend(Backend):
             raise ExecError(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
                             f"of {storage.nbytes} bytes")
         arr = storage.data[offset:offset + n].view(dt).reshape(shape)
-        written = storage.written[offset:offset + n] if storage.written is not None else None
-        return Tensor(arr, storage, offset, written)
+        return Tensor(arr, storage, offset)
 
     def tensor_view(self, t: Tensor, offset: int, shape: tuple, dtype: str) -> Tensor:
-        n = tensor_view_bytes(t, offset, shape, dtype)
-        data = t.array.reshape(-1).view(np.uint8)  # executor tensors are contiguous
-        arr = data[offset:offset + n].view(numpy_dtype(dtype)).reshape(shape)
-        written = t.written[offset:offset + n] if t.written is not None else None
-        return Tensor(arr, t.storage, t.offset + offset, written)
+        tensor_view_bytes(t, offset, shape, dtype)
+        return self.view(t.storage, t.offset + offset, shape, dtype)
 
     def alloc_tensor(self, shape: tuple, dtype: str) -> Tensor:
+        dt = numpy_dtype(dtype)
+        nbytes = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         try:
-            arr = np.zeros(shape, dtype=numpy_dtype(dtype))
-            written = np.zeros(arr.nbytes, dtype=bool) if self.track_init else None
-        except MemoryError:
+            storage = self.alloc_storage(nbytes)
+        except ExecError:
             raise ExecError(f"out of host memory allocating a tensor {shape} {dtype}") from None
-        return Tensor(arr, None, 0, written)
+        return self.view(storage, 0, shape, dtype)
+
+    # -- bytes: dense where written densely, a repeating block where a kernel made one ------
+
+    def _split(self, storage: Storage, a: int, b: int, write_out: bool) -> None:
+        """Take the bytes a .. b out of the storage's periodic ranges: written out into
+        `data` first when `write_out` (someone reads them), else dropped (being overwritten)."""
+        kept = []
+        for start, end, block, anchor in storage.periodic:
+            if end <= a or start >= b:
+                kept.append([start, end, block, anchor])
+                continue
+            x, y = max(a, start), min(b, end)
+            if write_out:
+                storage.data[x:y] = Periodic(block, end - anchor).shifted(x - anchor,
+                                                                          y - x).dense()
+            if start < x:
+                kept.append([start, x, block, anchor])
+            if y < end:
+                kept.append([y, end, block, anchor])
+        storage.periodic = kept
+
+    def _source(self, t: Tensor, reads: int):
+        """A kernel's input: a Periodic when one repeating range holds all of t, else t's
+        bytes dense (the first `reads` of them written out, which is all a kernel reads)."""
+        storage, a, n = t.storage, t.offset, t.array.nbytes
+        for start, end, block, anchor in storage.periodic:
+            if start <= a and a + n <= end:
+                return Periodic(block, end - anchor).shifted(a - anchor, n)
+        if storage.periodic:
+            self._split(storage, a, a + min(n, reads), write_out=True)
+        return storage.data[a:a + n]
+
+    def dense(self, t: Tensor) -> np.ndarray:
+        """t's array with every byte written out."""
+        if t.storage.periodic:
+            self._split(t.storage, t.offset, t.offset + t.array.nbytes, write_out=True)
+        return t.array
+
+    def _store(self, t: Tensor, result) -> None:
+        storage, a, n = t.storage, t.offset, t.array.nbytes
+        if storage.periodic:
+            self._split(storage, a, a + n, write_out=False)
+        if isinstance(result, Periodic):
+            storage.periodic.append([a, a + n, result.block, a])
+        else:
+            storage.data[a:a + n] = result
+
+    def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        outputs = [tensors[i] for i in spec.outputs]
+        inputs = [t for i, t in enumerate(tensors) if i not in spec.outputs]
+        if spec.builtin is not None and builtin_applies(
+                spec, [t.shape for t in tensors], [t.dtype for t in tensors]):
+            result = np.empty_like(outputs[0].array)
+            elementwise(spec.builtin, [self.dense(t) for t in inputs], result)
+            self._store(outputs[0], result.reshape(-1).view(np.uint8))
+            return
+        sizes = [t.array.nbytes for t in outputs]
+        reads = max(sizes, default=0)
+        results = synthetic_bytes(spec.salt ^ scalar_salt(scalars),
+                                  [self._source(t, reads) for t in inputs], sizes)
+        for t, r in zip(outputs, results):
+            self._store(t, r)
+
+    # -- the interface ----------------------------------------------------------------------
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         self.launch_count += 1
@@ -212,7 +315,7 @@ class CpuBackend(Backend):
             self.capturing.launches.append((spec, list(tensors), list(scalars)))
         if self.track_init:
             self._check_init(spec, tensors)
-        run_numpy(spec, [t.array for t in tensors], scalars)
+        self._run(spec, tensors, scalars)
 
     def take_warnings(self) -> list[str]:
         taken, self.warnings = self.warnings, []
@@ -220,8 +323,12 @@ class CpuBackend(Backend):
 
     def _check_init(self, spec: KernelSpec, tensors: list) -> None:
         for i, t in enumerate(tensors):
-            if i not in spec.outputs and t.written is not None and not t.written.all():
-                if spec.opaque and not t.written.any():
+            written = t.storage.written
+            if i in spec.outputs or written is None:
+                continue
+            a, b = t.offset, t.offset + t.array.nbytes
+            if not written.covers(a, b):
+                if spec.opaque and not written.meets(a, b):
                     # TVM's test modules hand fresh buffers to stub kernels and dummy packed
                     # functions, which may well write them first.
                     self.warnings.append(
@@ -234,8 +341,9 @@ class CpuBackend(Backend):
                     f"kernel '{spec.name}' reads argument {i} before anything wrote it "
                     "(uninitialized memory: the module's results are undefined)")
         for i in spec.outputs:
-            if tensors[i].written is not None:
-                tensors[i].written[...] = True
+            t = tensors[i]
+            if t.storage.written is not None:
+                t.storage.written.add(t.offset, t.offset + t.array.nbytes)
 
     def begin_capture(self) -> None:
         if self.capturing is not None:
@@ -249,11 +357,33 @@ class CpuBackend(Backend):
     def replay(self, graph: Graph) -> None:
         for spec, tensors, scalars in graph.launches:
             self.launch_count += 1
-            run_numpy(spec, [t.array for t in tensors], scalars)
+            self._run(spec, tensors, scalars)
 
     def to_numpy(self, t: Tensor) -> np.ndarray:
-        return t.array
+        return self.dense(t)
+
+    def storage_bytes(self, storage: Storage) -> bytes:
+        if storage.periodic:
+            self._split(storage, 0, storage.nbytes, write_out=True)
+        return storage.data.tobytes()
 
     def from_numpy(self, a: np.ndarray) -> Tensor:
         # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
-        return Tensor(np.ascontiguousarray(a).reshape(np.shape(a)))
+        a = np.ascontiguousarray(a).reshape(np.shape(a))
+        flat = a.reshape(-1).view(np.uint8)
+        storage = Storage(flat, flat.size, self._all_written(flat.size))
+        return Tensor(a, storage, 0)
+
+    def from_periodic(self, block: np.ndarray, shape: tuple) -> Tensor:
+        """A tensor of `shape` whose values repeat `block` (a 1-D array of its dtype)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
+        storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, self._all_written(nbytes))
+        storage.periodic.append([0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0])
+        return self.view(storage, 0, shape, str(block.dtype))
+
+    def _all_written(self, nbytes: int) -> Ranges | None:
+        if not self.track_init:
+            return None
+        written = Ranges()
+        written.add(0, nbytes)
+        return written

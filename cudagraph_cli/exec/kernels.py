@@ -16,6 +16,7 @@ for one that returns tensors, fresh tensors of the declared struct info.
 
 from __future__ import annotations
 
+import math
 import re
 import zlib
 from dataclasses import dataclass
@@ -136,25 +137,82 @@ def packed_spec(name: str, n_tensors: int) -> KernelSpec:
 
 # ---- the semantics, on NumPy arrays (the reference) ---------------------------------------
 
-_ARANGE: dict[int, np.ndarray] = {}
-_BASE: dict[tuple, np.ndarray] = {}
+# Outputs at least this big are computed as repeating blocks when every input they read
+# repeats (see Periodic), with a block of at most PERIOD_MAX bytes.
+PERIODIC_MIN = 1 << 20
+PERIOD_MAX = 16 << 20
 
 
-def _arange(n: int) -> np.ndarray:
-    a = _ARANGE.get(n)
-    if a is None:
-        a = _ARANGE[n] = np.arange(n, dtype=np.uint32)
-    return a
+class Periodic:
+    """Bytes that repeat: byte j is `block[j % len(block)]`, for j < n.
+
+    Real models at real size made the reference executor hold every weight and every tensor
+    made from weights alone (MLC-LLM's dumps transpose each weight in every call: 16 GB of
+    bytes a call for an 8B model). Inputs of more than 2^20 values repeat a random block
+    (exec/verify.py), and the synthetic kernel keeps repetition: when every input it reads
+    repeats, so does its output (below). Such bytes are kept as their block; only the prefix
+    a kernel reads is ever written out. The values are exactly those the dense arrays would
+    hold: this is a representation, not an approximation."""
+
+    __slots__ = ("block", "n")
+
+    def __init__(self, block: np.ndarray, n: int):
+        self.block = block  # uint8, 1-D, not empty
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def prefix(self, m: int) -> np.ndarray:
+        """The first min(m, n) bytes, dense (a fresh array)."""
+        m = min(m, self.n)
+        if m <= self.block.size:
+            return self.block[:m].copy()
+        return np.resize(self.block, m)  # repeats the block
+
+    def shifted(self, start: int, n: int) -> "Periodic":
+        """Bytes start .. start + n of these, as a Periodic of n bytes."""
+        shift = start % self.block.size
+        block = self.block if shift == 0 else np.roll(self.block, -shift)
+        return Periodic(block, n)
+
+    def dense(self) -> np.ndarray:
+        return self.prefix(self.n)
 
 
-def _base(m: int, c: int) -> np.ndarray:
-    """(17 j + c) mod 256 for j < m, as bytes (cached: kernels repeat their sizes)."""
-    key = (m, c & 0xFF)
-    b = _BASE.get(key)
-    if b is None:
-        b = _BASE[key] = ((_arange(m) * np.uint32(17) + np.uint32(c & 0xFF)) & 0xFF).astype(
-            np.uint8)
-    return b
+def _pattern(c: int) -> np.ndarray:
+    """(17 j + c) mod 256 for j < 256: the formula's own term, which repeats every 256 bytes."""
+    return ((np.arange(256, dtype=np.uint32) * 17 + (c & 0xFF)) & 0xFF).astype(np.uint8)
+
+
+def _extended(src, m: int) -> np.ndarray:
+    """in[j mod len(in)] for j < m, dense and fresh (the caller scales it in place)."""
+    n = len(src)
+    if isinstance(src, Periodic):
+        head = src.prefix(min(n, m))
+    else:
+        head = src[:min(n, m)].copy()
+    return head if n >= m else np.resize(head, m)
+
+
+def _period(inputs: list, m: int) -> int | None:
+    """The period of an output of m bytes when every input it reads repeats, else None: an
+    input at least m long repeats with its block; a shorter one is read modulo its length."""
+    period = 256
+    for src in inputs:
+        n = len(src)
+        if n == 0:
+            continue
+        if n >= m:
+            if not isinstance(src, Periodic):
+                return None
+            p = src.block.size
+        else:
+            p = n
+        period = math.lcm(period, p)
+        if period > PERIOD_MAX:
+            return None
+    return period if 2 * period <= m else None
 
 
 def scalar_salt(values: list) -> int:
@@ -164,29 +222,36 @@ def scalar_salt(values: list) -> int:
     return zlib.crc32(repr(values).encode()) & 0xFFFF
 
 
-def synthetic(salt: int, inputs: list, outputs: list) -> None:
-    """out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256, over the
-    bytes of each tensor (inputs read before any output is written). Computed in bytes, which
-    wrap modulo 256 as the formula does."""
-    views = [_bytes(out) for out in outputs]
-    m_max = max((v.size for v in views), default=0)
-    # Copy what is read (at most the largest output's size of each input) before writing:
-    # an input may share memory with an output.
-    raw_inputs = []
-    for a in inputs:
-        flat = _bytes(a)
-        raw_inputs.append((flat[:m_max].copy(), flat.size))
-    for t, view in enumerate(views):
-        m = view.size
-        if m == 0:
-            continue
-        acc = _base(m, salt + 101 * t).copy()
-        for k, (raw, n) in enumerate(raw_inputs):
-            if n == 0:
+def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
+    """The synthetic kernel over bytes: for output t of sizes[t] bytes,
+
+        out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256
+
+    where each input is a flat uint8 array or a Periodic. Returns each output's bytes, a fresh
+    array or a Periodic (an output of PERIODIC_MIN bytes or more whose inputs all repeat).
+    Every output is computed before the caller writes any: an input may share memory with
+    an output. Computed in bytes, which wrap modulo 256 as the formula does."""
+    results = []
+    for t, m in enumerate(sizes):
+        c = salt + 101 * t
+        period = _period(inputs, m) if m >= PERIODIC_MIN else None
+        width = period if period is not None else m
+        acc = np.resize(_pattern(c), width) if width else np.zeros(0, np.uint8)
+        for k, src in enumerate(inputs):
+            if width == 0 or len(src) == 0:
                 continue
-            part = raw[:m] if n >= m else raw[_arange(m) % np.uint32(n)]
-            acc += part * np.uint8((2 * k + 3) & 0xFF)
-        view[...] = acc
+            part = _extended(src, width)
+            part *= np.uint8((2 * k + 3) & 0xFF)
+            acc += part
+        results.append(Periodic(acc, m) if period is not None else acc)
+    return results
+
+
+def synthetic(salt: int, inputs: list, outputs: list) -> None:
+    """The synthetic kernel on NumPy arrays (contiguous), written in place."""
+    results = synthetic_bytes(salt, [_bytes(a) for a in inputs], [a.nbytes for a in outputs])
+    for out, r in zip(outputs, results):
+        _bytes(out)[...] = r.dense() if isinstance(r, Periodic) else r
 
 
 def _bytes(a: np.ndarray) -> np.ndarray:

@@ -198,15 +198,16 @@ class Inputs:
             size = math.prod(shape)
             check_alloc_size(size * dt.itemsize, f"the input '{name}', {shape} {dt},")
             # Big tensors (weights of real models) repeat a random block of 2^20 values:
-            # generating hundreds of MB of random numbers would dominate a verify run.
-            n = min(size, 1 << 20)
+            # generating hundreds of MB of random numbers would dominate a verify run, and
+            # the reference backend keeps a repeating tensor as its block (kernels.Periodic).
+            n = min(size, INPUT_BLOCK)
             if dt.kind == "f":
                 block = self.rng.standard_normal(n, dtype=np.float32).astype(dt)
             elif dt.kind == "b":
                 block = self.rng.integers(0, 2, n).astype(dt)
             else:
                 block = self.rng.integers(0, 8, n).astype(dt)
-            return (block if n == size else np.resize(block, size)).reshape(shape)
+            return block.reshape(shape) if n == size else Repeating(block, shape)
         if isinstance(s, ir.ShapeSInfo) and s.values is not None:
             return tuple(self.dim(d, syms, name) for d in s.values)
         if isinstance(s, ir.TupleSInfo):
@@ -236,8 +237,29 @@ class Inputs:
         return int(value)
 
 
+# An input of more values than this repeats a random block of this many (Repeating).
+INPUT_BLOCK = 1 << 20
+
+
+class Repeating:
+    """A host input whose values repeat `block`, in `shape`: made dense only for a backend
+    that cannot keep it as its block (the reference backend can: from_periodic)."""
+
+    def __init__(self, block: np.ndarray, shape: tuple):
+        self.block = block
+        self.shape = shape
+
+    def dense(self) -> np.ndarray:
+        return np.resize(self.block, math.prod(self.shape)).reshape(self.shape)
+
+
 def to_backend(backend: Backend, value):
     """A host value on a backend (arrays copied: each module gets its own buffers)."""
+    if isinstance(value, Repeating):
+        from_periodic = getattr(backend, "from_periodic", None)
+        if from_periodic is not None:
+            return from_periodic(value.block.copy(), value.shape)
+        return backend.from_numpy(value.dense())
     if isinstance(value, np.ndarray):
         return backend.from_numpy(value.copy())
     if isinstance(value, tuple):
@@ -285,8 +307,7 @@ def snapshot_value(backend: Backend, value):
         arr = backend.to_numpy(value)
         return ("tensor", arr.shape, str(arr.dtype), arr.tobytes(), arr)
     if backend.is_storage(value):
-        data = getattr(value, "data", None)
-        return ("storage", value.nbytes, data.tobytes() if isinstance(data, np.ndarray) else None)
+        return ("storage", value.nbytes, backend.storage_bytes(value))
     if isinstance(value, tuple):
         return ("tuple", tuple(snapshot_value(backend, v) for v in value))
     return ("value", value)

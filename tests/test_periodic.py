@@ -1,0 +1,187 @@
+"""Repeating bytes on the reference backend (kernels.Periodic, issue 24): a representation, never
+an approximation.
+
+The reference backend keeps big inputs (which repeat a random block) and what synthetic kernels
+make from them alone as their blocks. These tests hold it to the dense semantics:
+
+* `synthetic_bytes` against the formula of docs/EXECUTOR.md written out byte by byte here;
+* random runs of storages, views at any offset, launches (synthetic and elementwise) and
+  reads on two backends, one with repetition kept and one with everything dense: every
+  storage holds the same bytes after every step (read without writing anything out), and
+  every read gives the same array.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from cudagraph_cli.exec import backend as backend_mod
+from cudagraph_cli.exec import kernels
+from cudagraph_cli.exec.backend import CpuBackend
+from cudagraph_cli.exec.kernels import KernelSpec, Periodic, synthetic_bytes
+
+
+def formula(salt: int, inputs: list, m: int, t: int) -> np.ndarray:
+    """out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256."""
+    j = np.arange(m, dtype=np.int64)
+    acc = salt + 101 * t + 17 * j
+    for k, a in enumerate(inputs):
+        if a.size:
+            acc = acc + (2 * k + 3) * a.astype(np.int64)[j % a.size]
+    return (acc % 256).astype(np.uint8)
+
+
+@pytest.fixture
+def small_periods(monkeypatch):
+    """Repetition kept from 4 KiB on, so that small arrays exercise it."""
+    monkeypatch.setattr(kernels, "PERIODIC_MIN", 4096)
+    monkeypatch.setattr(kernels, "PERIOD_MAX", 1 << 16)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_synthetic_bytes_is_the_formula(seed, small_periods):
+    rng = np.random.default_rng(seed)
+    m = int(rng.choice([0, 1, 255, 4096, 9000, 20000]))
+    inputs, dense = [], []
+    for _ in range(int(rng.integers(0, 4))):
+        if rng.random() < 0.6:
+            block = rng.integers(0, 256, int(rng.choice([256, 512, 768, 1000])), dtype=np.uint8)
+            n = int(rng.choice([300, 4096, 30000]))
+            p = Periodic(block, n)
+            inputs.append(p)
+            dense.append(p.dense())
+        else:
+            a = rng.integers(0, 256, int(rng.choice([1, 7, 5000, 30000])), dtype=np.uint8)
+            inputs.append(a)
+            dense.append(a)
+    salt = int(rng.integers(0, 1 << 16))
+    got = synthetic_bytes(salt, inputs, [m, m // 2])
+    for t, (r, size) in enumerate(zip(got, [m, m // 2])):
+        as_bytes = r.dense() if isinstance(r, Periodic) else r
+        assert as_bytes.size == size
+        assert np.array_equal(as_bytes, formula(salt, dense, size, t))
+
+
+def test_repeating_inputs_make_a_repeating_output(small_periods):
+    block = np.arange(512, dtype=np.uint8)
+    (out,) = synthetic_bytes(7, [Periodic(block, 1 << 16)], [1 << 15])
+    assert isinstance(out, Periodic) and out.block.size == 512
+    # one dense input as long as the output: no repetition to keep
+    (out,) = synthetic_bytes(7, [Periodic(block, 1 << 16), np.zeros(1 << 15, np.uint8)],
+                             [1 << 15])
+    assert isinstance(out, np.ndarray)
+
+
+def logical(storage) -> bytes:
+    """What a storage holds, read without writing anything out: its data with the repeating
+    ranges laid over it (kept here independently of the backend's own reading)."""
+    data = storage.data.copy()
+    for start, end, block, anchor in storage.periodic:
+        j = np.arange(start, end)
+        data[start:end] = block[(j - anchor) % block.size]
+    return data.tobytes()
+
+
+class Twin:
+    """The same operations on a backend keeping repetition and on an all-dense one."""
+
+    def __init__(self):
+        self.lazy = CpuBackend(track_init=True)
+        self.dense = CpuBackend(track_init=True)
+        self.dense.from_periodic = None  # what to_backend checks: no repetition kept
+        self.storages: list[tuple] = []
+        self.tensors: list[tuple] = []
+
+    def storage(self, nbytes: int):
+        self.storages.append((self.lazy.alloc_storage(nbytes), self.dense.alloc_storage(nbytes)))
+
+    def repeating(self, block: np.ndarray, shape: tuple):
+        a = CpuBackend.from_periodic(self.lazy, block, shape)
+        b = self.dense.from_numpy(np.resize(block, int(np.prod(shape))).reshape(shape))
+        self.storages.append((a.storage, b.storage))
+        self.tensors.append((a, b))
+
+    def view(self, s: int, offset: int, shape: tuple, dtype: str):
+        a, b = self.storages[s]
+        self.tensors.append((self.lazy.view(a, offset, shape, dtype),
+                             self.dense.view(b, offset, shape, dtype)))
+
+    def launch(self, spec: KernelSpec, picks: list, scalars: list):
+        outcomes = []
+        for side, backend in ((0, self.lazy), (1, self.dense)):
+            try:
+                backend.launch(spec, [self.tensors[i][side] for i in picks], scalars)
+                outcomes.append(None)
+            except backend_mod.ExecError as e:
+                outcomes.append(type(e).__name__ + ": " + e.message)
+        assert outcomes[0] == outcomes[1]
+
+    def same(self):
+        for a, b in self.storages:
+            assert logical(a) == logical(b)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_runs_agree_with_dense_memory(seed, small_periods):
+    rng = random.Random(seed)
+    twin = Twin()
+    for _ in range(3):
+        block = np.frombuffer(rng.randbytes(2 * rng.choice([128, 256, 384])), np.float16)
+        block = np.nan_to_num(block, nan=0.5, posinf=1.0, neginf=-1.0)
+        twin.repeating(block, (rng.choice([16, 32, 48]), 512))
+    for _ in range(3):
+        twin.storage(rng.choice([32768, 65536]))
+    for step in range(60):
+        what = rng.random()
+        if what < 0.35:
+            s = rng.randrange(3, len(twin.storages)) if len(twin.storages) > 3 else 3
+            size = twin.storages[s][0].nbytes
+            rows = rng.choice([1, 4, 16, 32])
+            cols = 512
+            nbytes = rows * cols * 2
+            if nbytes > size:
+                continue
+            offset = rng.randrange(0, size - nbytes + 1, 2)
+            twin.view(s, offset, (rows, cols), "float16")
+        elif what < 0.85:
+            n = len(twin.tensors)
+            picks = rng.sample(range(n), k=min(n, rng.choice([2, 3])))
+            if rng.random() < 0.2 and len(picks) == 3 and \
+                    len({twin.tensors[i][0].shape for i in picks}) == 1:
+                spec = KernelSpec("add", (2,), "add")
+            else:
+                spec = KernelSpec(f"k{step}", (len(picks) - 1,), None)
+            twin.launch(spec, picks, [step])
+        else:
+            i = rng.randrange(len(twin.tensors))
+            a, b = twin.tensors[i]
+            assert np.array_equal(twin.lazy.to_numpy(a), twin.dense.to_numpy(b),
+                                  equal_nan=True)
+        twin.same()
+    for a, b in twin.storages:
+        assert twin.lazy.storage_bytes(a) == twin.dense.storage_bytes(b)
+
+
+def test_a_weight_transposed_in_every_call_stays_its_block():
+    """What MLC-LLM's dumps do (a kernel writes a weight-sized tensor made from a weight
+    alone): the output is kept as a block, and a reader of its first bytes reads them from
+    the block: nothing is written out."""
+    be = CpuBackend()
+    w = be.from_periodic(np.arange(1 << 20, dtype=np.float16), (4096, 1024))  # 8 MiB
+    s = be.alloc_storage(8 << 20)
+    wt = be.view(s, 0, (1024, 4096), "float16")
+    be.launch(KernelSpec("transpose", (1,), None), [w, wt], [])
+    assert len(s.periodic) == 1 and s.periodic[0][2].size == 2 << 20
+    x = be.from_numpy(np.ones((1, 1024), np.float16))
+    y = be.alloc_tensor((1, 4096), "float16")
+    be.launch(KernelSpec("matvec", (2,), None), [x, wt, y], [])
+    assert [(a, b) for a, b, *_ in s.periodic] == [(0, 8 << 20)]
+    assert not s.data.any()
+    # a dense reader of a part of it writes out that part only
+    part = be.view(s, 4096, (2, 1024), "float16")
+    be.launch(KernelSpec("add", (2,), "add"), [part, part, be.alloc_tensor((2, 1024),
+                                                                           "float16")], [])
+    assert [(a, b) for a, b, *_ in s.periodic] == [(0, 4096), (8192, 8 << 20)]
