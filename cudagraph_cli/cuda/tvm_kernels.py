@@ -180,7 +180,8 @@ def _bind_host_blocks(tvm, tmod, prims: list, arch: str, name: str):
 
     TVM 0.27's dlight LowBatchGEMV, given a symbolic batch it pads (the mlc models' prefill and
     batch_decode matmuls), binds its main reduction to GPU threads but leaves the padding, the
-    second reduction stage and the epilogue as plain loops at the PrimFunc's root, and marks
+    second reduction stage, the final reduction and the epilogue as plain loops at the
+    PrimFunc's root, and marks
     the PrimFunc scheduled, so dlight's Fallback skips it. TVM's lowering puts those loops in
     the host function, where they would read and write device memory from the CPU. cgraph binds
     each such block's spatial loops to blockIdx.x/threadIdx.x, as Fallback does (its reduction
