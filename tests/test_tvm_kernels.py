@@ -253,11 +253,19 @@ def test_parameters_pack_in_the_kernel_signature_order(lowered, name):
 
 
 def _value_of(f, var, tensors, scalars):
-    for p, t in zip([p for p in f.params if p.kind == "buffer"], tensors):
-        for d, text in enumerate(p.shape or ()):
-            if text.strip('"') == var:
-                return t.shape[d]
-    return scalars[[p.name for p in f.params if p.kind == "scalar"].index(var)]
+    # TVM reads a PrimFunc variable that clashes with a module TypeVar (the mlc models'
+    # `batch_size = T.int32()` beside `batch_size = TypeVar(...)`) renamed by cgraph's printer
+    # (text/tir_names.py): `batch_size_1` in TVM's names is `batch_size` in the module's text.
+    names = (var, re.sub(r"_\d+$", "", var))
+    for name in names:
+        for p, t in zip([p for p in f.params if p.kind == "buffer"], tensors):
+            for d, text in enumerate(p.shape or ()):
+                if text.strip('"') == name:
+                    return t.shape[d]
+        scalar_names = [p.name for p in f.params if p.kind == "scalar"]
+        if name in scalar_names:
+            return scalars[scalar_names.index(name)]
+    raise AssertionError(f"{f.name}: no parameter gives {var}")
 
 
 def test_symbolic_geometry_is_an_expression_of_the_module_variables(lowered):
