@@ -189,6 +189,9 @@ class RecordingDriver(HostDriver):
     def __init__(self, ordinal: int = 0):
         super().__init__(ordinal)
         self.recorded: list = []
+        # Per recorded launch, per pointer parameter: (base, size) of the block it points
+        # into when the kernel runs, or None (a pointer to no live block).
+        self.pointer_blocks: list = []
         self.kernel_params: dict = {}
         # Zero every block a TVM kernel gets a pointer into, and every new block: what a
         # kernel leaves (or, where TVM made none, what was there) is then the same in eager
@@ -236,14 +239,18 @@ class RecordingDriver(HostDriver):
         values = []
         for i, kp in enumerate(self.kernel_params[name]):
             addr = pointers[i]
-            ct = ctypes.c_uint64 if kp.param is not None else \
-                {"int64": ctypes.c_int64, "int32": ctypes.c_int32}[kp.dtype]
+            ct = ctypes.c_uint64 if kp.is_pointer else \
+                {"int64": ctypes.c_int64, "int32": ctypes.c_int32,
+                 "float32": ctypes.c_float}[kp.dtype]
             values.append(ct.from_address(addr).value)
-        live = [any(base <= v < base + buf.size for base, buf in self.memory.items())
-                for v, kp in zip(values, self.kernel_params[name]) if kp.param is not None]
+        blocks = [next(((base, buf.size) for base, buf in self.memory.items()
+                        if base <= v < base + buf.size), None)
+                  for v, kp in zip(values, self.kernel_params[name]) if kp.is_pointer]
+        live = [b is not None for b in blocks]
         self.recorded.append((name, tuple(grid), tuple(block), shared_bytes, values, live))
+        self.pointer_blocks.append(blocks)
         if self.zero_buffers:
             for v, kp in zip(values, self.kernel_params[name]):
                 for base, buf in self.memory.items():
-                    if kp.param is not None and base <= v < base + buf.size:
+                    if kp.is_pointer and base <= v < base + buf.size:
                         buf[:] = 0

@@ -32,6 +32,28 @@ ARCHS = ("sm_80", "sm_90")
 SYMBOLS = {"seq_len": 5, "total_seq_len": 7, "n": 3, "m": 11, "batch_size": 2}
 
 
+class _Symbols(dict):
+    """SYMBOLS (times `scale`, plus one past 1), and for any other name (the mlc models' `B`,
+    `ntoken`, `max_num_pages`, ...) a value of its own, the same every time it is read."""
+
+    def __init__(self, scale: int = 1):
+        super().__init__({k: self._scaled(v, scale) for k, v in SYMBOLS.items()})
+        self.scale = scale
+
+    @staticmethod
+    def _scaled(v: int, scale: int) -> int:
+        return v * scale + (scale > 1)
+
+    def __missing__(self, name):
+        if name == "T":  # TVMScript's namespace, from eval's globals
+            raise KeyError(name)
+        return self._scaled(13 + 2 * (sum(map(ord, name)) % 29), self.scale)
+
+
+def symbols(scale: int = 1) -> _Symbols:
+    return _Symbols(scale)
+
+
 @pytest.fixture(scope="session")
 def lowered(tvm):
     """Every corpus module, lowered once: name -> (module, KernelSet, seconds)."""
@@ -81,11 +103,24 @@ def test_every_prim_func_has_a_manifest_entry(lowered, name):
                 assert k.name.startswith(f.name + "_kernel")
 
 
+# NVRTC takes 7-12 s a file per architecture for the mlc models (2 cores, shared): the fast
+# suite compiles each for one architecture, alternating; CGRAPH_ALL_ARCHS=1 compiles all.
+MLC_FAST_ARCH = {"mlc_llama_1b.before.relax": "sm_90", "mlc_llama_8b.before.relax": "sm_80",
+                 "mlc_qwen2_0_5b.before.relax": "sm_80"}
+
+
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("name", WITH_KERNELS)
 def test_every_kernel_compiles_with_nvrtc(lowered, name, arch, tmp_path, monkeypatch):
     _nvrtc_or_skip()
+    if MLC_FAST_ARCH.get(name, arch) != arch and not os.environ.get("CGRAPH_ALL_ARCHS"):
+        pytest.skip(f"{name} compiles for {MLC_FAST_ARCH[name]} in the fast suite "
+                    "(CGRAPH_ALL_ARCHS=1 for both)")
     mod, ks = _get(lowered, name)
+    if nvrtc.toolkit_headers_needed(ks.source) and nvrtc.cuda_include_dir() is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} needs the CUDA headers on CI (nvidia-cuda-runtime)")
+        pytest.skip("no CUDA headers (cuda_fp16.h): pip install nvidia-cuda-runtime")
     monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
     cubin, cached = nvrtc.compile_cubin(ks.source, arch, name.replace(".relax", ".cu"))
     assert not cached and cubin.startswith(b"\x7fELF")
@@ -108,7 +143,10 @@ class _T:
 
 
 def _extent(text: str, env: dict) -> int:
-    return int(eval(text, {"__builtins__": {}, "T": _T}, dict(env)))  # noqa: S307 - test data
+    value = eval(text, {"__builtins__": {}, "T": _T}, env)  # noqa: S307 - test data
+    if isinstance(value, str):  # TVMScript's `T.Buffer(("B", 32), ...)`: a new variable
+        value = eval(value, {"__builtins__": {}, "T": _T}, env)  # noqa: S307
+    return int(value)
 
 
 def _bindings(f: ir.PrimFunc, env: dict) -> dict:
@@ -129,10 +167,10 @@ def _fake_call(f: ir.PrimFunc, env: dict):
 
     for i, p in enumerate(f.params):
         if p.kind == "buffer":
-            shape = tuple(_extent(d, env) for d in p.shape)
+            shape = tuple(_extent(d, env) for d in p.shape or ())
             tensors.append(FakeTensor(0x10000 * (i + 1), shape))
         else:
-            scalars.append(env.get(p.name, 1))
+            scalars.append(env[p.name])
     return tensors, scalars
 
 
@@ -145,16 +183,21 @@ def test_geometry_matches_the_thread_bindings(lowered, name):
         if not isinstance(f, ir.PrimFunc) or f.name not in manifest.prim_funcs:
             continue
         prim = manifest.prim_funcs[f.name]
-        for env in (SYMBOLS, {k: v * 3 + 1 for k, v in SYMBOLS.items()}):
+        for env in (symbols(), symbols(3)):
             want = _bindings(f, env)
             tensors, scalars = _fake_call(f, env)
-            launches = plan_prim_call(prim, tensors, scalars)
+            launches = plan_prim_call(prim, tensors, scalars, _workspace_pointers(prim))
             got: dict = {}
             for launch in launches:
                 for axis, (g, b) in enumerate(zip(launch.grid, launch.block)):
                     got.setdefault(f"blockIdx.{'xyz'[axis]}", set()).add(g)
                     got.setdefault(f"threadIdx.{'xyz'[axis]}", set()).add(b)
             for tag, values in got.items():
+                if prim.bound_blocks:
+                    # Blocks cgraph bound (test_kernel_workspaces.py) launch besides those the
+                    # text binds.
+                    assert want.get(tag, set()) <= values, (f.name, tag, values, want.get(tag))
+                    continue
                 # A tag no loop binds launches with extent 1.
                 assert values == want.get(tag, {1}) or values - {1} == want.get(tag), \
                     (f.name, tag, values, want.get(tag))
@@ -167,6 +210,11 @@ _SIGNATURE_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\(\d
 _C_TYPES = {"int64": "int64_t", "int32": "int", "float32": "float"}
 
 
+def _workspace_pointers(prim) -> list:
+    """Distinct fake addresses for a call's workspaces."""
+    return [0x7000000 + 0x100000 * j for j in range(len(prim.workspaces))]
+
+
 @pytest.mark.parametrize("name", WITH_KERNELS)
 def test_parameters_pack_in_the_kernel_signature_order(lowered, name):
     mod, ks = _get(lowered, name)
@@ -177,13 +225,20 @@ def test_parameters_pack_in_the_kernel_signature_order(lowered, name):
         if not isinstance(f, ir.PrimFunc) or f.name not in manifest.prim_funcs:
             continue
         prim = manifest.prim_funcs[f.name]
-        tensors, scalars = _fake_call(f, SYMBOLS)
+        env = symbols()
+        tensors, scalars = _fake_call(f, env)
         buffer_params = [p for p in f.params if p.kind == "buffer"]
-        for kernel, launch in zip(prim.kernels, plan_prim_call(prim, tensors, scalars)):
+        workspaces = _workspace_pointers(prim)
+        for kernel, launch in zip(prim.kernels, plan_prim_call(prim, tensors, scalars,
+                                                               workspaces)):
             sig = signatures[kernel.name]
             assert len(sig) == len(kernel.params) == len(launch.args)
             for c_param, kp, arg in zip(sig, kernel.params, launch.args):
-                if kp.param is not None:
+                if kp.workspace is not None:
+                    wname = prim.workspaces[kp.workspace].name
+                    assert "*" in c_param and c_param.endswith(f" {wname}_ptr"), (c_param, wname)
+                    assert arg.value == workspaces[kp.workspace]
+                elif kp.param is not None:
                     # TVM names a buffer's pointer `<buffer>_ptr`
                     pname = f.params[kp.param].name
                     assert "*" in c_param and c_param.endswith(f" {pname}_ptr"), (c_param, pname)
@@ -191,16 +246,26 @@ def test_parameters_pack_in_the_kernel_signature_order(lowered, name):
                     assert isinstance(arg, ctypes.c_uint64) and arg.value == tensors[k].ptr
                 else:
                     assert c_param.startswith(_C_TYPES[kp.dtype] + " "), (c_param, kp.dtype)
-                    assert arg.value == kp.expr.evaluate(
+                    want = kp.expr.evaluate_float if kp.dtype.startswith("float") else \
+                        kp.expr.evaluate
+                    assert arg.value == want(
                         {v: _value_of(f, v, tensors, scalars) for v in prim.vars})
 
 
 def _value_of(f, var, tensors, scalars):
-    for p, t in zip([p for p in f.params if p.kind == "buffer"], tensors):
-        for d, text in enumerate(p.shape):
-            if text == var:
-                return t.shape[d]
-    return scalars[[p.name for p in f.params if p.kind == "scalar"].index(var)]
+    # TVM reads a PrimFunc variable that clashes with a module TypeVar (the mlc models'
+    # `batch_size = T.int32()` beside `batch_size = TypeVar(...)`) renamed by cgraph's printer
+    # (text/tir_names.py): `batch_size_1` in TVM's names is `batch_size` in the module's text.
+    names = (var, re.sub(r"_\d+$", "", var))
+    for name in names:
+        for p, t in zip([p for p in f.params if p.kind == "buffer"], tensors):
+            for d, text in enumerate(p.shape or ()):
+                if text.strip('"') == name:
+                    return t.shape[d]
+        scalar_names = [p.name for p in f.params if p.kind == "scalar"]
+        if name in scalar_names:
+            return scalars[scalar_names.index(name)]
+    raise AssertionError(f"{f.name}: no parameter gives {var}")
 
 
 def test_symbolic_geometry_is_an_expression_of_the_module_variables(lowered):
@@ -366,7 +431,12 @@ def test_every_corpus_model_runs_with_its_own_kernels(lowered, name):
 
     if gxx() is None:
         pytest.skip("g++ is needed for the simulated driver")
+    if name.startswith("mlc_"):
+        # The run makes every weight on the host (the simulated device's memory): 1 to 16 GB
+        # of float16 for these. tests/test_kernel_workspaces.py runs a PrimFunc of Qwen2-0.5B.
+        pytest.skip(f"{name}: its weights are GBs on the simulated device")
     mod, ks = _get(lowered, name)
+
     def open_device(ordinal):
         drv = RecordingDriver(ordinal)
         drv.zero_buffers = True

@@ -275,12 +275,18 @@ def plan_user_launch(name: str, tensors: list, scalars: list) -> KernelOp:
     return KernelOp(name, max(1, math.ceil(n / BLOCK)), BLOCK, args)
 
 
-def plan_manifest_launch(prim, tensors: list, scalars: list) -> list:
-    """A PrimFunc call's launches as `cgraph kernels` wrote them (cuda/launch_manifest.py)."""
-    from .launch_manifest import plan_prim_call
+def plan_manifest_launch(prim, tensors: list, scalars: list, alloc=None) -> list:
+    """A PrimFunc call's launches as `cgraph kernels` wrote them (cuda/launch_manifest.py).
+    `alloc(nbytes) -> pointer` gives the call's workspaces (intermediate buffers TVM's host
+    code would allocate), one block each, which must stay allocated until the launches have
+    run."""
+    from .launch_manifest import plan_prim_call, workspace_bytes
 
     try:
-        planned = plan_prim_call(prim, tensors, scalars)
+        sizes = workspace_bytes(prim, tensors, scalars)
+        if sizes and alloc is None:
+            raise ValueError("its workspaces need an allocator")
+        planned = plan_prim_call(prim, tensors, scalars, [alloc(n) for n in sizes])
     except (ValueError, ZeroDivisionError, KeyError, IndexError) as e:
         raise ExecError(f"kernel '{prim.name}' (launch manifest): {e}") from None
     return [KernelOp(p.kernel, p.grid, p.block, p.args, shared_bytes=p.shared_bytes)
@@ -456,8 +462,13 @@ class CudaBackend(Backend):
         self._after_launch = []
         prim = self.library.manifest_kernels(spec.name)
         if prim is not None:
-            for op in plan_manifest_launch(prim, tensors, scalars):
+            # Workspaces are scratch blocks: back to the pool once the call's kernels are
+            # queued (stream order keeps a later user behind them); kept for good inside a
+            # capture or a traced call, whose launches run again on the same pointers.
+            for op in plan_manifest_launch(prim, tensors, scalars, self._scratch):
                 self._issue(op, self.library.kernel_function(op.kernel, op.shared_bytes))
+            for nbytes, ptr in self._after_launch:
+                self._release(ptr, nbytes)
             self.launch_count += 1
             return
         user = self.library.user_function(spec.name) if self.library.user_names else None

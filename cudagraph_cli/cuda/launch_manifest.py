@@ -8,10 +8,11 @@ The manifest is a JSON object in a C comment at the top of the .cu file (docs/KE
     */
 
 Per PrimFunc: its parameters (name, buffer or scalar), where each symbolic variable is read at
-a call (a dimension of a buffer parameter, or a scalar parameter), and its kernels in launch
-order, each with its parameters in the kernel's order (a PrimFunc buffer parameter's pointer,
-or a scalar expression), grid and block dimensions and dynamic shared memory bytes as
-expressions of the symbolic variables.
+a call (a dimension of a buffer parameter, or a scalar parameter), the per-call workspaces its
+host code allocates (intermediate buffers in global memory: name, dtype, bytes as an
+expression), and its kernels in launch order, each with its parameters in the kernel's order
+(a PrimFunc buffer parameter's pointer, a workspace's pointer, or a scalar expression), grid
+and block dimensions and dynamic shared memory bytes as expressions of the symbolic variables.
 
 Expressions are a small integer language: decimal literals, variable names, `+ - * // %`
 (floor division and modulo, as TIR's FloorDiv and FloorMod), unary `-`, comparisons,
@@ -117,6 +118,11 @@ class Expr:
     def evaluate(self, env: dict) -> int:
         return int(self._eval(self.tree.body, env))
 
+    def evaluate_float(self, env: dict) -> float:
+        """For a float kernel parameter: TVM passes a PrimFunc's float scalar parameter
+        through, and `evaluate` would truncate it."""
+        return float(self._eval(self.tree.body, env))
+
     def _eval(self, node, env):
         if isinstance(node, ast.Constant):
             return node.value
@@ -144,11 +150,28 @@ class Expr:
 @dataclass(frozen=True)
 class KernelParam:
     """One parameter of a device kernel, in the kernel's order: the pointer of PrimFunc
-    parameter `param` (a buffer), or the value of `expr` as `dtype`."""
+    parameter `param` (a buffer), the pointer of the call's workspace `workspace`, or the value
+    of `expr` as `dtype`."""
 
     param: int | None
     expr: Expr | None
     dtype: str  # "handle" for a pointer
+    workspace: int | None = None
+
+    @property
+    def is_pointer(self) -> bool:
+        return self.param is not None or self.workspace is not None
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """An intermediate buffer in global memory that TVM's host code allocates for each call
+    (TVMBackendAllocWorkspace) and passes to the PrimFunc's kernels: `nbytes` is an expression
+    of the symbolic variables."""
+
+    name: str
+    dtype: str
+    nbytes: Expr
 
 
 @dataclass(frozen=True)
@@ -166,6 +189,9 @@ class PrimKernels:
     params: tuple  # (name, "buffer" | "scalar") in the PrimFunc's order
     vars: dict  # symbolic variable -> (param index, dimension or None for a scalar param)
     kernels: tuple  # Kernel, in launch order
+    workspaces: tuple = ()  # Workspace, allocated for each call
+    # Blocks TVM's schedule left unbound, which `cgraph kernels` bound to GPU threads.
+    bound_blocks: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -182,17 +208,30 @@ def to_json(prim_funcs: list, info: dict) -> dict:
     """The manifest as the JSON object written in the .cu file."""
     out = {"format": FORMAT, **info, "prim_funcs": {}}
     for p in prim_funcs:
-        out["prim_funcs"][p.name] = {
+        entry = {
             "params": [{"name": n, "kind": k} for n, k in p.params],
             "vars": {v: ({"param": i, "dim": d} if d is not None else {"param": i})
-                     for v, (i, d) in p.vars.items()},
-            "kernels": [{
-                "name": k.name,
-                "params": [({"param": kp.param} if kp.param is not None else
-                            {"expr": kp.expr.text, "dtype": kp.dtype}) for kp in k.params],
-                "grid": [e.text for e in k.grid], "block": [e.text for e in k.block],
-                "dynamic_shared_bytes": k.dynamic_shared.text} for k in p.kernels]}
+                     for v, (i, d) in p.vars.items()}}
+        if p.workspaces:
+            entry["workspaces"] = [{"name": w.name, "dtype": w.dtype, "bytes": w.nbytes.text}
+                                   for w in p.workspaces]
+        if p.bound_blocks:
+            entry["bound_by_cgraph"] = list(p.bound_blocks)
+        entry["kernels"] = [{
+            "name": k.name,
+            "params": [_param_json(kp) for kp in k.params],
+            "grid": [e.text for e in k.grid], "block": [e.text for e in k.block],
+            "dynamic_shared_bytes": k.dynamic_shared.text} for k in p.kernels]
+        out["prim_funcs"][p.name] = entry
     return out
+
+
+def _param_json(kp: KernelParam) -> dict:
+    if kp.param is not None:
+        return {"param": kp.param}
+    if kp.workspace is not None:
+        return {"workspace": kp.workspace}
+    return {"expr": kp.expr.text, "dtype": kp.dtype}
 
 
 def render_comment(obj: dict) -> str:
@@ -265,6 +304,12 @@ def _prim(pname: str, p: dict, defined: set) -> PrimKernels:
         if (d is None) != (params[i][1] == "scalar"):
             raise ValueError(f"variable '{v}': a dimension of a buffer or a scalar parameter")
         variables[v] = (i, None if d is None else int(d))
+    workspaces = []
+    for w in p.get("workspaces", []):
+        wname = str(w["name"])
+        if not isinstance(w["dtype"], str):  # informative: "bytes" is the size
+            raise ValueError(f"workspace '{wname}': dtype {w['dtype']!r}")
+        workspaces.append(Workspace(wname, str(w["dtype"]), _expr(w["bytes"], variables)))
     kernels = []
     for k in p["kernels"]:
         kname = str(k["name"])
@@ -277,6 +322,12 @@ def _prim(pname: str, p: dict, defined: set) -> PrimKernels:
                 if not 0 <= i < len(params) or params[i][1] != "buffer":
                     raise ValueError(f"kernel '{kname}': parameter {i} is not a buffer")
                 kparams.append(KernelParam(i, None, "handle"))
+            elif "workspace" in q:
+                j = int(q["workspace"])
+                if not 0 <= j < len(workspaces):
+                    raise ValueError(f"kernel '{kname}': workspace {j}; the PrimFunc has "
+                                     f"{len(workspaces)}")
+                kparams.append(KernelParam(None, None, "handle", j))
             else:
                 if q["dtype"] not in SCALAR_CTYPES:
                     raise ValueError(f"kernel '{kname}': scalar type {q['dtype']!r}")
@@ -287,7 +338,8 @@ def _prim(pname: str, p: dict, defined: set) -> PrimKernels:
             raise ValueError(f"kernel '{kname}': grid and block have 3 dimensions each")
         kernels.append(Kernel(kname, tuple(kparams), grid, block,
                               _expr(k.get("dynamic_shared_bytes", "0"), variables)))
-    return PrimKernels(pname, params, variables, tuple(kernels))
+    return PrimKernels(pname, params, variables, tuple(kernels), tuple(workspaces),
+                       tuple(str(b) for b in p.get("bound_by_cgraph", [])))
 
 
 def _expr(text, variables: dict) -> Expr:
@@ -321,7 +373,10 @@ def bind_vars(prim: PrimKernels, tensors: list, scalars: list) -> dict:
     env = {}
     for v, (i, d) in prim.vars.items():
         kind, k = slot[i]
-        env[v] = int(tensors[k].shape[d]) if kind == "buffer" else int(scalars[k])
+        # A scalar parameter keeps its type: a float (a rope scale) reaches a float kernel
+        # parameter whole.
+        env[v] = int(tensors[k].shape[d]) if kind == "buffer" else \
+            (scalars[k] if isinstance(scalars[k], float) else int(scalars[k]))
     return env
 
 
@@ -335,13 +390,30 @@ def _slots(prim: PrimKernels) -> list:
     return out
 
 
-def plan_prim_call(prim: PrimKernels, tensors: list, scalars: list) -> list:
-    """The launches of one call of `prim`, in order (tensors: DeviceTensor-like, `.ptr`)."""
+def _check_call(prim: PrimKernels, tensors: list, scalars: list) -> None:
     n_buf = sum(1 for _, k in prim.params if k == "buffer")
     n_sc = len(prim.params) - n_buf
     if len(tensors) != n_buf or len(scalars) < n_sc:
         raise ValueError(f"'{prim.name}' takes {n_buf} buffer(s) and {n_sc} scalar(s); the "
                          f"call gives {len(tensors)} and {len(scalars)}")
+
+
+def workspace_bytes(prim: PrimKernels, tensors: list, scalars: list) -> list[int]:
+    """The bytes of each workspace a call of `prim` needs, in the manifest's order."""
+    _check_call(prim, tensors, scalars)
+    env = bind_vars(prim, tensors, scalars)
+    return [max(0, w.nbytes.evaluate(env)) for w in prim.workspaces]
+
+
+def plan_prim_call(prim: PrimKernels, tensors: list, scalars: list,
+                   workspaces: list = ()) -> list:
+    """The launches of one call of `prim`, in order (tensors: DeviceTensor-like, `.ptr`;
+    workspaces: the device pointers of the call's workspaces, allocated by the caller at the
+    sizes `workspace_bytes` gives, alive until the last launch has run)."""
+    _check_call(prim, tensors, scalars)
+    if len(workspaces) != len(prim.workspaces):
+        raise ValueError(f"'{prim.name}' needs {len(prim.workspaces)} workspace(s); "
+                         f"{len(workspaces)} given")
     env = bind_vars(prim, tensors, scalars)
     slot = _slots(prim)
     out = []
@@ -350,10 +422,12 @@ def plan_prim_call(prim: PrimKernels, tensors: list, scalars: list) -> list:
         for kp in k.params:
             if kp.param is not None:
                 args.append(ctypes.c_uint64(tensors[slot[kp.param][1]].ptr))
+            elif kp.workspace is not None:
+                args.append(ctypes.c_uint64(workspaces[kp.workspace]))
+            elif kp.dtype.startswith("float"):
+                args.append(SCALAR_CTYPES[kp.dtype](kp.expr.evaluate_float(env)))
             else:
-                v = kp.expr.evaluate(env)
-                ct = SCALAR_CTYPES[kp.dtype]
-                args.append(ct(float(v)) if kp.dtype.startswith("float") else ct(v))
+                args.append(SCALAR_CTYPES[kp.dtype](kp.expr.evaluate(env)))
         # TVM's runtime launches a dimension of size 0 or less as 1 (LaunchParamConfig).
         grid = tuple(max(1, e.evaluate(env)) for e in k.grid)
         block = tuple(max(1, e.evaluate(env)) for e in k.block)

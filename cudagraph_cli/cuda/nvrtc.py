@@ -5,6 +5,12 @@ be newer than the machine's driver, and a driver rejects PTX from a newer toolki
 loads machine code for its device. NVRTC needs no GPU, so kernels compile (and are tested) on
 any machine that has the library.
 
+NVRTC has no headers of its own beyond its built-in ones, and TVM's code for float16 and
+bfloat16 includes `cuda_fp16.h` / `cuda_bf16.h`: for such a source the CUDA headers' folder is
+added to the include path, as cuda-python's pathfinder finds it (the `nvidia-cuda-runtime`
+wheel, $CUDA_HOME / $CUDA_PATH, /usr/local/cuda); without it the source cannot be compiled
+here (NvrtcUnavailable, which says what to install).
+
 The cache holds one file per (source, architecture, options, NVRTC version), named by their
 SHA-256, under $CGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/cgraph/kernels, else
 ~/.cache/cgraph/kernels; files are written atomically. A cache that cannot be written is
@@ -72,10 +78,46 @@ def cache_dir() -> Path:
     return Path(base) / "cgraph" / "kernels"
 
 
+# The CUDA toolkit headers TVM's CUDA code generator includes (float16, bfloat16, fp8 types).
+_TOOLKIT_INCLUDE_RE = re.compile(r"^\s*#\s*include\s*<(cuda_fp16|cuda_bf16|cuda_fp8|cuda_fp6|"
+                                 r"cuda_fp4)\.h>", re.MULTILINE)
+
+
+def toolkit_headers_needed(source: str) -> list[str]:
+    """The CUDA toolkit headers `source` includes that NVRTC does not have built in."""
+    return sorted({m.group(1) + ".h" for m in _TOOLKIT_INCLUDE_RE.finditer(source)})
+
+
+def cuda_include_dir() -> str | None:
+    """The folder of the CUDA headers (cuda_fp16.h ...), or None."""
+    try:
+        from cuda import pathfinder
+    except ImportError:
+        return None
+    try:
+        found = pathfinder.locate_nvidia_header_directory("cudart")
+    except Exception:  # noqa: BLE001 - pathfinder raises when nothing is found
+        return None
+    path = getattr(found, "abs_path", found)
+    if path and os.path.isfile(os.path.join(path, "cuda_fp16.h")):
+        return str(path)
+    return None
+
+
 def compile_cubin(source: str, arch: str, name: str = "kernels.cu",
                   options: tuple = OPTIONS, use_cache: bool = True) -> tuple[bytes, bool]:
     """(cubin, whether it came from the cache). `arch` is `sm_XY`."""
     nvrtc, ver = _nvrtc()
+    headers = toolkit_headers_needed(source)
+    if headers:
+        include = cuda_include_dir()
+        if include is None:
+            raise NvrtcUnavailable(
+                f"{name} includes {', '.join(headers)}, which NVRTC does not have built in: "
+                "install the CUDA headers (pip install nvidia-cuda-runtime, or a CUDA toolkit "
+                "with CUDA_HOME set)")
+        # Part of the options, hence of the cache key: other headers, another cubin.
+        options = (*options, f"--include-path={include}")
     key = hashlib.sha256("\0".join([source, arch, " ".join(options),
                                     f"nvrtc {ver[0]}.{ver[1]}"]).encode()).hexdigest()
     path = cache_dir() / f"{key}.cubin"

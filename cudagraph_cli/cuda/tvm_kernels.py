@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Loc, SourceError
 from ..text.printer import print_module
-from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, render_comment, to_json
+from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, Workspace, render_comment, \
+    to_json
 
 TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"
 DEFAULT_ARCH = "sm_80"
@@ -119,11 +120,17 @@ def lower_module(mod: ir.Module, name: str, arch: str = DEFAULT_ARCH) -> KernelS
     header["tvm"] = str(getattr(tvm, "__version__", "unknown"))
     t0 = time.perf_counter()
     tmod = _read_with_tvm(tvm, mod, prims, name)
+    tmod, bound = _bind_host_blocks(tvm, tmod, prims, arch, name)
     host, device, code = _lower(tvm, tmod, prims, arch, name)
-    result = [_prim_kernels(tvm, tmod[p.name], host.get(p.name), device, p, name)
+    result = [_prim_kernels(tvm, tmod[p.name], host.get(p.name), device, p, name,
+                            bound.get(p.name, ()))
               for p in prims]
     seconds = time.perf_counter() - t0
-    return KernelSet(_cu_file(header, result, code), result, arch, seconds)
+    notes = [f"PrimFunc '{p}': TVM's schedule leaves {len(b)} block(s) outside GPU threads "
+             f"({', '.join(b)}), which TVM's host code would run on the CPU; cgraph bound "
+             "their spatial loops to GPU threads, as dlight's Fallback rule does"
+             for p, b in bound.items()]
+    return KernelSet(_cu_file(header, result, code), result, arch, seconds, notes)
 
 
 def _cu_file(header: dict, prims: list, code: str) -> str:
@@ -164,6 +171,99 @@ def _blame(message: str, text: str, prims: list, name: str, what: str) -> Source
     loc = culprit.loc if culprit is not None else Loc(0, 0)
     who = f"PrimFunc '{culprit.name}'" if culprit is not None else "the PrimFuncs"
     return SourceError(f"{what} {who}: {first}", loc, name)
+
+
+# ---- blocks a schedule left on the host ------------------------------------------------------
+
+def _bind_host_blocks(tvm, tmod, prims: list, arch: str, name: str):
+    """(module, {PrimFunc: names of the blocks bound}).
+
+    TVM 0.27's dlight LowBatchGEMV, given a symbolic batch it pads (the mlc models' prefill and
+    batch_decode matmuls), binds its main reduction to GPU threads but leaves the padding, the
+    second reduction stage, the final reduction and the epilogue as plain loops at the
+    PrimFunc's root, and marks
+    the PrimFunc scheduled, so dlight's Fallback skips it. TVM's lowering puts those loops in
+    the host function, where they would read and write device memory from the CPU. cgraph binds
+    each such block's spatial loops to blockIdx.x/threadIdx.x, as Fallback does (its reduction
+    loops stay serial inside a thread); TVM's schedule primitives check that the binding is
+    legal. A PrimFunc with no thread binding at all is not scheduled: that stays an error
+    (`_host_walk`)."""
+    from tvm.target import Target
+
+    s_tir = importlib.import_module("tvm.s_tir")
+    max_threads = int(Target({"kind": "cuda", "arch": arch}).attrs["max_num_threads"])
+    bound = {}
+    for p in prims:
+        func = tmod[p.name]
+        if not _has_thread_binding(tvm, func.body):
+            continue
+        try:
+            sch = s_tir.Schedule(func)
+            root = sch.get_sblock("root")
+            blocks = sch.get_child_blocks(root)
+        except Exception:  # noqa: BLE001 - no root block: nothing cgraph can bind
+            continue
+        names = []
+        for blk in blocks:
+            loops = sch.get_loops(blk)
+            if any(sch.get(lp).thread_binding is not None for lp in loops) or \
+                    _has_thread_binding(tvm, sch.get(blk).body):
+                continue
+            try:
+                _bind_block(tvm, sch, blk, loops, max_threads)
+            except Exception as e:  # noqa: BLE001 - a TVM schedule error: located at p
+                first = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+                raise _error(p, name, f"block '{sch.get(blk).name_hint}' is outside GPU "
+                             f"threads and cgraph cannot bind it ({first})") from None
+            names.append(str(sch.get(blk).name_hint))
+        if names:
+            tmod.update_func(tmod.get_global_var(p.name), sch.mod["main"])
+            bound[p.name] = tuple(names)
+    return tmod, bound
+
+
+def _has_thread_binding(tvm, stmt) -> bool:
+    import tvm_ffi
+
+    found = []
+
+    def visit_for(node):
+        if node.kind == tvm.tirx.ForKind.THREAD_BINDING:
+            found.append(node)
+
+    def visit_attr(node):
+        if node.attr_key in ("thread_extent", "virtual_thread"):
+            found.append(node)
+
+    tvm_ffi.structural_walk(stmt, [(tvm.tirx.For, visit_for), (tvm.tirx.AttrStmt, visit_attr)],
+                            order="post")
+    return bool(found)
+
+
+def _bind_block(tvm, sch, blk, loops, max_threads: int) -> None:
+    """dlight's Fallback for one block: spatial loops first, fused, split by the target's
+    thread limit, bound to blockIdx.x and threadIdx.x; reduction loops after them, serial. A
+    loop that is not (only) a spatial or (only) a reduction iterator's stays serial, last."""
+    realize = sch.get(loops[-1]).body if loops else None
+    uses = []  # (loop variable, kind of an iterator whose binding reads it)
+    if realize is not None:
+        if type(realize).__name__ != "SBlockRealize":
+            raise ValueError("its loops are not perfectly nested")
+        for iv, value in zip(realize.block.iter_vars, realize.iter_values):
+            kind = {0: "S", 2: "R"}.get(int(iv.iter_type), "O")  # DataPar, CommReduce
+            uses.extend((v, kind) for v in tvm.tirx.analysis.undefined_vars(value))
+    s_loops, r_loops, o_loops = [], [], []
+    for lp in loops:
+        var = sch.get(lp).loop_var
+        k = {kind for v, kind in uses if v.same_as(var)} or {"O"}
+        {"S": s_loops, "R": r_loops}.get(next(iter(k)) if len(k) == 1 else "O",
+                                         o_loops).append(lp)
+    if not s_loops:
+        s_loops.append(sch.add_unit_loop(blk))
+    sch.reorder(*s_loops, *r_loops, *o_loops)
+    bx, tx = sch.split(sch.fuse(*s_loops), factors=[None, max_threads])
+    sch.bind(bx, "blockIdx.x")
+    sch.bind(tx, "threadIdx.x")
 
 
 _HOOK_LOCK = threading.Lock()
@@ -247,7 +347,7 @@ def _cuda_source(tvm, build, dev_mod, dev_target) -> str:
 # ---- the manifest from TVM's lowered host code ----------------------------------------------
 
 def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
-                  name: str) -> PrimKernels:
+                  name: str, bound_blocks: tuple = ()) -> PrimKernels:
     E = tvm.tirx.expr
     params = []
     pointer_of = []  # (data var, PrimFunc parameter index)
@@ -273,18 +373,44 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
                 symbol.append((extent, extent.name))
                 where.setdefault(extent.name, (i, d))
     kernels = []
+    workspaces = []
     if host_func is not None:
-        lets, calls = _host_walk(tvm, host_func.body, prim, name)
+        lets, calls, allocs, decls = _host_walk(tvm, host_func.body, prim, name)
         tracer = _Tracer(tvm, lets, pointer_of, symbol, prim, name)
+        tracer.decls = decls
+        for buf in allocs:
+            workspaces.append(_workspace(tvm, buf, tracer, prim, name))
+            tracer.workspace_of.append((buf, len(workspaces) - 1))
         for call in calls:
             kernels.append(_kernel(tvm, call, device, tracer, prim, name))
+        used_ws = {kp.workspace for k in kernels for kp in k.params}
+        if any(j not in used_ws for j in range(len(workspaces))):
+            unused = [w.name for j, w in enumerate(workspaces) if j not in used_ws]
+            raise _error(prim, name, f"TVM's host code allocates {', '.join(unused)} but "
+                         "passes it to no kernel")
     used = set()
     for k in kernels:
         for e in (*k.grid, *k.block, k.dynamic_shared,
                   *(kp.expr for kp in k.params if kp.expr is not None)):
             used |= e.names
+    for w in workspaces:
+        used |= w.nbytes.names
     return PrimKernels(prim.name, tuple(params), {v: where[v] for v in sorted(used)},
-                       tuple(kernels))
+                       tuple(kernels), tuple(workspaces), tuple(bound_blocks))
+
+
+def _workspace(tvm, buf, tracer, prim, name) -> Workspace:
+    """A buffer TVM's host code allocates: what TVM's runtime gets from
+    TVMBackendAllocWorkspace for each call (LowerTVMBuiltin asks for the product of its shape
+    times the element's bytes)."""
+    scope = str(buf.scope())
+    if scope != "global":
+        raise _error(prim, name, f"TVM's host code allocates '{buf.name}' in {scope} memory")
+    dt = tvm.DataType(str(buf.dtype))
+    elem = (dt.bits * dt.lanes + 7) // 8
+    dims = [tracer.text(d) for d in buf.shape] or ["1"]
+    return Workspace(str(buf.name), str(buf.dtype),
+                     Expr.parse(" * ".join([*dims, str(elem)])))
 
 
 def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
@@ -292,10 +418,12 @@ def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
 
 
 def _host_walk(tvm, body, prim, name):
-    """The host function's let-bindings ((var, value) pairs) and its kernel calls, in
-    order."""
+    """The host function's let-bindings ((var, value) pairs), its kernel calls and the
+    buffers it allocates (per-call workspaces), in order."""
     lets: list = []  # (var, value): TIR vars compare by `same_as`, not by `==`
     calls: list = []
+    allocs: list = []
+    decls: list = []  # (buffer, its data): TVM's views of a buffer's memory
     tirx = tvm.tirx
 
     def walk(node, in_loop: bool):
@@ -307,6 +435,13 @@ def _host_walk(tvm, body, prim, name):
             return
         if isinstance(node, (tirx.Bind, tirx.LetStmt, tirx.expr.Let)):
             lets.append((node.var, node.value))
+        if isinstance(node, tirx.AllocBuffer):
+            if in_loop:
+                raise _error(prim, name, "TVM's host code allocates a buffer inside a loop; "
+                             "cgraph's manifest has no host loops")
+            allocs.append(node.buffer)
+        if isinstance(node, tirx.DeclBuffer):
+            decls.append((node.buffer, node.data))
         if isinstance(node, tvm.ir.Op) or not hasattr(node, "__class__"):
             return
         if type(node).__name__ == "BufferStore":
@@ -326,7 +461,7 @@ def _host_walk(tvm, body, prim, name):
                 walk(child, loop)
 
     walk(body, False)
-    return lets, calls
+    return lets, calls, allocs, decls
 
 
 def _has_field(node, attr: str) -> bool:
@@ -356,9 +491,28 @@ class _Tracer:
         self.tvm, self.lets, self.prim, self.name = tvm, lets, prim, name
         self.pointer_of = pointer_of
         self.symbol = symbol
+        self.workspace_of: list = []  # (a buffer the host allocates, workspace index)
+        self.decls: list = []  # (buffer, data): the host's decl_buffers
 
-    def pointer(self, e) -> int:
+    def pointer(self, e) -> KernelParam:
+        """The PrimFunc buffer parameter or workspace whose data pointer `e` is."""
         E = self.tvm.tirx.expr
+        # A workspace first, by identity alone: the host's decl_buffers of an allocation
+        # (`x_1 = T.decl_buffer(..., data=x.data)`) lead to it, and a name proves nothing.
+        cur = e
+        for _ in range(100):
+            if type(cur).__name__ == "Call" and getattr(cur.op, "name", "") == \
+                    "tirx.buffer_data":
+                cur = cur.args[0]
+            if not isinstance(cur, E.Var):
+                break
+            j = _lookup(self.workspace_of, cur)
+            if j is not None:
+                return KernelParam(None, None, "handle", j)
+            nxt = _lookup(self.decls, cur)
+            cur = nxt if nxt is not None else _lookup(self.lets, cur)
+            if cur is None:
+                break
         for _ in range(100):
             if type(e).__name__ == "Call" and getattr(e.op, "name", "") == "tirx.buffer_data":
                 e = e.args[0]
@@ -366,13 +520,13 @@ class _Tracer:
                 break
             i = _lookup(self.pointer_of, e, by_name=True)
             if i is not None:
-                return i
+                return KernelParam(i, None, "handle")
             bound = _lookup(self.lets, e)
             if bound is None:
                 break
             e = bound
-        raise _error(self.prim, self.name, f"a kernel's pointer argument `{e}` is not the data "
-                     "of a buffer parameter")
+        raise _error(self.prim, self.name, f"a kernel's pointer argument `{e}` is neither the "
+                     "data of a buffer parameter nor a buffer TVM's host code allocates")
 
     def text(self, e, depth: int = 0) -> str:
         if depth > 200:
@@ -391,8 +545,10 @@ class _Tracer:
             raise _error(self.prim, self.name, f"launch value `{e.name}` is neither a symbolic "
                          "variable of the PrimFunc nor computed from them")
         if t is E.Cast:
-            if not str(e.dtype).startswith(("int", "uint")):
-                raise _error(self.prim, self.name, f"launch value cast to {e.dtype}")
+            # TVM 0.27's Cast has no `dtype`: its type is `ty` (a PrimType).
+            dtype = str(e.ty.dtype)
+            if not dtype.startswith(("int", "uint")):
+                raise _error(self.prim, self.name, f"launch value cast to {dtype}")
             return self.text(e.value, depth + 1)
         infix = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.FloorDiv: "//", E.FloorMod: "%",
                  E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.EQ: "==", E.NE: "!=",
@@ -407,8 +563,25 @@ class _Tracer:
                     f"{self.text(e.true_value, depth + 1)}, {self.text(e.false_value, depth + 1)})")
         if t is E.Not:
             return f"(not {self.text(e.a, depth + 1)})"
+        if _is_byte_offset(e):
+            # A buffer with a symbolic elem_offset (`offset_factor=1`, nn.llm's paged KV
+            # cache) reads it from its DLTensor's byte_offset. cgraph passes each tensor's
+            # pointer with its offset already added (a view's pointer is its storage's plus
+            # the offset), so the offset left for the kernel to add is 0.
+            return "0"
         raise _error(self.prim, self.name, f"launch value `{e}` ({t.__name__}) is outside "
                      "cgraph's manifest expressions")
+
+
+# DLTensor's fields as TVM's host code reads them (`tvm_struct_get(handle, 0, field)`):
+# kArrByteOffset is 8 (tvm/tirx/builtin.h; TVM's own argument checks name it: `assert 0 ==
+# tvm_struct_get(x_handle, 0, 8, "uint64"), "Invalid x.byte_offset"`).
+_DLTENSOR_BYTE_OFFSET = 8
+
+
+def _is_byte_offset(e) -> bool:
+    return type(e).__name__ == "Call" and getattr(e.op, "name", "") == "tirx.tvm_struct_get" \
+        and len(e.args) == 3 and int(getattr(e.args[2], "value", -1)) == _DLTENSOR_BYTE_OFFSET
 
 
 _THREAD_TAG_RE = re.compile(r"^(blockIdx|threadIdx)\.([xyz])$")
@@ -427,7 +600,7 @@ def _kernel(tvm, call, device: dict, tracer: _Tracer, prim, name) -> Kernel:
     for p, v in zip(dev.params, values[:n]):
         ty = str(p.ty)
         if not isinstance(p.ty, tvm.ir.PrimType) or "handle" in ty:
-            kparams.append(KernelParam(tracer.pointer(v), None, "handle"))
+            kparams.append(tracer.pointer(v))
         else:
             kparams.append(KernelParam(None, Expr.parse(tracer.text(v)), str(p.ty.dtype)))
     tags = [str(t) for t in call.attrs.launch_params]
