@@ -403,6 +403,8 @@ def rewrite_factory():
         except api.UnknownName as e:
             raise click.BadParameter(str(e), param_hint="--functions") from None
         out, report = api.rewrite(mod, options, source=source)
+        if report.stage is not None:
+            click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
         if explain:
             from .report.explain_view import explanation
 
@@ -732,6 +734,7 @@ def diff_factory():
     def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
                      fail_under, options, options_given):
         from .fileio import write_text
+        from .passes.stage import wrong_stage
         from .report.analysis import analyze
         from .report.views import render_html, render_terminal, render_unified, to_json
 
@@ -752,6 +755,9 @@ def diff_factory():
             raise click.BadParameter(f"no Relax function named {function} in {name}",
                                      param_hint="--function")
         facts = analyze(mod, out, report)
+        stage = report.stage if report is not None else wrong_stage(mod)
+        if stage is not None:
+            click.echo(_warning(source, stage.loc, stage.message), err=True)
         if fmt == "json":
             rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
         elif fmt == "html":

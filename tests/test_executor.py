@@ -111,11 +111,29 @@ def test_graph_replays_recorded_buffers_ignoring_arguments():
     assert list(ex.alloc_cache) == [0]
 
 
-def test_unsupported_operator_is_a_located_error():
+def test_an_operator_runs_as_a_kernel_into_a_fresh_result():
+    # R.add(x, x) with no struct info written: an elementwise operator's result takes its
+    # inputs' shape and dtype, and is x + x (docs/EXECUTOR.md), in memory of its own.
+    text = '''@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        z = R.add(x, x)
+        return z
+'''
+    ex = Executor(parse_module(text), CpuBackend())
+    x = ex.backend.from_numpy(np.array([0.5, 1.0, -2.0, 3.0], dtype=np.float32))
+    z = ex.call("main", [x])
+    assert z.array.tolist() == [1.0, 2.0, -4.0, 6.0] and z.array.dtype == np.float32
+    assert z is not x and not np.shares_memory(z.array, x.array)
+
+
+def test_an_operator_whose_result_is_unknown_is_a_located_error():
     text = CACHED.replace('R.call_packed("k", x, a, ty_args=(R.Tuple,))',
                           'R.call_packed("k", x, a, ty_args=(R.Tuple,))\n'
-                          '        z = R.add(x, x)')
+                          '        z = R.matmul(x, x)')
     ex = Executor(parse_module(text), CpuBackend())
-    with pytest.raises(ExecError, match="'relax.add' is not supported") as e:
+    with pytest.raises(ExecError, match="'relax.matmul': the shape and dtype of its result "
+                                        "are not known") as e:
         ex.call("main", [ex.backend.from_numpy(np.zeros(4, dtype=np.float32))])
-    assert e.value.loc.line == 14  # the `z = R.add(x, x)` binding
+    assert e.value.loc.line == 14  # the `z = R.matmul(x, x)` binding

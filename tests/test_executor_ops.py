@@ -320,3 +320,78 @@ def test_run_cpu_runs_a_view_module_and_prints_no_traceback():
     r = run_cli("run", str(REAL_DIR / "static_plan_view.before.relax"), "--device", "cpu")
     assert r.returncode == 0, r.stderr.decode()
     assert r.stdout.decode().startswith("main call 1 output: (128,) float32 crc32 ")
+
+
+# ---- Relax operators (issue 24, item 7) -------------------------------------------------------
+
+OPS_CASE = ROOT / "tests" / "cases" / "ops_in_region.relax"
+OPS_TVM = ROOT / "tests" / "cases" / "ops_in_region.expected.relax"  # TVM's pass wrote it
+
+
+def test_operators_in_a_captured_region_verify_against_tvm_and_cgraph(tmp_path):
+    """R.add and R.multiply of weights, which TVM's pass captures as kernel launches, run as
+    kernels into fresh results; in a graph those results are the graph's, and the replay
+    returns the same ones (TVM's output and cgraph's, which is TVM's here)."""
+    r = run_cli("verify", str(OPS_CASE), str(OPS_TVM))
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+    assert "1 graph capture(s), 3 replay(s)" in r.stdout.decode()
+    out = tmp_path / "cgraph.relax"
+    assert run_cli("rewrite", str(OPS_CASE), "-o", str(out)).returncode == 0
+    assert run_cli("verify", str(OPS_CASE), str(out)).returncode == 0
+
+
+def test_operators_compute_their_elementwise_meaning():
+    # y = x + (w1 + w2) * w1 elementwise, derived by hand from the module's three operators.
+    original = parse_module(OPS_CASE.read_text())
+    ex = Executor(original, CpuBackend())
+    x, w1, w2 = (np.array(v, dtype=np.float32) for v in
+                 ([1, 2, 3, 4], [0.5, -1, 2, 0], [1.5, 1, -4, 8]))
+    y = ex.call("main", [ex.backend.from_numpy(a) for a in (x, w1, w2)])
+    assert y.array.tolist() == [2.0, 2.0, -1.0, 4.0]
+
+
+def test_a_stale_graph_input_is_caught(tmp_path):
+    """TVM's output edited so that the graph also computes y = R.add(x, t) from the input x:
+    every replay reads the x of the first call."""
+    text = OPS_TVM.read_text()
+    broken = text.replace(
+        'def main_cuda_graph_capture(w1: R.Tensor((4,), dtype="float32"), '
+        'w2: R.Tensor((4,), dtype="float32"))',
+        'def main_cuda_graph_capture(w1: R.Tensor((4,), dtype="float32"), '
+        'w2: R.Tensor((4,), dtype="float32"), x: R.Tensor((4,), dtype="float32"))').replace(
+        '        gv: R.Tuple(R.Tensor((4,), dtype="float32")) = (t,)',
+        '        y: R.Tensor((4,), dtype="float32") = R.add(x, t)\n'
+        '        gv: R.Tuple(R.Tensor((4,), dtype="float32")) = (y,)').replace(
+        '(cls.main_cuda_graph_capture, (w1, w2), 0)',
+        '(cls.main_cuda_graph_capture, (w1, w2, x), 0)').replace(
+        '        t: R.Tensor((4,), dtype="float32") = gv[0]\n'
+        '        y: R.Tensor((4,), dtype="float32") = R.add(x, t)\n',
+        '        y: R.Tensor((4,), dtype="float32") = gv[0]\n')
+    assert broken.count("(w1, w2, x)") == 1 and "= gv[0]" in broken
+    path = tmp_path / "stale.relax"
+    path.write_text(broken)
+    r = run_cli("verify", str(OPS_CASE), str(path))
+    assert r.returncode == 1, r.stdout.decode() + r.stderr.decode()
+    # the first call captures; the second replays on the first call's x
+    assert r.stdout.decode().startswith("differ: function 'main', call 2, output, element [0]")
+
+
+def test_a_returned_graph_result_is_caught(tmp_path):
+    """main returns t = (w1 + w2) * w1 as well: TVM's pass (and cgraph's, likewise) lifts it
+    into the graph and returns the graph's result, which every replay rewrites: the values
+    agree call after call (weights only), the ownership check does not."""
+    text = OPS_CASE.read_text().replace("        return y\n", "        return (y, t)\n").replace(
+        ' -> R.Tensor((4,), dtype="float32"):', ':')
+    original = tmp_path / "returns_t.relax"
+    original.write_text(text)
+    out = tmp_path / "out.relax"
+    assert run_cli("rewrite", str(original), "--compat", "tvm", "-o", str(out)).returncode == 0
+    r = run_cli("verify", str(original), str(out))
+    assert r.returncode == 1, r.stdout.decode() + r.stderr.decode()
+    said = r.stdout.decode()
+    assert said.startswith("differ: ownership in the rewritten module: function 'main', call 1, "
+                           "output[1]: a tensor (4,) float32 in memory that graph 0 writes on "
+                           "every replay"), said
+    line = out.read_text().split("\n").index(
+        '        t: R.Tensor((4,), dtype="float32") = gv[0]') + 1
+    assert f"{out}:{line}:9: note: the binding that made the returned value" in said

@@ -33,7 +33,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
-from .kernels import KernelSpec, packed_spec, prim_func_loads, prim_func_spec
+from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim_func_spec
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,12 @@ class Executor:
             for b in block.bindings:
                 self.binding_loc = b.loc
                 try:
-                    value = self._eval(b.value, env, syms)
+                    v = b.value
+                    if type(v) is ir.Call and type(v.op) is ir.Op:
+                        # An operator's result is allocated from its binding's struct info.
+                        value = self._call(v, env, syms, b.var.sinfo)
+                    else:
+                        value = self._eval(v, env, syms)
                     if isinstance(b, ir.MatchCast):
                         self._match(b.sinfo, value, syms, b.loc, b.var.name)
                 except ExecError as e:
@@ -259,7 +264,9 @@ class Executor:
     def _prim(self, e, syms: dict):
         return eval_prim(e, lambda v: syms[v])
 
-    def _call(self, c: ir.Call, env: dict, syms: dict):
+    def _call(self, c: ir.Call, env: dict, syms: dict, result_sinfo=None):
+        """`result_sinfo`: the struct info of the var the call is bound to, when it is (an
+        operator run as a kernel allocates its result from it)."""
         op = c.op
         args = c.args
         if isinstance(op, ir.Op):
@@ -339,8 +346,7 @@ class Executor:
             reason = NOT_EXECUTED.get(name)
             if reason is not None:
                 raise ExecError(f"operator '{name}' is not executed by the executor: {reason}")
-            raise ExecError(f"operator '{name}' is not supported by the executor (modules after "
-                            "memory planning call kernels, not operators)")
+            return self._operator(c, env, syms, result_sinfo)
         values = [self._eval(a, env, syms) for a in args]
         if isinstance(op, ir.ExternFunc):
             return self._packed(op.name, values, c.sinfo_args, syms)
@@ -424,6 +430,44 @@ class Executor:
         if isinstance(target, FuncRef):
             return self._call_global(target.name, list(call_args))
         raise ExecError(f"{name} calls {_describe(target)}, not a closure")
+
+    def _operator(self, c: ir.Call, env: dict, syms: dict, result_sinfo):
+        """Any other operator (`R.add`, `R.matmul`, ...: a module before LegalizeOps, or TVM's
+        own pass tests) runs as a kernel launch, as LegalizeOps would make it one: it reads its
+        tensor arguments and writes a result in fresh memory, allocated from the struct info
+        of the var it is bound to (for an elementwise operator written without one, from its
+        inputs). A known elementwise operator computes its meaning (exec/kernels.py), any
+        other the synthetic kernel; its other arguments and attributes salt it."""
+        name = c.op.name
+        values = [self._eval(a, env, syms) for a in c.args]
+        for v in _leaves(values):
+            if self.backend.is_storage(v):
+                raise ExecError(f"operator '{name}' is given a storage where a tensor goes")
+        tensors, scalars, _ = _split(values)
+        scalars += [f"{k}={a.value!r}" if isinstance(a, ir.Literal) else
+                    f"{k}={self._eval(a, env, syms)!r}" for k, a in c.attrs]
+        builtin = OPERATOR_KERNELS.get(name)
+        out_sinfo = result_sinfo if _allocatable(result_sinfo) else \
+            c.sinfo_args[0] if c.sinfo_args and _allocatable(c.sinfo_args[0]) else None
+        if out_sinfo is None and builtin is not None:
+            out_sinfo = _elementwise_result(tensors)
+        if out_sinfo is None:
+            raise ExecError(f"operator '{name}': the shape and dtype of its result are not "
+                            "known (its binding carries no struct info, as TVM prints it)")
+        if not _has_tensors(out_sinfo):
+            raise ExecError(f"operator '{name}' returns no tensor: the executor runs an operator "
+                            "as a kernel that writes its result")
+        outs = self._alloc_like(out_sinfo, syms)
+        flat, _, _ = _split([outs])
+        n_in = len(tensors)
+        key = ("operator", name, n_in, len(flat))
+        spec = self._specs.get(key)
+        if spec is None:
+            fits = builtin is not None and ELEMENTWISE[builtin][0] == n_in and len(flat) == 1
+            spec = self._specs[key] = KernelSpec(name, tuple(range(n_in, n_in + len(flat))),
+                                                 builtin if fits else None)
+        self._launch(spec, tensors + flat, scalars)
+        return outs
 
     def _tensor(self, value, what: str) -> Tensor:
         if not isinstance(value, Tensor):
@@ -706,6 +750,14 @@ OTHER_OPS = {
     "relax.invoke_pure_closure": ("closure", "args"),
 }
 
+# The operators that run as the elementwise kernel of the same meaning (exec/kernels.py).
+OPERATOR_KERNELS = {
+    "relax.add": "add", "relax.subtract": "subtract", "relax.multiply": "multiply",
+    "relax.divide": "divide", "relax.maximum": "maximum", "relax.minimum": "minimum",
+    "relax.exp": "exp", "relax.nn.relu": "relu", "relax.negative": "negative",
+    "relax.tanh": "tanh", "relax.sqrt": "sqrt", "relax.sigmoid": "sigmoid",
+}
+
 # The VM builtins those operators are lowered to, when a module calls them by name -> their
 # number of arguments.
 VM_BUILTIN_OPS = {"vm.builtin.reshape": 2, "vm.builtin.shape_of": 1,
@@ -916,6 +968,28 @@ def _describe(value) -> str:
     if hasattr(value, "nbytes"):
         return f"a storage of {value.nbytes} bytes"
     return f"a {type(value).__name__}"
+
+
+def _allocatable(s) -> bool:
+    """Whether a struct info says the shape and dtype of every tensor in it."""
+    if isinstance(s, ir.TensorSInfo):
+        return s.shape is not None and bool(s.dtype)
+    if isinstance(s, ir.TupleSInfo):
+        return all(_allocatable(f) for f in s.fields)
+    return False
+
+
+def _elementwise_result(tensors: list):
+    """An elementwise operator's result: its inputs' shapes broadcast (NumPy's rule, which
+    Relax's is), their one dtype; None when they have none or disagree."""
+    if not tensors or len({t.dtype for t in tensors}) != 1:
+        return None
+    try:
+        shape = np.broadcast_shapes(*[tuple(t.shape) for t in tensors])
+    except ValueError:
+        return None
+    return ir.TensorSInfo(tuple(ir.IntImm(d, "int64") for d in shape), tensors[0].dtype,
+                          len(shape))
 
 
 def _has_tensors(s) -> bool:

@@ -19,6 +19,7 @@ from .. import ir
 from ..ir import callee_name
 from .options import RewriteOptions
 from .region_planner import LeftOutside, ModulePlan
+from .storage_collector import free_vars
 
 
 @dataclass
@@ -49,7 +50,13 @@ REASON_CODES = {
     "function-not-selected": "the function is not in --functions",
     "open-dataflow-region": "TVM leaves a region still open at the end of the function "
                             "(opened in a dataflow block) unlifted",
+    "dataflow-block": "it, or an argument, is bound in a dataflow block, where nothing is "
+                      "lifted (a graph launched there is an impure call in a dataflow block)",
 }
+
+DATAFLOW_WHY = ("a graph launched there would be an impure call inside the dataflow block, "
+                "which TVM's well-formed check refuses (a module after memory planning, "
+                "past ToNonDataflow, has no dataflow block)")
 
 
 def explain(module: ir.Module, plan: ModulePlan, returned_storages: dict[str, set[ir.Var]],
@@ -72,6 +79,7 @@ class Explainer:
         self.defs: dict[ir.Var, object] = {}
         self.params: dict[ir.Var, int] = {}  # param -> index
         self.disabled_storages: set[ir.Var] = set()
+        self.in_dataflow: set[ir.Var] = set()  # the function's vars bound in dataflow blocks
 
     def reasons(self) -> list[Reason]:
         return [self.reason(o) for o in self.plan.outside]
@@ -95,6 +103,9 @@ class Explainer:
                                                   "never captured")
         if o.cause == "excluded":
             return Reason(o.function, b, o.cause, f"'{callee_name(call)}' matches --exclude")
+        if o.cause == "dataflow-block":
+            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' is called in a "
+                          f"dataflow block: {DATAFLOW_WHY}")
         self._enter(o.function)
         for a in call.args:
             found = self._why_not_static(a, 0)
@@ -109,6 +120,7 @@ class Explainer:
         self.params = {p: i for i, p in enumerate(f.params)}
         self.disabled_storages = self.returned_storages.get(name, set())
         self.defs = {}
+        self.in_dataflow = set()
         self._define(f.blocks)
 
     def _define(self, blocks):
@@ -116,6 +128,8 @@ class Explainer:
         for block in blocks:
             for b in block.bindings:
                 self.defs[b.var] = b
+                if block.is_dataflow:
+                    self.in_dataflow.add(b.var)
                 if isinstance(b, ir.VarBinding) and type(b.value) is ir.If:
                     self._define(b.value.true_branch.blocks)
                     self._define(b.value.false_branch.blocks)
@@ -154,6 +168,15 @@ class Explainer:
         if b is None or not isinstance(b, ir.VarBinding):
             return ("non-static-input", f"'{name}' is computed outside any graph each call")
         v = b.value
+        if e in self.in_dataflow and self.options.no_graph_in_dataflow:
+            # Correction 7: not static for being in the block, unless something else is the
+            # reason (a function input, say), which is then the one given.
+            for a in (v.args if isinstance(v, ir.Call) else free_vars(v, [])):
+                r = self._why_not_static(a, depth + 1)
+                if r:
+                    return r
+            return ("dataflow-block", f"'{name}' is bound in a dataflow block, where nothing is "
+                    f"lifted: {DATAFLOW_WHY}")
         if isinstance(v, ir.Call) and isinstance(v.op, ir.Op):
             if v.op.name == "relax.builtin.alloc_tensor":
                 return ("dynamic-alloc", f"'{name}' is allocated by R.builtin.alloc_tensor "

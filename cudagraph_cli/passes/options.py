@@ -67,6 +67,9 @@ class RewriteOptions:
     if_ends_region: bool = _correction("5: an `if` ends the region open before it")
     force_pure: bool = _correction("6: a pure function that now calls the cuda_graph builtins "
                                    "is marked relax.force_pure (TVM's is ill-formed)")
+    no_graph_in_dataflow: bool = _correction(
+        "7: nothing in a dataflow block is lifted (TVM launches the graph inside the block, "
+        "ill-formed, or raises)")
 
     check: Check = field(default=Check.REWRITTEN, metadata=dict(
         help="well-formedness check of the output (TVM checks nothing)"))

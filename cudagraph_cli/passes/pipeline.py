@@ -11,6 +11,7 @@ import gc
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..diagnostics import SourceError
 from ..ir.wellformed import check_module
 from . import storage_collector
 from .alloc_merger import MergedAlloc, merge
@@ -18,6 +19,7 @@ from .explain import Reason, explain
 from .options import Check, RewriteOptions
 from .region_planner import ModulePlan, plan_module
 from .rewriter import Rewriter
+from .stage import WrongStage, wrong_stage
 
 
 @dataclass
@@ -27,6 +29,8 @@ class RewriteReport:
     reasons: list[Reason] = field(default_factory=list)  # one per launch left outside
     already_rewritten: bool = False
     notes: list = field(default_factory=list)
+    # The stage the input looks like it was dumped before (stage.py), when not the right one.
+    stage: WrongStage | None = None
 
 FORCE_PURE = "relax.force_pure"
 
@@ -62,6 +66,23 @@ def force_purity(module: ir.Module, names) -> ir.Module:
     return ir.replace(module, functions=functions)
 
 
+def check_no_dataflow_var_lifted(plan: ModulePlan) -> None:
+    """TVM 0.27's pass raises on a module whose lifted functions would bind a dataflow var
+    (a region opened in a dataflow block): its FuncBuilder emits the lifted bindings into a
+    plain block ("Cannot emit dataflow var in non-dataflow block"). With correction 7 off
+    (`--compat tvm`) cgraph does what TVM does: a located error where TVM fails."""
+    for r in plan.kept_captures() + plan.alloc_regions:
+        for b in r.bindings:
+            if b.var.is_dataflow:
+                lifted = "allocation" if r.kind == "alloc" else "capture"
+                raise SourceError(
+                    f"TVM's RewriteCUDAGraph fails here: it would lift the binding of dataflow "
+                    f"var '{b.var.name}' into the {lifted} function of '{r.function}', "
+                    "outside any dataflow block (TVM: \"Cannot "
+                    "emit dataflow var in non-dataflow block\"); with its corrections on "
+                    "(without --compat tvm) cgraph lifts nothing in a dataflow block", b.loc)
+
+
 def rewrite(module: ir.Module, options: RewriteOptions | None = None
             ) -> tuple[ir.Module, RewriteReport]:
     """The RewriteCUDAGraph pipeline. The default options are cgraph's;
@@ -85,14 +106,17 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
         return module, report
     returned = storage_collector.collect(module, options.follow_getitem, options.functions)
     plan = plan_module(module, options, returned)
+    if not options.no_graph_in_dataflow:
+        check_no_dataflow_var_lifted(plan)
     reasons = explain(module, plan, returned, options)
     merged = merge(plan.alloc_regions, module, options.separate_live_functions) \
         if plan.alloc_regions else None
     out = Rewriter(module, plan, merged, options.fetch_storages_early).run()
+    stage = wrong_stage(module)
     if options.force_pure:
         out = force_purity(out, set(plan.planned))
     if options.check is Check.ALL:
         check_module(out)
     elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
-    return out, RewriteReport(plan, merged, reasons)
+    return out, RewriteReport(plan, merged, reasons, stage=stage)

@@ -68,7 +68,7 @@ class LeftOutside:
     function: str
     binding: object  # ir.VarBinding
     # "not-static" (an argument is not static), "vm-builtin", "relax-call", "excluded",
-    # "open-dataflow-region", "function-not-selected" or "min-kernels"
+    # "open-dataflow-region", "dataflow-block", "function-not-selected" or "min-kernels"
     cause: str
     region: RegionPlan | None = None  # min-kernels: the region dropped
 
@@ -198,6 +198,8 @@ class RegionPlanner:
         self.outside: list[LeftOutside] = []
         self.launches: dict[str, int] = {}
         self.fn: ir.Function | None = None
+        # Correction 7: the bindings of the dataflow block being planned are not static.
+        self.in_dataflow = False
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -255,7 +257,16 @@ class RegionPlanner:
 
     def _blocks(self, blocks: list):
         for block in blocks:
-            if block.is_dataflow:
+            if block.is_dataflow and self.options.no_graph_in_dataflow:
+                # Not TVM (correction 7): nothing in a dataflow block is static, so no region
+                # opens there and no storage of one is lifted. A graph launched in a dataflow
+                # block is an impure call there, which TVM's well-formed check refuses; TVM
+                # writes that, or raises when the region binds a dataflow var (check_lifted).
+                saved, self.in_dataflow = self.in_dataflow, True
+                for b in block.bindings:
+                    self._dataflow_binding(b)
+                self.in_dataflow = saved
+            elif block.is_dataflow:
                 for b in block.bindings:
                     self._binding(b)
             else:
@@ -398,15 +409,26 @@ class RegionPlanner:
             self._mark_output([tup])
         # Other values (shapes, prim values, strings, ...) neither join nor close a region.
 
-    def _call(self, b, call: ir.Call):
+    def _dataflow_binding(self, b):
+        """A binding of a dataflow block under correction 7: never static. A launch that
+        would have been captured but for the block is left outside as "dataflow-block"."""
+        v = b.value
+        if isinstance(b, ir.VarBinding) and type(v) is ir.Call and \
+                launch_kind(v, self.module, self.prims) is not None:
+            kind, static, excluded, args, _ = self._classify(v)
+            self._end_region()
+            cause = kind if kind in ("vm-builtin", "relax-call") else "excluded" if excluded \
+                else "dataflow-block" if static else "not-static"
+            self.outside.append(LeftOutside(self.fn.name, b, cause))
+            self._mark_output(args)
+            return
+        self._end_region()
+        self._mark_output(free_vars(v, []))
+
+    def _classify(self, call: ir.Call):
+        """(launch kind, static, excluded, vars, symbolic vars) of a call: whether TVM's
+        planner would add it to a region; counts the launch."""
         op = call.op
-        if isinstance(op, ir.Op):
-            if op.name == "relax.memory.alloc_storage":
-                if self._static_alloc_storage(b):
-                    self._add_static(b, True)
-                return
-            if op.name == "relax.builtin.alloc_tensor":
-                return
         kind = launch_kind(call, self.module, self.prims)
         if kind == "kernel":
             self.launches[self.fn.name] = self.launches.get(self.fn.name, 0) + 1
@@ -427,6 +449,18 @@ class RegionPlanner:
                 any(fnmatch.fnmatchcase(callee_name(call), g) for g in self.options.exclude):
             static = False
             excluded = True
+        return kind, static, excluded, args, tirs
+
+    def _call(self, b, call: ir.Call):
+        op = call.op
+        if isinstance(op, ir.Op):
+            if op.name == "relax.memory.alloc_storage":
+                if self._static_alloc_storage(b):
+                    self._add_static(b, True)
+                return
+            if op.name == "relax.builtin.alloc_tensor":
+                return
+        kind, static, excluded, args, tirs = self._classify(call)
         if static:
             if self.builder is None and kind == "kernel":
                 self._start_region()

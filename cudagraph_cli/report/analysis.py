@@ -21,6 +21,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
+from ..passes.stage import wrong_stage
 from ..text.printer import FunctionPrinter, Printer
 
 
@@ -280,6 +281,9 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 fact.reason = reasons[b]
         functions.append(facts)
     notes = list(report.notes) if report is not None else []
+    stage = report.stage if report is not None else wrong_stage(original)
+    if stage is not None:
+        notes.append(f"line {stage.loc.line}: warning: {stage.message}")
     if not any(f.kernel_launches for f in functions):
         # captured_ratio reads 1.0 here; say why, so that nobody takes it for full capture.
         notes.append("nothing to capture: the module has no kernel launch" +
