@@ -51,7 +51,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import mlc_models  # noqa: E402  (beside this file)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mlc_models  # noqa: E402  (beside this file; imported from tests too)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
