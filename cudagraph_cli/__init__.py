@@ -16,8 +16,8 @@ __version__ = "0.1.0"
 EXPORTS = {
     "load": "api", "loads": "api", "read": "api", "rewrite": "api", "print_module": "api",
     "verify": "api", "diff": "api", "check_rewrite": "api", "run_cpu": "api", "Source": "api",
-    "UnknownName": "api", "difference": "api", "check_pairs": "api", "directory_pairs": "api",
-    "listed_pairs": "api", "PairResult": "api",
+    "UnknownName": "api", "OverBound": "api", "difference": "api", "check_pairs": "api",
+    "directory_pairs": "api", "listed_pairs": "api", "PairResult": "api",
     "SourceError": "diagnostics", "Loc": "diagnostics",
     "RewriteOptions": "passes.options", "RewriteReport": "passes.pipeline",
     "ModuleFacts": "report.analysis", "NotARewrite": "report.analysis",

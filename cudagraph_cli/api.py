@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from collections import namedtuple
 
-from .diagnostics import Loc, SourceError
+from .diagnostics import Loc, SourceError, out_of_memory
 
 
 class Source(namedtuple("Source", "name text")):
@@ -37,6 +37,12 @@ class Source(namedtuple("Source", "name text")):
 class UnknownName(ValueError):
     """A name given as an option (a function, a symbolic variable) that the module does not
     have: the message says which, and what the module has."""
+
+
+class OverBound(ValueError):
+    """A value given for a symbolic variable (--shape) over the bound a function declares for
+    it (its `tir_var_upper_bound` attribute): the memory plan sized the storages for the
+    bound, so the run would only fail later, inside, with a view that does not fit."""
 
 
 def read(path: str | os.PathLike) -> Source:
@@ -210,44 +216,104 @@ def source_name(source: Source | None) -> str:
     return source.name if source is not None else "the module"
 
 
-def check_shapes(module, shapes: dict | None, source_name: str) -> None:
-    """UnknownName unless each name in `shapes` is a symbolic variable the public functions'
-    parameters have: a misspelled name would otherwise silently leave the default values in
-    place."""
+def public_names(module, names, source_name: str) -> list[str] | None:
+    """The public functions `cgraph verify` and `cgraph run` run: None (all) when `names` is
+    empty or None, else those named, in the module's order. UnknownName for a name that is no
+    public function, listing those there are."""
+    if not names:
+        return None
+    if isinstance(names, str):
+        names = [names]  # one name, not its letters
+    from .exec.verify import public_functions
+
+    public = [f.name for f in public_functions(module)]
+    unknown = [n for n in dict.fromkeys(names) if n not in public]
+    if unknown:
+        relax = {f.name for f in module.relax_functions()}
+        private = [n for n in unknown if n in relax]  # not public: private ones
+        why = f"; {', '.join(private)} {'is' if len(private) == 1 else 'are'} private" \
+            if private else ""
+        raise UnknownName(f"no public function named {', '.join(unknown)} in {source_name} "
+                          f"(it has {', '.join(public) or 'none'}{why})")
+    return [n for n in public if n in names]
+
+
+def check_shapes(module, shapes: dict | None, source_name: str,
+                 functions: list[str] | None = None) -> None:
+    """UnknownName unless each name in `shapes` is a symbolic variable the parameters of the
+    public functions that run (`functions`, None: all) have: a misspelled name would
+    otherwise silently leave the default values in place. OverBound for a value over a
+    function's `tir_var_upper_bound` for that variable."""
     if not shapes:
         return
     from .exec.verify import public_functions
     from .ir import sinfo_prim_vars
 
-    known = sorted({v.name for f in public_functions(module) for p in f.params
-                    for v in sinfo_prim_vars(p.sinfo)})
+    run = [f for f in public_functions(module) if functions is None or f.name in functions]
+    params_vars = {f.name: {v.name for p in f.params for v in sinfo_prim_vars(p.sinfo)}
+                   for f in run}
+    known = sorted(set().union(*params_vars.values()))
     unknown = sorted(set(shapes) - set(known))
     if unknown:
+        whose = "the public functions" if functions is None else \
+            f"{', '.join(f.name for f in run)}'s parameters"
         has = (f"it has {', '.join(known)}" if known else
-               "its public functions have no symbolic dimension")
+               f"{whose} have no symbolic dimension")
         raise UnknownName(f"no symbolic variable named {', '.join(unknown)} in {source_name} "
                           f"({has})")
+    for name, values in shapes.items():
+        over = [(f.name, bound) for f in run if name in params_vars[f.name]
+                for bound in [upper_bounds(f).get(name)]
+                if bound is not None and any(v > bound for v in values)]
+        if over:
+            tightest = min(bound for _, bound in over)
+            value = next(v for v in values if v > tightest)
+            whose = " and ".join(f"{f}'s" for f, b in over if b == tightest)
+            raise OverBound(f"{name}={value} is over {whose} tir_var_upper_bound "
+                            f"({name} <= {tightest}) in {source_name}")
+
+
+def upper_bounds(function) -> dict[str, int]:
+    """A Relax function's `tir_var_upper_bound` attribute (variable name -> its largest
+    value, for which memory planning sized the storages), {} when it has none."""
+    value = function.attr("tir_var_upper_bound")
+    if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
+        return {}
+    return {k: v for k, v in value[1]
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
 
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
-           sources: tuple[Source | None, Source | None] = (None, None)):
+           sources: tuple[Source | None, Source | None] = (None, None),
+           functions=None, progress=None):
     """Does `rewritten` compute what `original` computes? `cgraph verify`: both run on the
-    NumPy reference executor, `calls` times each public function, with CUDA-graph semantics for
-    the rewrite; `shapes` gives values of symbolic variables (name -> values, used in turn).
-    UnknownName for a `shapes` name the original has no symbolic variable of.
+    NumPy reference executor, `calls` times each public function (or those named in
+    `functions`), with CUDA-graph semantics for the rewrite; `shapes` gives values of symbolic
+    variables (name -> values, used in turn). Before anything runs: UnknownName for a name in
+    `functions` that is no public function of the original, or a `shapes` name the functions
+    have no symbolic variable of; OverBound for a `shapes` value over a function's
+    `tir_var_upper_bound`. `progress(function, index, total, captures)`, if given, is called
+    before each call (exec/verify.py).
     Returns a VerifyReport: `.equal`, `.difference` (None, or a Difference of kind "values" or
-    "ownership"), `.warnings`, counts. Raises ModuleFails (`.which` names the module) when one
-    of them cannot run, ModuleMismatch when they do not correspond, both SourceErrors located
-    in `sources` (original's, rewritten's) where given."""
+    "ownership"), `.functions` (those that ran), `.warnings`, counts. Raises ModuleFails
+    (`.which` names the module) when one of them cannot run -- also when the machine cannot
+    hold it (out of memory) --, ModuleMismatch when they do not correspond, both SourceErrors
+    located in `sources` (original's, rewritten's) where given."""
     from .exec.verify import ModuleFails, verify as run_verify
 
-    check_shapes(original, shapes, source_name(sources[0]))
+    name = source_name(sources[0])
+    functions = public_names(original, functions, name)
+    check_shapes(original, shapes, name, functions)
     try:
-        return run_verify(original, rewritten, calls=calls, seed=seed, shapes=shapes)
+        return run_verify(original, rewritten, calls=calls, seed=seed, shapes=shapes,
+                          functions=functions, progress=progress)
     except ModuleFails as e:
         raise located(e, sources[1] if e.which == "rewritten" else sources[0])
     except SourceError as e:
         raise located(e, sources[0])
+    except MemoryError as e:
+        # Outside any binding (making inputs, comparing outputs): the run as a whole.
+        raise located(SourceError(out_of_memory(e)), sources[0]) from None
 
 
 def check_rewrite(original, rewritten, *,
@@ -284,10 +350,13 @@ class CpuRun:
     """The outputs of `run_cpu`: one row a tensor output (function, call, output path, shape,
     dtype, crc32 of its bytes), the executor's counts, and its located warnings."""
 
-    __slots__ = ("rows", "kernel_launches", "graph_captures", "graph_replays", "warnings")
+    __slots__ = ("rows", "kernel_launches", "graph_captures", "graph_replays", "warnings",
+                 "functions")
 
     def __init__(self, rows: list | None = None, kernel_launches: int = 0,
-                 graph_captures: int = 0, graph_replays: int = 0, warnings: list | None = None):
+                 graph_captures: int = 0, graph_replays: int = 0, warnings: list | None = None,
+                 functions: list | None = None):
+        self.functions = [] if functions is None else functions  # those that ran, in order
         self.rows = [] if rows is None else rows
         self.kernel_launches = kernel_launches
         self.graph_captures = graph_captures
@@ -299,12 +368,14 @@ class CpuRun:
 
 
 def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None,
-            source: Source | None = None, on_warnings=None) -> CpuRun:
-    """`cgraph run --device cpu`: every public function of `module`, `calls` times in turn, on
-    the reference executor, with `cgraph verify`'s inputs (UnknownName for a `shapes` name
-    the module has no symbolic variable of). `on_warnings(list of (Loc,
-    message))` is called once, at the end, even when the run fails: the warnings explain the
-    failure."""
+            source: Source | None = None, on_warnings=None, functions=None,
+            progress=None) -> CpuRun:
+    """`cgraph run --device cpu`: every public function of `module` (or those named in
+    `functions`), `calls` times in turn, on the reference executor, with `cgraph verify`'s
+    inputs, checked before anything runs as verify checks them (UnknownName, OverBound).
+    `on_warnings(list of (Loc, message))` is called once, at the end, even when the run fails:
+    the warnings explain the failure. `progress(function, index, total, captures)`: as in
+    `verify`. A run the machine cannot hold is a SourceError (out of memory)."""
     import zlib
 
     from .exec.backend import CpuBackend, Tensor
@@ -316,14 +387,20 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
         runnable_functions(module)
     except SourceError as e:
         raise located(e, source)
-    check_shapes(module, shapes, source_name(source))
+    names = public_names(module, functions, source_name(source))
+    check_shapes(module, shapes, source_name(source), names)
     inputs = Inputs(seed, shapes or {})
     executor = Executor(module, CpuBackend())
-    run = CpuRun()
+    run = CpuRun(functions=[f.name for f in public_functions(module)
+                            if names is None or f.name in names])
+    to_run = [module.function(n) for n in run.functions]
     weights = Weights(inputs, [executor.backend])
     try:
         for call in range(calls):
-            for f in public_functions(module):
+            for i, f in enumerate(to_run):
+                if progress is not None:
+                    progress(f.name, call * len(to_run) + i, calls * len(to_run),
+                             executor.captures)
                 (fixed,) = weights.of(f)
                 out = executor.call(f.name, [to_backend(executor.backend, v)
                                              for v in inputs.fresh(f, call)] + fixed)
@@ -335,6 +412,8 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
                                          "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
     except SourceError as e:
         raise located(e, source)
+    except MemoryError as e:
+        raise located(SourceError(out_of_memory(e)), source) from None
     finally:
         run.warnings = list(executor.warnings)
         if on_warnings is not None:
@@ -345,7 +424,8 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
     return run
 
 
-__all__ = ["CpuRun", "Loc", "PairResult", "Source", "SourceError", "UnknownName",
+__all__ = ["CpuRun", "Loc", "OverBound", "PairResult", "Source", "SourceError", "UnknownName",
            "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
            "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
-           "print_module", "read", "rewrite", "run_cpu", "verify"]
+           "print_module", "public_names", "read", "rewrite", "run_cpu", "upper_bounds",
+           "verify"]

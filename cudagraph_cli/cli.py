@@ -17,7 +17,7 @@ import sys
 import click
 
 from . import __version__, api
-from .diagnostics import Loc, SourceError, located_message, one_line
+from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
 from .console import (
     CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
     INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
@@ -114,6 +114,10 @@ class _Group(click.Group):
         except RecursionError:
             # Long operator chains (`1 + 1 + ... + 1`) nest without brackets.
             self.fail(ctx, NESTED_TOO_DEEPLY, None, EXIT_INPUT_ERROR)
+        except MemoryError as e:
+            # What this machine (or its limit) cannot hold is the input's size, not a bug;
+            # verify and run locate theirs (api, exec/interpreter.py), the rest end here.
+            self.fail(ctx, out_of_memory(e), None, EXIT_INPUT_ERROR)
         except KeyboardInterrupt:
             click.echo(INTERRUPTED, err=True)
             ctx.exit(EXIT_INTERRUPTED)
@@ -211,8 +215,10 @@ def fmt_factory():
     @click.option("--check", "check_only", is_flag=True,
                   help="Write nothing; exit 1 if the input is not canonical.")
     def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
-        from .fileio import write_text
+        from .fileio import check_output, write_text
 
+        if not check_only:
+            check_output(output, inputs=(input_path,))
         mod, source = read_module(input_path)
         out = api.print_module(mod, dialect)
         if check_only:
@@ -391,11 +397,12 @@ def rewrite_factory():
                   help="Print, on stderr, why each kernel launch left outside a graph is there.")
     @click.option("--verify", "verify_calls", is_flag=True,
                   help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
-                       "if it computes something else.")
+                       "if it computes something else. -o is checked first.")
     def rewrite_command(input_path, output, dialect, options, options_given, explain,
                         verify_calls):
-        from .fileio import write_text
+        from .fileio import check_output, write_text
 
+        check_output(output, inputs=(input_path,))
         mod, source = read_module(input_path)
         name = source.name
         try:
@@ -415,7 +422,9 @@ def rewrite_factory():
 
             try:
                 # The rewrite has no file to point into; the original (IN) has.
-                result = api.verify(mod, out, calls=4, sources=(source, None))
+                with _progress("text") as progress:
+                    result = api.verify(mod, out, calls=4, sources=(source, None),
+                                        progress=progress)
             except ModuleFails as e:
                 if e.which == "original":
                     raise
@@ -428,7 +437,7 @@ def rewrite_factory():
                            err=True)
                 sys.exit(EXIT_CHECK_FAILED)
             click.echo(f"{name}: verified: the rewrite computes what the original computes "
-                       f"({len(result.functions)} function(s) x {result.calls} calls, "
+                       f"({', '.join(result.functions)}: {result.calls} calls each; "
                        f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
         if not mod.relax_functions():
             # Still a valid module (written as read), but most likely a file cut off early.
@@ -447,14 +456,21 @@ returned so far is compared bit for bit, so results overwritten by a later call 
 Ownership is checked too, where values agree by chance: a returned value in storage owned
 by cuda_graph_alloc, or a graph input at another address than the captured one.
 
+--function NAME runs only that public function (repeatable). --shape values are checked
+before anything runs: each must be a symbolic variable of the functions that run, at most
+the function's tir_var_upper_bound. On a terminal, a progress bar on stderr shows the
+function running, the calls done and the graph captures so far.
+
 Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
 ownership finding, located); 2 when the modules do not correspond (different public
-functions or signatures) or cannot run.
+functions or signatures) or cannot run, also for want of memory (out of memory: ...).
 
 \b
 Examples:
   cgraph verify model.relax model.graph.relax
   cgraph verify model.relax model.graph.relax --calls 8 --seed 3 --shape n=1,7,16
+  cgraph verify llama.relax llama.graph.relax --function decode --calls 2
+  cgraph verify llama.relax llama.graph.relax --function prefill --shape seq_len=16,2048
   cgraph rewrite model.relax --verify -o model.graph.relax
 """
 
@@ -483,9 +499,12 @@ def verify_factory():
                   help="Calls of each public function.")
     @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
     @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
-                  help="Values of a symbolic variable, used in turn across calls (default 1,2).")
+                  help="Values of a symbolic variable, used in turn across calls (default 1,2); "
+                       "at most the function's tir_var_upper_bound.")
+    @click.option("--function", "functions", multiple=True, metavar="NAME",
+                  help="Run only this public function (repeatable). Default: all.")
     @_format_option(["text", "json"], "text", "Report format.")
-    def verify_command(original, rewritten, calls, seed, shapes, fmt):
+    def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
         from .report.verify_view import verify_json, verify_text
 
         if original == "-" and rewritten == "-":
@@ -493,9 +512,11 @@ def verify_factory():
         mod_a, source_a = read_module(original)
         mod_b, source_b = read_module(rewritten)
         name_a, name_b = source_a.name, source_b.name
-        with _shape_names_checked():
+        functions = _functions_checked(mod_a, functions, name_a)
+        with _shape_names_checked(), _progress(fmt) as progress:
             result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
-                                sources=(source_a, source_b))
+                                sources=(source_a, source_b), functions=functions,
+                                progress=progress)
         for which, loc, message in result.warnings:
             click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
                        err=True)
@@ -510,17 +531,57 @@ def verify_factory():
 
 @contextlib.contextmanager
 def _shape_names_checked():
-    """The library's UnknownName for a --shape name, as the usage error of --shape."""
+    """The library's UnknownName for a --shape name, and OverBound for a --shape value over a
+    function's tir_var_upper_bound, as usage errors of --shape (raised before anything
+    runs)."""
     try:
         yield
-    except api.UnknownName as e:
+    except (api.UnknownName, api.OverBound) as e:
         raise click.BadParameter(str(e), param_hint="--shape") from None
+
+
+def _functions_checked(module, functions, name: str) -> list[str] | None:
+    """--function's names (None: all), or the usage error of --function that lists the public
+    functions there are."""
+    try:
+        return api.public_names(module, functions, name)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--function") from None
+
+
+@contextlib.contextmanager
+def _progress(fmt: str):
+    """The `progress` callback of api.verify and api.run_cpu (a real model's call takes
+    seconds, a run minutes): a transient line on stderr, only on a terminal that colour is
+    allowed on (console.color: NO_COLOR, TERM=dumb) and not under --format json. Yields
+    None when there is to be none."""
+    if fmt != "text" or not color(sys.stderr):
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
+        TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("calls"), TimeElapsedColumn(), console=Console(file=sys.stderr),
+                   transient=True)
+    task = None
+
+    def update(function: str, index: int, total: int, captures: int) -> None:
+        nonlocal task
+        if task is None:
+            task = bar.add_task("", total=total)
+        bar.update(task, completed=index,
+                   description=f"{function} ({captures} graph capture(s) so far)")
+
+    with bar:
+        yield update
 
 
 RUN_HELP = """Run every public function of IN: on the reference executor, or on a GPU.
 
 --device cpu runs IN on the reference executor (NumPy) and prints its outputs' shapes and
-checksums.
+checksums; on a terminal, with a progress bar on stderr.
 
 --device N runs IN on GPU N twice -- as it is, one launch per kernel (eager), and rewritten
 with real CUDA graphs (by cgraph, or OUT if given: TVM's output, say) -- checks that both compute what the reference executor
@@ -531,12 +592,16 @@ your own by PrimFunc name (the check is then eager = graph only); a file written
 kernels` (the model's own kernels) is launched as its manifest says (docs/KERNELS.md). Needs an NVIDIA driver and
 cuda-python; without them it says so and exits 2.
 
-Exit status: 0 ok, 1 the outputs differ, 2 usage or input error (or no GPU).
+--function NAME (repeatable) runs only that public function, on either device. --shape values
+are checked before anything runs, against the function's tir_var_upper_bound too.
+
+Exit status: 0 ok, 1 the outputs differ, 2 usage or input error (or no GPU, or out of memory).
 
 \b
 Examples:
   cgraph run model.relax --device cpu
   cgraph run model.relax --device cpu --calls 3 --shape n=4
+  cgraph run llama.relax --device cpu --function prefill --shape seq_len=128
   cgraph run model.relax --device 0
   cgraph run model.relax --device 0 --shape m=8,16 --iters 1000 --format json
   cgraph run model.relax --device 0 --kernels my_kernels.cu --function decode
@@ -566,7 +631,7 @@ def run_factory():
                   help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
                        "kernels`, used instead of cgraph's.")
     @click.option("--function", "functions", multiple=True, metavar="NAME",
-                  help="GPU: run only these public functions (repeatable).")
+                  help="Run only this public function (repeatable). Default: all.")
     @_format_option(["text", "json"], "text")
     def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
                     kernels_path, functions, fmt):
@@ -576,10 +641,10 @@ def run_factory():
             _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
                      kernels_path, functions, fmt)
             return
-        if kernels_path or functions or output_path:
-            raise click.UsageError("OUT, --kernels and --function apply to a GPU (--device N); "
+        if kernels_path or output_path:
+            raise click.UsageError("OUT and --kernels apply to a GPU (--device N); "
                                    "cgraph verify compares two modules on the cpu")
-        _run_cpu(input_path, calls or 1, seed, shapes, fmt)
+        _run_cpu(input_path, calls or 1, seed, shapes, functions, fmt)
     return run_command
 
 
@@ -593,8 +658,9 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
 
     mod, source = read_module(input_path)
     name = source.name
+    selected = _functions_checked(mod, functions, name)
     with _shape_names_checked():
-        api.check_shapes(mod, shapes, name)
+        api.check_shapes(mod, shapes, name, selected)
     given = read_module(output_path) if output_path is not None else None
     kernels = kernels_name = None
     if kernels_path is not None:
@@ -656,11 +722,12 @@ def kernels_factory():
                   help="The CUDA architecture TVM generates code for.")
     def kernels_command(input_path: str, output: str, arch: str):
         from .cuda.tvm_kernels import TvmUnavailable, lower_module
-        from .fileio import write_text
+        from .fileio import check_output, write_text
 
         if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
             raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
                                      param_hint="--arch")
+        check_output(output, inputs=(input_path,))
         mod, source = read_module(input_path)
         try:
             kernels = lower_module(mod, source.name, arch)
@@ -674,18 +741,20 @@ def kernels_factory():
     return kernels_command
 
 
-def _run_cpu(input_path, calls, seed, shapes, fmt):
+def _run_cpu(input_path, calls, seed, shapes, functions, fmt):
     mod, source = read_module(input_path)
+    functions = _functions_checked(mod, functions, source.name)
 
     def say(warnings):
         for loc, message in warnings:
             click.echo(_warning(source, loc, message), err=True)
 
-    with _shape_names_checked():
+    with _shape_names_checked(), _progress(fmt) as progress:
         run = api.run_cpu(mod, calls=calls, seed=seed, shapes=shapes, source=source,
-                          on_warnings=say)
+                          on_warnings=say, functions=functions, progress=progress)
     if fmt == "json":
-        click.echo(json.dumps({"module": source.name, "device": "cpu", "outputs": run.rows,
+        click.echo(json.dumps({"module": source.name, "device": "cpu",
+                               "functions": run.functions, "calls": calls, "outputs": run.rows,
                                "kernel_launches": run.kernel_launches,
                                "graph_captures": run.graph_captures,
                                "graph_replays": run.graph_replays}, indent=2))
@@ -693,8 +762,8 @@ def _run_cpu(input_path, calls, seed, shapes, fmt):
     for r in run.rows:
         click.echo(f"{r['function']} call {r['call']} output{r['output']}: "
                    f"{tuple(r['shape'])} {r['dtype']} crc32 {r['crc32']}")
-    click.echo(f"{run.kernel_launches} kernel launches, {run.graph_captures} graph "
-               f"capture(s), {run.graph_replays} replay(s)")
+    click.echo(f"{', '.join(run.functions)}: {calls} call(s) each; {run.kernel_launches} kernel "
+               f"launches, {run.graph_captures} graph capture(s), {run.graph_replays} replay(s)")
 
 
 DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what was not, and why.
@@ -733,11 +802,13 @@ def diff_factory():
     @_rewrite_options(" (one-file form: the rewrite of IN)")
     def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
                      fail_under, options, options_given):
-        from .fileio import write_text
+        from .fileio import check_output, write_text
         from .passes.stage import wrong_stage
         from .report.analysis import analyze
         from .report.views import render_html, render_terminal, render_unified, to_json
 
+        inputs = (input_path,) + ((output_path,) if output_path else ())
+        check_output(output, inputs=inputs)
         mod, source = read_module(input_path)
         name = source.name
         if output_path is not None:
@@ -773,8 +844,7 @@ def diff_factory():
                 _echo_view(rendered)
                 rendered = None
         if rendered is not None:
-            write_text(output, rendered, inputs=(input_path,) + ((output_path,) if output_path
-                                                                else ()))
+            write_text(output, rendered, inputs=inputs)
         if fail_under is not None and facts.kernel_launches == 0:
             # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
             # functions is exactly such a module.
@@ -834,9 +904,10 @@ def gen_factory():
                   help="Output file (default: - for standard output). Written atomically.")
     def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
                     size, dtype, output):
-        from .fileio import write_text
+        from .fileio import check_output, write_text
         from .gen import chain_module, decode_module
 
+        check_output(output)
         if kind == "chain":
             write_text(output, chain_module(length, size, dtype))
             return

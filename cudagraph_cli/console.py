@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .diagnostics import SourceError, one_line
+from .diagnostics import SourceError, one_line, out_of_memory
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -186,6 +186,9 @@ def quick_check(args: list[str]) -> int | None:
         return fail(e.render(), EXIT_INPUT_ERROR, "input", e.message, e)
     except RecursionError:
         return fail(error_line(NESTED_TOO_DEEPLY), EXIT_INPUT_ERROR, "input", NESTED_TOO_DEEPLY)
+    except MemoryError as e:  # as cli.py says it
+        message = out_of_memory(e)
+        return fail(error_line(message), EXIT_INPUT_ERROR, "input", message)
     except KeyboardInterrupt:
         echo_line(INTERRUPTED, err=True)
         return EXIT_INTERRUPTED

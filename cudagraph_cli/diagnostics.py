@@ -145,3 +145,30 @@ def pieces_within(pieces: list[str], budget: int) -> list[str]:
         kept.append(piece)
         used += len(piece)
     return kept
+
+
+def out_of_memory(e: MemoryError) -> str:
+    """The message of a MemoryError: the machine (or its limit, `ulimit -v`) cannot hold
+    the run -- an input-level error, not a bug. NumPy's (`numpy._core._exceptions.
+    _ArrayMemoryError`) says what it asked for in `.shape` and `.dtype`; read here without
+    importing NumPy."""
+    shape, dtype = getattr(e, "shape", None), getattr(e, "dtype", None)
+    itemsize = getattr(dtype, "itemsize", None)
+    if isinstance(shape, tuple) and isinstance(itemsize, int):
+        nbytes = itemsize
+        for n in shape:
+            nbytes *= int(n)
+        what = f"could not allocate {memory_size(nbytes)} more (an array {shape} {dtype})"
+    else:
+        what = f"could not allocate more ({e})" if str(e) else "could not allocate more"
+    return f"out of memory: {what}; the run needs more memory than this machine, or its " \
+           "limit, gives"
+
+
+def memory_size(nbytes: int) -> str:
+    """224 MiB, 1.5 GiB, 64 TiB, 900 bytes: the size a person reads."""
+    for shift, unit in ((40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if nbytes >= 1 << shift:
+            value = nbytes / (1 << shift)
+            return f"{value:.0f} {unit}" if value >= 100 else f"{value:.3g} {unit}"
+    return f"{nbytes} bytes"

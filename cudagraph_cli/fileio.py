@@ -143,20 +143,27 @@ def cannot_write(path: str, e: OSError) -> SourceError:
     return SourceError(f"cannot write: {e.strerror or e}", filename=path)
 
 
-def write_text(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
-    """Write `text` (as UTF-8) to `path`, or to stdout for `-`: see the module docstring."""
-    data = text.encode("utf-8")
+def check_output(path: str, inputs: tuple[str, ...] = ()) -> None:
+    """Raise now the SourceError that write_text(path, ...) would raise for what `path` is,
+    before a command reads its inputs or runs anything: `rewrite --verify -o missing/x` used
+    to verify for minutes and then say the directory does not exist. What only the write
+    itself can find (a full disk, a FIFO with no reader) is still found then."""
+    output_kind(path, inputs)
+
+
+def output_kind(path: str, inputs: tuple[str, ...] = ()):
+    """How write_text writes `path`: ("stdout", None), ("fd", N), ("atomic", old stat or
+    None) or ("in place", None); a SourceError for a path it refuses (the same words up
+    front, from check_output, as at the write)."""
     if path == "-":
-        write_stdout(data)
-        return
+        return "stdout", None
     for inp in inputs:
         if inp != "-" and os.path.exists(path) and same_file(inp, path):
             raise SourceError("refusing to overwrite an input file (write elsewhere, then "
                               "move it)", filename=path)
     fd = own_fd(path)
     if fd is not None:
-        write_to_fd(path, fd, data)
-        return
+        return "fd", fd
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -164,12 +171,41 @@ def write_text(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
     except OSError as e:
         raise cannot_write(path, e) from None
     if st is None or stat.S_ISREG(st.st_mode):
-        write_atomically(path, data, st)
-    elif stat.S_ISDIR(st.st_mode):
+        directory = os.path.dirname(os.path.realpath(path))
+        if not os.path.isdir(directory):
+            raise SourceError("cannot write: the directory does not exist", filename=path)
+        # The temporary file is made in that directory: it must take a new file. (access()
+        # answers for the real user, as the kernel will when mkstemp runs; a read-only
+        # filesystem answers EROFS.)
+        if not os.access(directory, os.W_OK | os.X_OK):
+            err = errno.EROFS if is_read_only(directory) else errno.EACCES
+            raise cannot_write(path, OSError(err, os.strerror(err))) from None
+        return "atomic", st
+    if stat.S_ISDIR(st.st_mode):
         raise SourceError("is a directory; cannot write the output there", filename=path)
-    elif stat.S_ISSOCK(st.st_mode):
+    if stat.S_ISSOCK(st.st_mode):
         raise SourceError("is a socket; cgraph writes files, FIFOs and devices",
                           filename=path)
+    return "in place", None
+
+
+def is_read_only(directory: str) -> bool:
+    try:
+        return bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+def write_text(path: str, text: str, inputs: tuple[str, ...] = ()) -> None:
+    """Write `text` (as UTF-8) to `path`, or to stdout for `-`: see the module docstring."""
+    data = text.encode("utf-8")
+    kind, detail = output_kind(path, inputs)
+    if kind == "stdout":
+        write_stdout(data)
+    elif kind == "fd":
+        write_to_fd(path, detail, data)
+    elif kind == "atomic":
+        write_atomically(path, data, detail)
     else:
         write_in_place(path, data)
 

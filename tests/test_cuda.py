@@ -537,12 +537,12 @@ def test_run_cli_on_the_simulated_gpu(sim_cli):
     assert r.exit_code == 0 and [t["function"] for t in doc["timings"]] == ["decode"]
     assert doc["check"]["calls"][0] == {"function": "decode", "call": 1, "outputs": 1}
     r = sim_cli("run", path, "--device", "0", "--function", "nope")
-    assert r.exit_code == 2 and "no public function nope" in r.output
+    assert r.exit_code == 2 and "no public function named nope" in r.output
 
 
 def test_run_options_that_need_a_gpu_are_refused_on_cpu():
     r = run_cli("run", str(MODELS / "mlp_block.relax"), "--kernels", "k.cu")
-    assert r.returncode == 2 and "--kernels and --function apply to a GPU" in r.stderr.decode()
+    assert r.returncode == 2 and "OUT and --kernels apply to a GPU" in r.stderr.decode()
     r = run_cli("run", str(MODELS / "mlp_block.relax"), "--device", "gpu")
     assert r.returncode == 2 and "expected cpu or a GPU ordinal" in r.stderr.decode()
 

@@ -490,3 +490,85 @@ def test_render_escapes_the_message_and_clips_it():
     head = e.render().split("\n")[0]
     assert "\x1b" not in head and "\\x1b[2J" in head and head.endswith("...")
     assert len(head) < 500
+
+
+# ---- outputs are checked before the work (issue 24) ------------------------------------------
+
+# Each command that writes -o OUT, with an input that does not exist: an OUT that cannot be
+# written must be what the command says, since it is checked before the input is read (so
+# `rewrite --verify` on a real model no longer verifies for a minute and then fails).
+OUTPUT_COMMANDS = [
+    ["fmt", "{missing}"],
+    ["rewrite", "{missing}", "--verify"],
+    ["diff", "{missing}"],
+    ["diff", "{missing}", "{missing}", "--format", "json"],
+    ["kernels", "{missing}"],
+    # gen reads nothing: a --functions it refuses stands for the work it would do first.
+    ["gen", "decode", "--functions", "encode"],
+]
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS, ids=lambda c: "-".join(c[:2]))
+def test_an_output_in_a_missing_directory_is_refused_before_reading(tmp_path, command):
+    args = [a.format(missing=tmp_path / "nope.relax") for a in command]
+    out = tmp_path / "no" / "such" / "dir" / "out.relax"
+    r = run_cli(*args, "-o", str(out))
+    assert r.returncode == 2
+    assert r.stderr.decode().splitlines()[0] == \
+        f"{out}: error: cannot write: the directory does not exist"
+
+
+@pytest.mark.parametrize("command", OUTPUT_COMMANDS, ids=lambda c: "-".join(c[:2]))
+def test_a_directory_as_the_output_is_refused_before_reading(tmp_path, command):
+    args = [a.format(missing=tmp_path / "nope.relax") for a in command]
+    r = run_cli(*args, "-o", str(tmp_path))
+    assert r.returncode == 2
+    assert r.stderr.decode() == f"{tmp_path}: error: is a directory; cannot write the output " \
+                                "there\n"
+
+
+def test_up_front_checks_say_what_the_write_would(tmp_path):
+    """check_output and write_text give the same words for each refused output."""
+    plain = tmp_path / "file"
+    plain.write_text("x")
+    sock = tmp_path / "s"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock))
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "gone" / "target")
+    try:
+        for path, inputs in ((str(tmp_path / "gone" / "x"), ()), (str(tmp_path), ()),
+                             (str(sock), ()), (str(plain / "under"), ()),
+                             (str(dangling), ()), (str(plain), (str(plain),))):
+            with pytest.raises(SourceError) as early:
+                fileio.check_output(path, inputs)
+            with pytest.raises(SourceError) as late:
+                fileio.write_text(path, "text", inputs)
+            assert early.value.message == late.value.message and \
+                early.value.filename == late.value.filename == path
+    finally:
+        server.close()
+    for fine in ("-", str(tmp_path / "new.relax"), str(plain), "/dev/stdout"):
+        fileio.check_output(fine)
+    assert plain.read_text() == "x" and not (tmp_path / "new.relax").exists()
+
+
+def test_the_up_front_check_never_opens_a_fifo(tmp_path):
+    """A FIFO blocks its opener until a reader comes: the check must only look at it."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    r = run_cli("fmt", str(tmp_path / "nope.relax"), "-o", str(fifo))
+    assert r.returncode == 2 and b"nope.relax: error: no such file" in r.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into any directory")
+def test_an_unwritable_directory_is_refused_before_reading(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        r = run_cli("fmt", str(tmp_path / "nope.relax"), "-o", str(locked / "out.relax"))
+    finally:
+        locked.chmod(0o700)
+    assert r.returncode == 2
+    assert r.stderr.decode() == f"{locked / 'out.relax'}: error: cannot write: Permission denied\n"

@@ -309,7 +309,8 @@ def test_run_cpu_prints_checksums_and_rejects_missing_gpu(tmp_path):
     r = run_cli("run", str(src), "--device", "cpu", "--calls", "2")
     lines = r.stdout.decode().splitlines()
     assert r.returncode == 0 and lines[0].startswith("main call 1 output: (4,) float32 crc32 ")
-    assert lines[-1] == "8 kernel launches, 0 graph capture(s), 0 replay(s)"
+    assert lines[-1] == \
+        "main: 2 call(s) each; 8 kernel launches, 0 graph capture(s), 0 replay(s)"
     g = run_cli("run", str(src), "--device", "0")
     assert g.returncode == 2 and b"--device cpu" in g.stderr and b"Traceback" not in g.stderr
 

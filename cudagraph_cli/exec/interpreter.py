@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import ir
-from ..diagnostics import NO_LOC, Loc
+from ..diagnostics import NO_LOC, Loc, out_of_memory
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
 from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim_func_spec
@@ -246,6 +246,10 @@ class Executor:
                     if e.loc.line == 0:
                         e.loc = b.loc
                     raise
+                except MemoryError as e:
+                    # What the machine (or its limit) cannot hold: an input-level error at
+                    # the innermost binding that asked, not a bug.
+                    raise ExecError(out_of_memory(e), b.loc) from None
                 env[b.var] = value
 
     def _call_closure(self, closure: Closure, args: list):

@@ -355,13 +355,20 @@ def compare_snapshots(a, b, path: str = ""):
 
 
 def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
-           shapes: dict | None = None, backend_factory=CpuBackend) -> VerifyReport:
+           shapes: dict | None = None, backend_factory=CpuBackend,
+           functions: list[str] | None = None, progress=None) -> VerifyReport:
+    """`functions`: the public functions to run (None: all; api.public_names checks the
+    names). `progress(function, index, total, captures)`: called before each call of a
+    function, `index` of `total` (0-based, over all functions' calls in the order they run),
+    with the rewritten module's graph captures so far -- a real model's call takes seconds."""
     for which, mod in (("original", original), ("rewritten", rewritten)):
         try:
             runnable_functions(mod)
         except SourceError as e:
             raise ModuleFails(which, e) from None
     names = check_correspondence(original, rewritten)
+    if functions is not None:
+        names = [n for n in names if n in functions]
     inputs = Inputs(seed, shapes or {})
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
@@ -374,7 +381,9 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     owners = (("original", OwnershipCheck(original, ex_a)),
               ("rewritten", OwnershipCheck(rewritten, ex_b)))
     for call in range(calls):
-        for name in names:
+        for i, name in enumerate(names):
+            if progress is not None:
+                progress(name, call * len(names) + i, calls * len(names), ex_b.captures)
             f = original.function(name)
             for _, check in owners:
                 check.calling(name, call)

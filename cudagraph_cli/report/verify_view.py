@@ -44,7 +44,7 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
     d = result.difference
     if d is None:
         return (f"equal: {name_b} computes what {name_a} computes "
-                f"({len(result.functions)} function(s) x {result.calls} calls; "
+                f"({', '.join(result.functions)}: {result.calls} calls each; "
                 f"{result.captures} graph capture(s), {result.replays} replay(s); "
                 f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
     if d.kind == "ownership":
