@@ -51,7 +51,9 @@ import sys
 import textwrap
 from pathlib import Path
 
-import mlc_models  # noqa: E402  (beside this file)
+# beside this file: found when the script runs, and when tests load it by its path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import mlc_models  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
