@@ -122,3 +122,75 @@ def test_empty_tuple_return_and_prim_value_dtypes():
     assert "R.prim_value(T.int32(3)), R.prim_value(T.float32(1.5))" in out
     assert "return R.tuple()" in out
     assert isinstance(parse_module(out).function("main").body, ir.Tuple)
+
+
+# TVM 0.27's printing of a Relax function's symbolic `n` shared with a kernel (a module-level
+# TypeVar) beside a kernel with an `n` of its own (MLC-LLM's paged-KV-cache kernels): its reader
+# defines the TypeVar `n` in `own_n` too, since the signature names it (bare and inside the
+# string shape), and then rejects `n = T.int32()`. `shared_n` uses the module's `n`; `own_n`
+# already has an `n_1` (the fresh name must be another); its block name "n" is not a variable.
+SHADOWING = '''
+n = TypeVar("n")
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def own_n(a: T.Buffer(("n + 1",), "float32"), b: T.Buffer((n,), "float32"), c: T.Buffer(("n_1",), "float32")):
+        n = T.int32()
+        n_1 = T.int32()
+        for i in range(n):
+            with T.sblock("n"):
+                vi = T.axis.spatial(n, i)
+                b[vi] = a[vi] + c[0]
+
+    @T.prim_func(private=True, s_tir=True)
+    def shared_n(x: T.Buffer((n,), "float32")):
+        for i in range(n):
+            with T.sblock("b"):
+                vi = T.axis.spatial(n, i)
+                x[vi] = T.float32(0)
+
+    @R.function
+    def main(x: R.Tensor((n,), "float32"), y: R.Tensor((n + 1,), "float32")):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        cls.shared_n(x)
+        return x
+'''
+
+# The same module as written by hand with the kernel's own variable called `m`: TVM's reading
+# of it is the oracle for cgraph's output.
+SHADOWING_BY_HAND = SHADOWING.replace('''
+    def own_n(a: T.Buffer(("n + 1",), "float32"), b: T.Buffer((n,), "float32"), c: T.Buffer(("n_1",), "float32")):
+        n = T.int32()
+        n_1 = T.int32()
+        for i in range(n):
+            with T.sblock("n"):
+                vi = T.axis.spatial(n, i)
+''', '''
+    def own_n(a: T.Buffer(("m + 1",), "float32"), b: T.Buffer((m,), "float32"), c: T.Buffer(("n_1",), "float32")):
+        m = T.int32()
+        n_1 = T.int32()
+        for i in range(m):
+            with T.sblock("n"):
+                vi = T.axis.spatial(m, i)
+''')
+
+
+@pytest.mark.tvm
+def test_a_kernel_variable_shadowing_a_module_typevar_is_renamed(tvm):
+    from tvm_oracle import tvm_equal, tvm_parse
+
+    assert SHADOWING_BY_HAND != SHADOWING
+    with pytest.raises(Exception, match="Variable n already defined in current scope"):
+        tvm_parse(SHADOWING)  # the premise: TVM cannot read such text
+    out = fmt(SHADOWING)
+    assert 'a: T.Buffer(("n_2 + 1",), "float32"), b: T.Buffer((n_2,), "float32"), c: T.Buffer(("n_1",)' in out
+    assert "n_2 = T.int32()\n        n_1 = T.int32()" in out
+    assert 'T.sblock("n")' in out and "def shared_n(x: T.Buffer((n,)" in out
+    mine = tvm.script.from_source(out, check_well_formed=True)
+    assert tvm_equal(mine, tvm_parse(SHADOWING_BY_HAND)) is None
+    assert fmt(out) == out
+    # `cgraph check` calls the input and the output equal, and a real change still differs
+    assert module_difference(parse_module(SHADOWING), parse_module(out)) is None
+    changed = SHADOWING.replace("a[vi] + c[0]", "a[vi] * c[0]")
+    assert module_difference(parse_module(changed), parse_module(out)) is not None

@@ -4,7 +4,9 @@ located in both and put in words.
 Above ir/equality.py, which matches Relax functions but knows no text: here the printer names
 what differs, and PrimFuncs, which cgraph keeps as text, compare by signature and by the
 normalized text of their bodies (comments, blank lines and `T.reads`/`T.writes` lines ignored,
-either dialect read as the current one), or by signature alone with `prim_bodies="ignore"`.
+either dialect read as the current one), or by signature alone with `prim_bodies="ignore"`,
+each as the printer writes it (a variable clashing with a module TypeVar renamed:
+tir_names.py).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections import namedtuple
 from .. import ir
 from ..ir.equality import Matcher, Mismatch, Wording
 from .printer import FunctionPrinter, Printer, convert_tir
+from .tir_names import module_type_vars, without_shadowing
 
 
 class Difference(namedtuple("Difference", "message loc_a loc_b function", defaults=(None,))):
@@ -60,13 +63,16 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
         if f.name not in names_a:
             return Difference(f"function '{f.name}' is only in the second module", a.loc,
                               f.loc, f.name)
+    type_vars_a, type_vars_b = module_type_vars(a.globals_text), module_type_vars(b.globals_text)
     for fa in a.functions:
         fb = names_b[fa.name]
         try:
             if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
                 raise Mismatch("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
             if isinstance(fa, ir.PrimFunc):
-                _prim_funcs(fa, a.dialect, fb, b.dialect, prim_bodies)
+                # as printed: a variable renamed away from a module TypeVar is the same one
+                _prim_funcs(without_shadowing(fa, type_vars_a), a.dialect,
+                            without_shadowing(fb, type_vars_b), b.dialect, prim_bodies)
             else:
                 Matcher(a, b, PrinterWording()).function(fa, fb)
         except Mismatch as d:

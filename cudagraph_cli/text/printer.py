@@ -18,6 +18,7 @@ import re
 
 from .. import ir
 from .syntax import quote
+from .tir_names import module_type_vars, without_shadowing
 
 DIALECTS = ("current", "legacy")
 
@@ -83,13 +84,16 @@ class Printer:
             out.append("")
         out.append("@I.ir_module" + self._decorator_args(mod.decorator_args, has_prim, mod))
         out.append(f"class {mod.name}:")
+        type_vars = module_type_vars(mod.globals_text)
         first = True
         for f in mod.functions:
             if not first:
                 out.append("")
             first = False
             if isinstance(f, ir.PrimFunc):
-                self._prim_func(f, mod, out)
+                # A PrimFunc variable named like a module TypeVar is renamed, else TVM's
+                # reader takes it for the TypeVar and rejects the text (tir_names.py).
+                self._prim_func(without_shadowing(f, type_vars), mod, out)
             else:
                 FunctionPrinter(self, mod.name).function(f, out)
         if not mod.functions:
