@@ -1,7 +1,7 @@
 """verify and run --device cpu at real size (issue 24): MLC-LLM-style dumps of TVM's at the
 dimensions of Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B (samples/real/mlc_*).
 
-Their weights are 1.0, 2.5 and 16 GB in float16; the reference backend keeps inputs that repeat
+Their weights are 2.5, 1.0 and 16.1 GB in float16; the reference backend keeps inputs that repeat
 a random block, and what kernels make from them alone, as their blocks (kernels.Periodic), so
 the memory a run takes grows with activations. Checked here:
 
