@@ -13,7 +13,8 @@ reads cgraph's text back. TVM's printer and reader do not round-trip everything 
 so only what cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs,
 each PrimFunc of the result is the original object, each constant is the original object
 (given to TVM's reader as the `metadata` it omitted), each Relax function cgraph left as it
-was is the original object, and the module keeps its attrs and global infos. See docs/TVM.md.
+was is the original object, the module is keyed by the input's GlobalVars (the functions read
+from text refer to them too), and it keeps its attrs and global infos. See docs/TVM.md.
 
 tvm is imported only when a pass is made (the `tvm` extra: pip install 'cudagraph-cli[tvm]').
 """
@@ -28,6 +29,7 @@ from .diagnostics import SourceError
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"
+SCHEDULE_NAME = "ApplyDefaultSchedule"  # dlight's pass in TVM's cuda legalize passes
 EXTRA = "pip install 'cudagraph-cli[tvm]'"
 SCRIPT_NAME = "<mod.script()>"  # what errors name as the file: TVM's text of the input module
 REWRITTEN_NAME = "<cgraph rewrite>"
@@ -91,22 +93,36 @@ def RewriteCUDAGraph(options=None, **fields):
     return tvm.ir.transform.module_pass(transform, opt_level=0, name=PASS_NAME)
 
 
-def cuda_pipeline(**pass_options):
+def cuda_pipeline(before_schedule=(), **pass_options):
     """TVM 0.27's default Relax pipeline for cuda (`relax.backend.cuda.get_default_pipeline`)
     with cgraph's RewriteCUDAGraph in place of TVM's: give it to
     `relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())`. The target is the one
-    `relax.build` enters; `pass_options` go to `RewriteCUDAGraph`."""
+    `relax.build` enters; `pass_options` go to `RewriteCUDAGraph`.
+
+    `before_schedule`: passes run right before TVM's default dlight schedule (after FuseTIR),
+    where MLC-LLM schedules the GEMVs of a batch of single tokens first,
+    `[dl.ApplyDefaultSchedule(dl.gpu.LowBatchGEMV(4))]`: TVM 0.27's `dl.gpu.Matmul` crashes
+    the process (SIGSEGV) on those kernels of an MLC-LLM model's `batch_decode`."""
     tvm = import_tvm()
     from tvm.relax.backend.cuda import pipeline as cuda
 
     ours = RewriteCUDAGraph(**pass_options)
+    before_schedule = list(before_schedule)
 
     def pipeline(mod, ctx):
         target = tvm.target.Target.current(allow_none=True)
         if target is None or target.kind.name != "cuda":
             raise ValueError("cuda_pipeline() is TVM's cuda pipeline; the target is "
                              f"{target.kind.name if target is not None else 'not set'}")
-        passes = (cuda.library_dispatch_passes(target) + cuda.legalize_passes(target)
+        legalize = cuda.legalize_passes(target)
+        if before_schedule:
+            names = [p.info.name for p in legalize]
+            if names.count(SCHEDULE_NAME) != 1:
+                raise RuntimeError(f"TVM's cuda pipeline has no single {SCHEDULE_NAME} to "
+                                   "put the before_schedule passes before")
+            at = names.index(SCHEDULE_NAME)
+            legalize = legalize[:at] + before_schedule + legalize[at:]
+        passes = (cuda.library_dispatch_passes(target) + legalize
                   + cuda.dataflow_lower_passes(target) + cuda.finalize_passes(target))
         replaced = [ours if p.info.name == PASS_NAME else p for p in passes]
         if sum(p.info.name == PASS_NAME for p in passes) != 1:
@@ -141,7 +157,9 @@ def rewrite_module(mod, options=None):
         return mod
 
     originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
-    constants = printed_constants(mod, ours)
+    # Without a metadata reference in TVM's text there is no constant to number: no walk of
+    # every expression (2 s of the 8B model's 9).
+    constants = printed_constants(mod, ours) if METADATA_RE.search(source.text) else []
     stubbed = ir.replace(out, functions=[stub(f) for f in out.functions])
     rewritten = api.print_module(stubbed, "current")
     check_metadata_references(rewritten, constants)
@@ -156,18 +174,28 @@ def rewrite_module(mod, options=None):
     except Exception as e:  # TVM's reader raises its own DiagnosticError and more
         raise CgraphPassError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: {e}") from e
 
+    # before the mutators below, whose normalizing would fail on a wrongly numbered constant
+    if constants:
+        check_constants(parsed, originals, changed)
+    # The module is keyed by the input's GlobalVars, and the functions read from text refer to
+    # them too: the functions handed back as the original objects refer to the input's
+    # GlobalVars (create_tir_paged_kv_cache passes kernels as values), so a module keyed by
+    # the reader's new ones is not well-formed ("GlobalVar ... is not defined"). The functions
+    # cgraph adds keep the reader's.
+    keys = {gv.name_hint: originals[gv.name_hint][0] if gv.name_hint in originals else gv
+            for gv in parsed.functions.keys()}
+    rebind = global_var_rebinder(keys)
     functions = {}
     restore = ty_args_restorer()
     typed = functions_with_typed_allocs(mod)
     for gv, f in parsed.functions.items():
         name = gv.name_hint
         if name in originals and name not in changed:
-            functions[gv] = originals[name][1]
-        elif name in typed:
-            functions[gv] = restore.visit_expr(f)
-        else:
-            functions[gv] = f
-    check_constants(parsed, originals, changed)
+            functions[keys[name]] = originals[name][1]
+            continue
+        if name in typed:
+            f = restore.visit_expr(f)
+        functions[keys[name]] = rebind.visit_expr(f)
     result = tvm.IRModule(functions, attrs=mod.attrs, global_infos=mod.global_infos)
     return result
 
@@ -228,6 +256,19 @@ def ty_args_restorer():
             return call
 
     return RestoreTyArgs()
+
+
+def global_var_rebinder(keys: dict):
+    """A mutator replacing each GlobalVar by the one of its name in `keys` (name -> GlobalVar)."""
+    import_tvm()
+    from tvm.relax.expr_functor import PyExprMutator, mutator
+
+    @mutator
+    class RebindGlobalVars(PyExprMutator):
+        def visit_global_var_(self, gv):
+            return keys.get(gv.name_hint, gv)
+
+    return RebindGlobalVars()
 
 
 def tvm_op(name: str):

@@ -115,6 +115,8 @@ def test_pass_equals_tvms_pass_on_the_same_module(tvm, captured, name):
     exact = cgraph_pass(tvm, before, options=RewriteOptions.tvm_compat())
     tvm.ir.assert_structural_equal(exact, theirs)
     tvm.ir.assert_structural_equal(without_corrections(tvm, name, ours), theirs)
+    # well-formed, as TVM's own pass output is not on static_plan_view (correction 6)
+    tvm.relax.analysis.well_formed(ours)
 
     originals = {gv.name_hint: f for gv, f in before.functions.items()}
     for gv, f in ours.functions.items():
@@ -219,6 +221,37 @@ def test_cuda_pipeline_refuses_another_target(tvm, captured):
 
     with pytest.raises(ValueError, match="cuda pipeline; the target is llvm$"):
         relax.build(build_corpus.nn_mlp(), target="llvm", relax_pipeline=cuda_pipeline())
+
+
+def test_cuda_pipeline_runs_before_schedule_passes_right_before_tvms_schedule(tvm, monkeypatch):
+    from tvm import relax
+    from tvm.relax.backend.cuda import pipeline as cuda
+
+    from cudagraph_cli.tvm import cuda_pipeline
+
+    ran = []
+
+    @tvm.ir.instrument.pass_instrument
+    class Order:
+        def run_before_pass(self, mod, info):
+            ran.append(info.name)
+
+    marker = tvm.transform.module_pass(lambda mod, ctx: mod, opt_level=0, name="Marker")
+    target = tvm.target.Target(build_corpus.TARGET)
+    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG, instruments=[Order()]):
+        relax.build(build_corpus.nn_mlp(), target=target,
+                    relax_pipeline=cuda_pipeline(before_schedule=[marker]))
+    at = ran.index("Marker")
+    # (FuseTIR runs passes of its own, such as DeadCodeElimination, after its start)
+    assert ran.count("Marker") == 1 and ran.index("FuseTIR") < at and \
+        ran[at + 1] == "ApplyDefaultSchedule"
+
+    # a TVM whose legalize passes have no dlight schedule: no build, rather than one elsewhere
+    legalize = cuda.legalize_passes
+    monkeypatch.setattr(cuda, "legalize_passes", lambda t: legalize(t)[:-1])
+    with pytest.raises(RuntimeError, match="no single ApplyDefaultSchedule"):
+        relax.build(build_corpus.nn_mlp(), target=target,
+                    relax_pipeline=cuda_pipeline(before_schedule=[marker]))
 
 
 # The clash of MLC-LLM's paged-KV-cache kernels, in small: the Relax function's symbolic `n`

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 
 def tvm_parse(text: str):
     from tvm.script import from_source
@@ -87,3 +89,92 @@ def without_alloc_ty_args(text: str) -> str:
 
     return re.sub(r"(R\.builtin\.alloc_tensor\(.*), ty_args=\(.*\)\)$", r"\1)", text,
                   flags=re.M)
+
+
+
+def tvm_parse_own_dump(text: str, constants: dict | None = None):
+    """TVM's reading of a dump of its own that its reader rejects for a clash between a
+    module-level `n = TypeVar("n")` and a PrimFunc's own `n = T.int32()` ("Variable n already
+    defined in current scope": MLC-LLM's paged-KV-cache kernels).
+
+    TVM 0.27's reader defines each module TypeVar a function's signature names
+    (`collect_signature_type_vars`) in that function's frame before its body, and a string
+    shape (`"n + 1"`) evaluates `n` as the module's TypeVar object. Here, for the duration of
+    the call, a PrimFunc whose body declares `n` at its top level does not see the module's
+    `n` at all: its signature's `n` is the body's, which is what TVM's printer meant (it
+    prints the PrimFunc's own variable so). Everything else is TVM's reader as it is. Not
+    checked for well-formedness: the text is TVM's; the checks run on cgraph's outputs."""
+    from tvm.relax.script.parser import parser as relax_parser
+    from tvm.tirx.script.parser import parser as tir_parser
+
+    originals = (tir_parser.collect_signature_type_vars,
+                 relax_parser.collect_signature_type_vars)
+    hidden: list = []  # (name2value list, the TypeVar taken out of it) for the current PrimFunc
+
+    def restore():
+        while hidden:
+            values, value = hidden.pop()
+            values.append(value)
+
+    def declared_by_body(node) -> set:
+        names = set()
+        for stmt in node.body:
+            for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
+                stack = [target]
+                while stack:
+                    t = stack.pop()
+                    if hasattr(t, "id"):
+                        names.add(t.id)
+                    stack.extend(getattr(t, "elts", None) or [])
+        return names
+
+    def tir_collect(parser, node):
+        restore()  # the previous function's hiding ends where the next function starts
+        own = declared_by_body(node)
+        for name, values in parser.var_table.name2value.items():
+            if name in own and values and isinstance(values[-1], TypeVar):
+                hidden.append((values, values.pop()))
+        return originals[0](parser, node)
+
+    def relax_collect(parser, node):
+        restore()
+        return originals[1](parser, node)
+
+    tir_parser.collect_signature_type_vars = tir_collect
+    relax_parser.collect_signature_type_vars = relax_collect
+    try:
+        return tvm_parse_with_constants(text, constants if constants is not None else {},
+                                        check_well_formed=False)
+    finally:
+        restore()
+        tir_parser.collect_signature_type_vars, relax_parser.collect_signature_type_vars = \
+            originals
+
+
+def with_tuple_types_rederived(module):
+    """`module` with the struct info of each Relax tuple holding a GlobalVar derived again from
+    the functions as the module has them.
+
+    TVM's reader gives such a tuple (`(cls.f_cuda_graph_capture, (args...), ...)`, the argument
+    of run_or_capture) the type of `cls.f_...` as known when it reads the tuple: read before the
+    function (TVM prints functions in alphabetical order: `batch_decode` before
+    `batch_decode_cuda_graph_capture`), that is the signature's, with symbolic variables of its
+    own that nothing else has. cgraph prints a capture function before its caller, so TVM's
+    reading of cgraph's text has the function's own type there, as the module made in memory
+    has. Applied to both readings compared, the order of the text no longer shows."""
+    import tvm
+    from tvm import relax
+    from tvm.relax.expr_functor import PyExprMutator, mutator
+
+    @mutator
+    class Rederive(PyExprMutator):
+        def visit_tuple_(self, op):
+            fields = [self.visit_expr(f) for f in op.fields]
+            if any(isinstance(f, tvm.ir.GlobalVar) for f in fields) or \
+                    any(not a.same_as(b) for a, b in zip(fields, op.fields)):
+                return relax.Tuple(fields, op.span)  # its struct info derived anew
+            return op
+
+    functions = {gv: Rederive().visit_expr(f) if isinstance(f, relax.Function) else f
+                 for gv, f in module.functions.items()}
+    return tvm.IRModule(functions, attrs=module.attrs, global_infos=module.global_infos)
