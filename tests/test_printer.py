@@ -194,3 +194,34 @@ def test_a_kernel_variable_shadowing_a_module_typevar_is_renamed(tvm):
     assert module_difference(parse_module(SHADOWING), parse_module(out)) is None
     changed = SHADOWING.replace("a[vi] + c[0]", "a[vi] * c[0]")
     assert module_difference(parse_module(changed), parse_module(out)) is not None
+
+
+CALL_TIR = '''# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def copy(a: T.Buffer((4,), "float32"), b: T.Buffer((4,), "float32")):
+        for i in range(4):
+            b[i] = a[i]
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")) -> R.Tensor((4,), dtype="float32"):
+        cls = Module
+        y = R.call_tir(cls.copy, (x,), out_ty=R.Tensor((4,), dtype="float32"))
+        z = R.call_dps_packed("f", (y,), out_ty=R.Tensor((4,), dtype="float32"))
+        return z
+'''
+
+
+@pytest.mark.tvm
+def test_call_tir_output_keyword_is_the_one_tvm_reads(tvm):
+    """TVM 0.27 prints and reads `out_ty=` (its call_tir(gvar, args, out_ty)); `out_sinfo=` is
+    the legacy spelling, which its reader refuses ("unexpected keyword argument")."""
+    text = print_module(parse_module(CALL_TIR))
+    assert 'R.call_tir(cls.copy, (x,), out_ty=R.Tensor((4,), dtype="float32"))' in text
+    assert 'R.call_dps_packed("f", (y,), out_ty=R.Tensor((4,), dtype="float32"))' in text
+    tvm.script.from_source(text)  # raises on a keyword TVM does not take
+    assert "out_sinfo=" in print_module(parse_module(CALL_TIR), dialect="legacy")

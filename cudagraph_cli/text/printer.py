@@ -57,6 +57,8 @@ class Printer:
         self.dialect = dialect
         self.any = "R.Any" if dialect == "current" else "R.Object"
         self.ty_args = "ty_args" if dialect == "current" else "sinfo_args"
+        # call_tir's and call_dps_packed's output struct info: TVM 0.27 reads only `out_ty`
+        self.out_ty = "out_ty" if dialect == "current" else "out_sinfo"
 
     # ---- module --------------------------------------------------------------------------
 
@@ -398,7 +400,7 @@ class FunctionPrinter:
             elif name in ("relax.call_tir", "relax.call_dps_packed"):
                 parts = [self._callee_str(args[0]), self.expr(args[1])]
                 if c.sinfo_args:
-                    parts.append(f"out_sinfo={self.p.sinfo(c.sinfo_args[0])}")
+                    parts.append(f"{self.p.out_ty}={self.p.sinfo(c.sinfo_args[0])}")
                 if len(args) > 2:
                     parts.append(f"tir_vars={self.expr(args[2])}")
                 return f"R.{name[6:]}({', '.join(parts)})"
