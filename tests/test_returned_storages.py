@@ -60,3 +60,41 @@ def test_tvm_lifts_returned_storages(tvm):
     tvm_text = expected.script()
     result = verify(parse_module(TEXT), parse_module(tvm_text), calls=2)
     assert not result.equal
+
+
+# main returns u = R.match_cast(a, ...), a tensor in the static storage s1: TVM's collector
+# looks only at var bindings, so it lifts s1 into cuda_graph_alloc (shared by every call).
+MATCH_CAST = '''@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")):
+        R.func_attr({"relax.force_pure": True, "num_input": 1})
+        s1 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
+        a = R.memory.alloc_tensor(s1, 0, R.shape([16]), "float32")
+        R.call_packed("k", w, a, ty_args=(R.Tuple,))
+        u = R.match_cast(a, R.Tensor((16,), "float32"))
+        return u
+'''
+
+
+def test_a_storage_returned_through_a_match_cast_stays_the_callers():
+    mod = parse_module(MATCH_CAST)
+    ours, report = rewrite(mod)
+    assert storages_allocated(ours.function("main")) == {"s1"}
+    assert [r.code for r in report.reasons] == ["output-storage"]
+    assert verify(mod, parse_module(print_module(ours)), calls=2).equal
+    compat, _ = rewrite(mod, RewriteOptions.tvm_compat())
+    assert storages_allocated(compat.function("main")) == set()
+    d = verify(mod, parse_module(print_module(compat)), calls=2).difference
+    assert d is not None and d.kind == "ownership", d
+
+
+@pytest.mark.tvm
+def test_tvm_lifts_a_storage_returned_through_a_match_cast(tvm):
+    from tvm import relax
+    from tvm.script import from_source
+
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(from_source(MATCH_CAST))
+    compat, _ = rewrite(parse_module(MATCH_CAST), RewriteOptions.tvm_compat())
+    assert tvm_equal(from_source(print_module(compat, "current")), expected) is None

@@ -215,7 +215,7 @@ class Module:
         return x
 
     @R.function
-    def main(x: R.Tensor(("n", 16), "float32"), y: R.Tensor((16,), "float32"), u: R.Tensor(dtype="float32", ndim=1), w: R.Tensor((16,), "float32")) -> R.Tensor((16,), "float32"):
+    def main(x: R.Tensor(("n", 16), "float32"), y: R.Tensor((16,), "float32"), u: R.Tensor(dtype="float32", ndim=1), w: R.Tensor((16,), "float32")) -> R.Tuple(R.Tensor((16,), "float32"), R.Tensor((16,), "float32")):
         n = T.int64()
         R.func_attr({"relax.force_pure": True, "num_input": 2})
         cls = Module
@@ -240,7 +240,8 @@ class Module:
         s4 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
         o = R.memory.alloc_tensor(s4, 0, R.shape([16]), "float32")
         R.call_packed("k_output", o, ty_args=(R.Tuple,))
-        return o
+        r = R.call_packed("k_returned", w, ty_args=(R.Tensor((16,), "float32"),))
+        return (o, r)
 '''
 
 
@@ -261,6 +262,7 @@ def test_every_reason_code_is_reported():
     assert by_callee["k_small"] == "min-kernels"
     assert by_callee["k_nonstatic"] == "non-static-input"
     assert by_callee["k_output"] == "output-storage"
+    assert by_callee["k_returned"] == "returned-result"
     check_module(out)
 
 
@@ -361,3 +363,46 @@ def test_a_storage_used_in_two_functions_is_a_located_error(tmp_path):
     src.write_text(text)
     r = run_cli("rewrite", str(src))
     assert r.returncode == 2 and b"undefined variable 's_helper'" in r.stderr
+
+
+def test_which_calls_allocate_their_result():
+    """Correction 3 keeps a returned call outside only when the call makes its result (as the
+    executor runs it, docs/EXECUTOR.md); one that writes a destination it is given, or returns
+    a view (here of a weight, the caller's own memory), is lifted as before."""
+    from cudagraph_cli.passes.region_planner import allocates_result
+
+    text = '''@I.ir_module
+class Module:
+    @T.prim_func(private=True)
+    def kernel(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
+        for i in range(16):
+            B[i] = A[i]
+
+    @R.function
+    def main(w: R.Tensor((16,), "float32")):
+        R.func_attr({"relax.force_pure": True, "num_input": 0})
+        cls = Module
+        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
+        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
+        op: R.Tensor((16,), "float32") = R.exp(w)
+        op_bare = R.exp(w)
+        packed_tensor = R.call_packed("make", w, ty_args=(R.Tensor((16,), "float32"),))
+        packed_pair = R.call_packed("pair", w, ty_args=(R.Tuple(R.Tensor((16,), "float32"), R.Tensor((16,), "float32")),))
+        packed_dps = R.call_packed("k", w, a, ty_args=(R.Tuple,))
+        prim = cls.kernel(w, a)
+        view: R.Tensor((4, 4), "float32") = R.reshape(w, R.shape([4, 4]))
+        return (op, op_bare, packed_tensor, packed_pair, packed_dps, prim, view)
+'''
+    main = parse_module(text).function("main")
+    made = {b.var.name: allocates_result(b.value, b.var.sinfo)
+            for blk in main.blocks for b in blk.bindings if isinstance(b.value, ir.Call)}
+    assert made == {"s": False, "a": False, "op": True, "op_bare": True, "packed_tensor": True,
+                    "packed_pair": True, "packed_dps": False, "prim": False, "view": False}
+    # and the planner: every call here reads only weights and is returned; those that make
+    # their result stay outside (returned-result), the others are lifted
+    _, report = rw(text)
+    assert sorted(r.binding.var.name for r in report.reasons
+                  if r.code == "returned-result") == ["op", "op_bare", "packed_pair",
+                                                      "packed_tensor"]
+    captured = {b.var.name for r in report.plan.kept_captures() for b in r.bindings}
+    assert {"packed_dps", "prim", "view"} <= captured

@@ -39,6 +39,8 @@ REASON_CODES = {
     "param-input": "an argument is a function input (a parameter before num_input)",
     "dynamic-alloc": "an argument is allocated by R.builtin.alloc_tensor (not planned memory)",
     "output-storage": "an argument lives in a storage that flows to the return value",
+    "returned-result": "it allocates its result, which flows to the return value (in a graph, "
+                       "the graph's memory: every replay writes it again)",
     "dynamic-storage": "an argument lives in a storage whose size is not constant",
     "symbolic-shape": "a shape uses a symbolic variable that is not captured",
     "unknown-shape": "an argument's shape is not known",
@@ -103,6 +105,11 @@ class Explainer:
                                                   "never captured")
         if o.cause == "excluded":
             return Reason(o.function, b, o.cause, f"'{callee_name(call)}' matches --exclude")
+        if o.cause == "returned-result":
+            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' allocates its result "
+                          f"'{b.var.name}', which flows to the return value: lifted, it would "
+                          "be the graph's memory, which the next call's replay overwrites "
+                          "while the caller holds it")
         if o.cause == "dataflow-block":
             return Reason(o.function, b, o.cause, f"'{callee_name(call)}' is called in a "
                           f"dataflow block: {DATAFLOW_WHY}")

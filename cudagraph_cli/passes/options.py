@@ -59,6 +59,10 @@ class RewriteOptions:
         "and calls to Relax functions, so a returned value never lives in graph storage")
     keep_returned_defined: bool = _correction("3: a returned binding is always defined in its "
                                               "function")
+    allocated_results_outside: bool = _correction(
+        "3: a call that allocates its result (an operator, a packed call returning a tensor) "
+        "is not lifted when the function returns that result (a graph's result is rewritten "
+        "by every replay)")
     fetch_storages_early: bool = _correction(
         "4: a function's graph storages are fetched before its first graph launch")
     # An `if` ends the region open before it, a region opened in a branch stays in it, and its

@@ -105,7 +105,8 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
                             "(vm.builtin.cuda_graph.*); left as it is")
         return module, report
     returned = storage_collector.collect(module, options.follow_getitem, options.functions)
-    plan = plan_module(module, options, returned)
+    values = storage_collector.collect_returned_values(module, options.functions)
+    plan = plan_module(module, options, returned, values)
     if not options.no_graph_in_dataflow:
         check_no_dataflow_var_lifted(plan)
     reasons = explain(module, plan, returned, options)

@@ -17,10 +17,12 @@ the same notion of static:
   packed calls and calls to Relax functions are never captured.
 
 Its input is the module and, from the storage collector (stage 1), the storages whose
-tensors flow to each function's return value. Its output is data: one `RegionPlan` per region
-to capture and one per function for its storages, the values found static, and, for every
-kernel launch left outside a graph, a `LeftOutside` naming the planner's decision; why that
-decision was taken, in words, is the explain stage's job (explain.py).
+tensors flow to each function's return value, and the vars whose values do (a call bound to
+one that allocates its result is not static: correction 3). Its output is data: one
+`RegionPlan` per region to capture and one per function for its storages, the values found
+static, and, for every kernel launch left outside a graph, a `LeftOutside` naming the
+planner's decision; why that decision was taken, in words, is the explain stage's job
+(explain.py).
 
 TVM's quirks kept on purpose (the default output equals TVM's): a dataflow block gets no scope
 of its own, so a region opened there stays open across following blocks; bindings whose
@@ -35,10 +37,15 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..ir import callee_name
 from .options import RewriteOptions
-from .storage_collector import free_vars
+from .storage_collector import collect_returned_values, free_vars
 
 KERNEL_OP_EXCLUDED_PREFIXES = ("relax.memory", "relax.builtin")
 KERNEL_OP_EXCLUDED = {"relax.reshape", "relax.null_value", "relax.call_builtin_with_ctx"}
+# Operators whose result is never memory the call allocates: a storage or a tensor in one
+# (stage 1's business), a view of an argument, a null object.
+VIEW_OPS_PREFIXES = ("relax.memory", "relax.builtin")
+VIEW_OPS = {"relax.reshape", "relax.null_value", "relax.vm.alloc_storage",
+            "relax.vm.alloc_tensor"}
 
 
 @dataclass(eq=False)
@@ -68,7 +75,8 @@ class LeftOutside:
     function: str
     binding: object  # ir.VarBinding
     # "not-static" (an argument is not static), "vm-builtin", "relax-call", "excluded",
-    # "open-dataflow-region", "dataflow-block", "function-not-selected" or "min-kernels"
+    # "open-dataflow-region", "dataflow-block", "function-not-selected", "min-kernels" or
+    # "returned-result" (it allocates its result, which the function returns)
     cause: str
     region: RegionPlan | None = None  # min-kernels: the region dropped
 
@@ -102,6 +110,33 @@ def launch_kind(call: ir.Call, module: ir.Module, prims: set | None = None) -> s
             return None
         return "kernel"
     return None
+
+
+def allocates_result(call: ir.Call, result_sinfo) -> bool:
+    """Does the call return memory of its own making (an operator's result, a tensor a packed
+    function returns, call_tir's outputs) rather than write memory it is given? Captured in a
+    graph, that memory is the graph's: every replay writes it again. `result_sinfo`: the
+    struct info of the var the call is bound to (None when unknown). As the executor runs
+    them (docs/EXECUTOR.md): a PrimFunc writes its arguments; a packed call returns fresh
+    tensors when its struct info has any; an operator allocates its result."""
+    op = call.op
+    if isinstance(op, ir.GlobalVarRef):
+        return False  # a PrimFunc writes its arguments; a Relax function is never captured
+    if isinstance(op, ir.Op) and (op.name.startswith(VIEW_OPS_PREFIXES) or op.name in VIEW_OPS):
+        return False
+    sinfos = [s for s in (result_sinfo, *call.sinfo_args) if s is not None]
+    if not sinfos:
+        # An operator written without struct info still makes its result (the executor
+        # takes an elementwise one's shape from its inputs); a packed call typed nothing
+        # returns no tensor.
+        return isinstance(op, ir.Op)
+    return any(_holds_tensor(s) for s in sinfos)
+
+
+def _holds_tensor(s) -> bool:
+    if isinstance(s, ir.TensorSInfo):
+        return True
+    return isinstance(s, ir.TupleSInfo) and any(_holds_tensor(f) for f in s.fields)
 
 
 class StaticValues:
@@ -183,11 +218,13 @@ class StaticValues:
 
 class RegionPlanner:
     def __init__(self, module: ir.Module, options: RewriteOptions,
-                 returned_storages: dict[str, set[ir.Var]]):
+                 returned_storages: dict[str, set[ir.Var]],
+                 returned_values: dict[str, set[ir.Var]]):
         self.module = module
         self.prims = {f.name for f in module.functions if isinstance(f, ir.PrimFunc)}
         self.options = options
         self.returned_storages = returned_storages
+        self.returned_values = returned_values
         self.statics = StaticValues()
         self.binding_to_region: dict[ir.Var, RegionPlan] = {}
         self.capture_regions: list[RegionPlan] = []
@@ -198,6 +235,8 @@ class RegionPlanner:
         self.outside: list[LeftOutside] = []
         self.launches: dict[str, int] = {}
         self.fn: ir.Function | None = None
+        # Correction 3: the vars of the function being planned whose value it may return.
+        self.returned: set[ir.Var] = set()
         # Correction 7: the bindings of the dataflow block being planned are not static.
         self.in_dataflow = False
 
@@ -235,6 +274,8 @@ class RegionPlanner:
                 for s in syms:
                     self.statics.syms.add(s)
         self.disabled_storages = self.returned_storages[f.name]
+        self.returned = self.returned_values[f.name] \
+            if self.options.allocated_results_outside else set()
         self.alloc_builder = RegionPlan("alloc", f.name)
         # Not TVM: a region left open by a dataflow block does not run on into the next
         # function (TVM's block scope outlives functions; its output then mixes functions).
@@ -461,16 +502,20 @@ class RegionPlanner:
             if op.name == "relax.builtin.alloc_tensor":
                 return
         kind, static, excluded, args, tirs = self._classify(call)
-        if static:
+        escapes = static and b.var in self.returned and allocates_result(call, b.var.sinfo)
+        if static and not escapes:
             if self.builder is None and kind == "kernel":
                 self._start_region()
             self._add_static(b, False, kind)
             self._mark_input(args, tirs)
         else:
+            # Not TVM (correction 3): a call that allocates a result the function returns
+            # stays outside, made fresh each call; lifted, the result would be the graph's
+            # memory, which the next call's replay overwrites while the caller holds it.
             self._end_region()
             if kind is not None:
                 cause = kind if kind in ("vm-builtin", "relax-call") else \
-                    "excluded" if excluded else "not-static"
+                    "excluded" if excluded else "returned-result" if escapes else "not-static"
                 self.outside.append(LeftOutside(self.fn.name, b, cause))
         self._mark_output(args)
 
@@ -483,6 +528,11 @@ class RegionPlanner:
 
 
 def plan_module(module: ir.Module, options: RewriteOptions,
-                returned_storages: dict[str, set[ir.Var]]) -> ModulePlan:
-    """`returned_storages`: the storage collector's result for each function planned."""
-    return RegionPlanner(module, options, returned_storages).plan()
+                returned_storages: dict[str, set[ir.Var]],
+                returned_values: dict[str, set[ir.Var]] | None = None) -> ModulePlan:
+    """`returned_storages`, `returned_values`: the storage collector's results for each
+    function planned (`collect`, `collect_returned_values`; the latter computed here when
+    not given)."""
+    if returned_values is None:
+        returned_values = collect_returned_values(module, options.functions)
+    return RegionPlanner(module, options, returned_storages, returned_values).plan()

@@ -15,7 +15,13 @@ caller holds (found by `cgraph verify` on fuzzed samples).
 
 A second gap, also closed by `follow_getitem=True`: TVM visits the bindings of a dataflow block
 forwards, not backwards (its visitor overrides only plain blocks), so a chain written in
-order inside a dataflow block is not followed.
+order inside a dataflow block is not followed. A third: TVM's walk skips `u = R.match_cast(t,
+...)`, so a storage returned as u is lifted; cgraph follows it to t.
+
+The same walk gives the vars whose value may be returned (`returned_values`): a call that
+allocates its result (an operator, a packed call returning a tensor) and is bound to one of
+them is not lifted either (correction 3), since a graph's result is the graph's memory,
+written again by every replay. TVM lifts it.
 """
 
 from __future__ import annotations
@@ -33,6 +39,20 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
                     relax_functions: frozenset = frozenset()) -> set[ir.Var]:
     """The storage vars whose tensors may be returned by `f` (`relax_functions`: the
     names of the module's Relax functions, whose calls may return their arguments)."""
+    return flow_to_return(f, follow_getitem, relax_functions)[1]
+
+
+def returned_values(f: ir.Function, relax_functions: frozenset = frozenset()) -> set[ir.Var]:
+    """The vars of `f` whose value may be returned, whole or in part (a tuple some fields of
+    which are): the walk of `output_storages` with every correction on. The region planner
+    keeps a call that allocates its result outside any graph when its var is one of these."""
+    return flow_to_return(f, True, relax_functions)[0]
+
+
+def flow_to_return(f: ir.Function, follow_getitem: bool,
+                   relax_functions: frozenset) -> tuple[set[ir.Var], set[ir.Var]]:
+    """(the vars whose value may be returned, whole or in part; the storages whose tensors
+    may be), walking `f` backwards from its return value."""
     outputs: set[ir.Var] = set(free_vars(f.body, []))
     # With follow_getitem: tuples of which only some fields are returned (`r = t[0]`).
     partial: dict[ir.Var, set[int]] = {}  # var -> indices of its fields returned
@@ -43,6 +63,14 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
             forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
             for b in (block.bindings if forwards else reversed(block.bindings)):
                 if not isinstance(b, ir.VarBinding):
+                    # `u = R.match_cast(t, ...)` makes u the very value of t: returning u
+                    # returns t (TVM's collector looks only at var bindings).
+                    if follow_getitem and isinstance(b, ir.MatchCast) and \
+                            (b.var in outputs or b.var in partial):
+                        if b.var in outputs:
+                            outputs.update(free_vars(b.value, []))
+                        elif type(b.value) is ir.Var:
+                            partial.setdefault(b.value, set()).update(partial[b.var])
                     continue
                 if type(b.value) is ir.If:
                     # As TVM: each branch's result counts as returned (its visitor treats
@@ -88,7 +116,7 @@ def output_storages(f: ir.Function, follow_getitem: bool = True,
                     partial.setdefault(v.tuple_value, set()).add(v.index)
 
     visit(f.blocks)
-    return storages
+    return outputs | set(partial), storages
 
 
 def collect(module: ir.Module, follow_getitem: bool = True,
@@ -97,5 +125,15 @@ def collect(module: ir.Module, follow_getitem: bool = True,
     given), by name."""
     relax_functions = frozenset(f.name for f in module.relax_functions())
     return {f.name: output_storages(f, follow_getitem, relax_functions)
+            for f in module.relax_functions()
+            if functions is None or f.name in functions}
+
+
+def collect_returned_values(module: ir.Module,
+                            functions: tuple | None = None) -> dict[str, set[ir.Var]]:
+    """`returned_values` of each Relax function (of those in `functions`, when given), by
+    name: for correction 3's calls that allocate their results."""
+    relax_functions = frozenset(f.name for f in module.relax_functions())
+    return {f.name: returned_values(f, relax_functions)
             for f in module.relax_functions()
             if functions is None or f.name in functions}
