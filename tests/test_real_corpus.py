@@ -106,8 +106,23 @@ def tvm_error_location(error: Exception) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+# TVM takes 7-9 s to reach its error in each mlc_* dump; the 1B model's before file stands for
+# the six (each holds the same clash at the same place:
+# test_every_mlc_dump_holds_the_recorded_clash checks the text of all six).
+TVM_READ = [p for p in FILES if not p.name.startswith("mlc_")
+            or p.name == "mlc_llama_1b.before.relax"]
+
+
+def test_every_mlc_dump_holds_the_recorded_clash():
+    for name in TVM_CANNOT_READ:
+        if name.startswith("mlc_"):
+            lines = (REAL_SAMPLES / name).read_text().splitlines()
+            assert lines[TVM_CANNOT_READ[name][1] - 1].strip() == "batch_size = T.int32()"
+            assert 'batch_size = TypeVar("batch_size")' in lines
+
+
 @pytest.mark.tvm
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", TVM_READ, ids=lambda p: p.name)
 def test_tvm_reads_its_dump_or_fails_as_recorded(tvm, path):
     text = path.read_text()
     if path.name not in TVM_CANNOT_READ:
