@@ -70,6 +70,7 @@ bench: $(VENV)/.test
 	$(BIN)/python bench/bench_verify.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_startup.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_big.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_real_size.py --write docs/BENCHMARKS.md
 
 # On a machine with an NVIDIA GPU (and, for bench-gpu, PyTorch): the launch-overhead benchmark
 # against PyTorch (its table replaces a section of docs/BENCHMARKS.md), and the GPU checks.
@@ -80,8 +81,9 @@ gpu-check: $(VENV)/.test
 	$(BIN)/python -m pytest -q -m gpu tests/test_cuda.py
 	compute-sanitizer --tool memcheck --error-exitcode 1 $(BIN)/cgraph run $(DEMO) --device 0 --iters 3 --warmup 1
 
-# samples/real: TVM's own dumps of small real models right before and after its RewriteCUDAGraph
-# inside relax.build (bench/corpus/build_corpus.py; no GPU needed). Deterministic: a second run
+# samples/real: TVM's own dumps of real models right before and after its RewriteCUDAGraph
+# inside relax.build (bench/corpus/build_corpus.py; no GPU needed), the MLC-LLM-style ones at
+# Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B dimensions included (about 5 s each). Deterministic: a second run
 # rewrites identical files. TVM_TESTS: a copy of apache/tvm's
 # tests/python/relax/test_transform_static_plan_block_memory.py, for the static_plan_* files
 # (without it they are left as they are).
