@@ -43,3 +43,21 @@ def tvm():
             pytest.fail(f"apache-tvm is required on CI (make test installs it): {e}")
         pytest.skip("apache-tvm not installed (run `make test`)")
     return _tvm
+
+
+def nvrtc_or_skip(needs_headers: bool = False):
+    """NVRTC (and, with `needs_headers`, the CUDA headers a float16 kernel file includes), or
+    a skip; on CI (`make test` installs nvidia-cuda-nvrtc and nvidia-cuda-runtime) a failure."""
+    from cudagraph_cli.cuda import nvrtc
+
+    try:
+        nvrtc.version()
+    except nvrtc.NvrtcUnavailable as e:
+        if os.environ.get("CI"):
+            pytest.fail(f"NVRTC is required on CI (make test installs nvidia-cuda-nvrtc): {e}")
+        pytest.skip(str(e))
+    if needs_headers and nvrtc.cuda_include_dir() is None:
+        if os.environ.get("CI"):
+            pytest.fail("the CUDA headers (cuda_fp16.h) are required on CI "
+                        "(make test installs nvidia-cuda-runtime)")
+        pytest.skip("no CUDA headers (cuda_fp16.h): pip install nvidia-cuda-runtime")

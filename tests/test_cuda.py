@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import ctypes
 import json
-import os
 
 import numpy as np
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, run_cli, nvrtc_or_skip
 from host_driver import HostDriver, build_host_library, gxx
 from cudagraph_cli.cuda import nvrtc
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
@@ -40,13 +39,6 @@ MODELS = ROOT / "samples" / "models"
 TVM_DIR = ROOT / "samples" / "tvm"
 
 
-def _nvrtc_or_skip():
-    try:
-        nvrtc.version()
-    except nvrtc.NvrtcUnavailable as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"NVRTC is required on CI (make test installs nvidia-cuda-nvrtc): {e}")
-        pytest.skip(str(e))
 
 
 @pytest.fixture
@@ -78,7 +70,7 @@ def host():
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_every_library_kernel_compiles_to_a_cubin(arch, tmp_path, monkeypatch):
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
     monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
     cubin, cached = nvrtc.compile_cubin(nvrtc.library_source(), arch)
     assert not cached and cubin.startswith(b"\x7fELF")
@@ -91,7 +83,7 @@ def test_every_library_kernel_compiles_to_a_cubin(arch, tmp_path, monkeypatch):
 
 
 def test_cache_is_keyed_by_arch_and_source_and_survives_a_bad_file(tmp_path, monkeypatch):
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
     monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
     src = 'extern "C" __global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n'
     a, _ = nvrtc.compile_cubin(src, "sm_80", "k.cu")
@@ -104,7 +96,7 @@ def test_cache_is_keyed_by_arch_and_source_and_survives_a_bad_file(tmp_path, mon
 
 
 def test_a_user_kernel_error_is_located_in_its_file():
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
     src = ('extern "C" __global__ void add(float* a, float* b, float* c, long long n) {\n'
            '    long long i = blockIdx.x * blockDim.x + threadIdx.x;\n'
            '    if (i < n) c[i] = a[i] + bb[i];\n'
@@ -119,7 +111,7 @@ def test_a_user_kernel_error_is_located_in_its_file():
 
 
 def test_nvrtc_targets_include_the_archs_we_promise():
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
     assert {"sm_80", "sm_90"} <= set(nvrtc.supported_archs())
 
 
@@ -669,7 +661,7 @@ extern "C" void cg_host_add_one(void** p, unsigned grid, unsigned block) {
 def test_user_kernels_replace_the_library_by_name(host, sim_cli, tmp_path):
     from cudagraph_cli.gen import chain_module
 
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
     assert nvrtc.compile_cubin(USER_CU, "sm_90", "mine.cu", use_cache=False)[0][:4] == \
         b"\x7fELF"
     mod = parse_module(chain_module(4, size=300))
@@ -698,7 +690,7 @@ def test_user_kernels_replace_the_library_by_name(host, sim_cli, tmp_path):
 def test_a_broken_user_kernel_file_is_a_located_error(sim_cli, tmp_path):
     from cudagraph_cli.cuda import cuda_backend
 
-    _nvrtc_or_skip()
+    nvrtc_or_skip()
 
     class NvrtcHost(HostDriver):
         """Compiles user sources with NVRTC (as the real driver does) before anything runs."""

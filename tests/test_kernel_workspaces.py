@@ -12,12 +12,11 @@ derivation from the PrimFunc's text; kernel parameter names from TVM's CUDA sign
 from __future__ import annotations
 
 import ctypes
-import os
 import re
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, nvrtc_or_skip
 from host_driver import RecordingDriver, gxx
 from cudagraph_cli import ir
 from cudagraph_cli.cuda import nvrtc
@@ -173,14 +172,7 @@ def test_blocks_left_on_the_host_are_bound_and_said_so(case):
 
 
 def test_kernels_file_compiles_with_nvrtc(case, tmp_path, monkeypatch):
-    try:
-        nvrtc.version()
-    except nvrtc.NvrtcUnavailable as e:
-        if os.environ.get("CI"):
-            pytest.fail(f"NVRTC is required on CI: {e}")
-        pytest.skip(str(e))
-    if nvrtc.cuda_include_dir() is None:
-        pytest.skip("no CUDA headers (cuda_fp16.h): pip install nvidia-cuda-runtime")
+    nvrtc_or_skip(needs_headers=True)
     _, ks, manifest = case
     monkeypatch.setenv("CGRAPH_CACHE_DIR", str(tmp_path))
     for arch in ("sm_80", "sm_90"):
