@@ -494,3 +494,44 @@ class Module:
     r = run_cli("rewrite", str(src))
     assert r.returncode == 2, r.stderr.decode()
     assert f"{src}:7:9: error: cgraph cannot deduce the struct info of 's'" in r.stderr.decode()
+
+
+# t is lifted with s and used only by a match_cast after the region. TVM's planner ignores
+# match_casts, so t is no output of the region and the match_cast reads it undefined.
+MATCH_CAST_USE = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), w1: R.Tensor((4,), "float32"), w2: R.Tensor((4,), "float32")):
+        R.func_attr({"num_input": 1, "relax.force_pure": True})
+        s: R.Tensor((4,), "float32") = R.add(w1, w2)
+        t: R.Tensor((4,), "float32") = R.multiply(s, w1)
+        u = R.match_cast(t, R.Tensor((4,), "float32"))
+        y: R.Tensor((4,), "float32") = R.add(x, u)
+        return y
+'''
+
+
+def test_a_var_used_by_a_match_cast_is_a_region_output():
+    from cudagraph_cli.exec.verify import verify
+
+    out, report = rw(MATCH_CAST_USE)
+    (region,) = report.plan.kept_captures()
+    assert [v.name for v in region.outputs] == ["t"]
+    printed = print_module(out)
+    assert verify(parse_module(MATCH_CAST_USE), parse_module(printed), calls=2).equal
+    compat, _ = rewrite(parse_module(MATCH_CAST_USE), RewriteOptions.tvm_compat())
+    with pytest.raises(SourceError, match="var 't' is used before it is defined"):
+        check_module(compat)
+
+
+@pytest.mark.tvm
+def test_tvm_leaves_a_var_used_by_a_match_cast_undefined(tvm):
+    from tvm import relax
+
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(tvm_parse(MATCH_CAST_USE))
+    with pytest.raises(Exception):
+        relax.analysis.well_formed(expected)  # t is undefined at the match_cast
+    ours, _ = rw(MATCH_CAST_USE)
+    relax.analysis.well_formed(tvm_parse(print_module(ours, "current")))
