@@ -406,3 +406,132 @@ class Module:
                                                       "packed_tensor"]
     captured = {b.var.name for r in report.plan.kept_captures() for b in r.bindings}
     assert {"packed_dps", "prim", "view"} <= captured
+
+
+# ---- lifted bindings without annotation ------------------------------------------------------
+
+# `v` is an unannotated view lifted with the kernel before it and used after the region: the
+# capture function returns it, so its signature and the launch's ty_args must state its struct
+# info. cgraph used to leave it None and fail in the printer (exit 3, "cannot print struct
+# info None"); TVM deduces R.Tensor((4, 4), "float32") from the reshape, and so does cgraph.
+UNANNOTATED_VIEW = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16,), "float32"), w: R.Tensor((16,), "float32")):
+        R.func_attr({"relax.force_pure": True, "num_input": 1})
+        s1 = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
+        a = R.memory.alloc_tensor(s1, 0, R.shape([16]), "float32")
+        R.call_packed("k", w, a, ty_args=(R.Tuple,))
+        v = R.reshape(a, R.shape([4, 4]))
+        y = R.call_packed("k2", x, v, ty_args=(R.Tensor((16,), "float32"),))
+        return y
+'''
+
+
+def test_unannotated_lifted_view_is_printed_with_its_struct_info(tmp_path):
+    src = tmp_path / "view.relax"
+    src.write_text(UNANNOTATED_VIEW)
+    out = tmp_path / "view.out.relax"
+    r = run_cli("rewrite", str(src), "-o", str(out))
+    assert r.returncode == 0, r.stderr.decode()
+    text = out.read_text()
+    assert '-> R.Tuple(R.Tensor((4, 4), dtype="float32")):' in text
+    assert 'v: R.Tensor((4, 4), dtype="float32") = gv1[0]' in text
+    r = run_cli("verify", str(src), str(out))
+    assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+
+
+@pytest.mark.tvm
+def test_unannotated_lifted_view_is_tvm_output(tvm):
+    from tvm import relax
+
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(tvm_parse(UNANNOTATED_VIEW))
+    for options in (RewriteOptions(), RewriteOptions.tvm_compat()):
+        out, _ = rewrite(parse_module(UNANNOTATED_VIEW), options)
+        ours = tvm_parse(print_module(out, "current"))  # from_source checks well-formedness
+        relax.analysis.well_formed(ours)
+        assert tvm_equal(ours, expected) is None
+
+
+def test_views_deduce_their_struct_info():
+    """ir.sinfo.deduce for R.reshape and R.memory.view, as TVM infers them."""
+    from cudagraph_cli.ir.sinfo import deduce
+
+    text = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2, 8), "float32")):
+        a = R.reshape(x, R.shape([-1, 4]))
+        b = R.memory.view(x, R.shape([4, 2]), R.dtype("float16"), R.prim_value(0))
+        c = R.reshape(x, R.shape([16]))
+        return (a, b, c)
+'''
+    main = parse_module(text).function("main")
+    got = {b.var.name: deduce(b.value) for blk in main.blocks for b in blk.bindings}
+    assert got["a"] == ir.TensorSInfo((ir.IntImm(4), ir.IntImm(4)), "float32", 2)
+    assert got["b"] == ir.TensorSInfo((ir.IntImm(4), ir.IntImm(2)), "float16", 2)
+    assert got["c"] == ir.TensorSInfo((ir.IntImm(16),), "float32", 1)
+
+
+def test_lifted_output_of_unknown_struct_info_is_a_located_error(tmp_path):
+    """An unannotated operator (cgraph does not model operators' struct info) whose var a
+    capture function must return: a located error naming the binding (exit 2), not an
+    internal error in the printer (exit 3)."""
+    src = tmp_path / "op.relax"
+    src.write_text('''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), w1: R.Tensor((4,), "float32"), w2: R.Tensor((4,), "float32")):
+        R.func_attr({"num_input": 1, "relax.force_pure": True})
+        s = R.add(w1, w2)
+        y = R.call_packed("k2", x, s, ty_args=(R.Tensor((4,), "float32"),))
+        return y
+''')
+    r = run_cli("rewrite", str(src))
+    assert r.returncode == 2, r.stderr.decode()
+    assert f"{src}:7:9: error: cgraph cannot deduce the struct info of 's'" in r.stderr.decode()
+
+
+# t is lifted with s and used only by a match_cast after the region. TVM's planner ignores
+# match_casts, so t is no output of the region and the match_cast reads it undefined.
+MATCH_CAST_USE = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), w1: R.Tensor((4,), "float32"), w2: R.Tensor((4,), "float32")):
+        R.func_attr({"num_input": 1, "relax.force_pure": True})
+        s: R.Tensor((4,), "float32") = R.add(w1, w2)
+        t: R.Tensor((4,), "float32") = R.multiply(s, w1)
+        u = R.match_cast(t, R.Tensor((4,), "float32"))
+        y: R.Tensor((4,), "float32") = R.add(x, u)
+        return y
+'''
+
+
+def test_a_var_used_by_a_match_cast_is_a_region_output():
+    from cudagraph_cli.exec.verify import verify
+
+    out, report = rw(MATCH_CAST_USE)
+    (region,) = report.plan.kept_captures()
+    assert [v.name for v in region.outputs] == ["t"]
+    printed = print_module(out)
+    assert verify(parse_module(MATCH_CAST_USE), parse_module(printed), calls=2).equal
+    compat, _ = rewrite(parse_module(MATCH_CAST_USE), RewriteOptions.tvm_compat())
+    with pytest.raises(SourceError, match="var 't' is used before it is defined"):
+        check_module(compat)
+
+
+@pytest.mark.tvm
+def test_tvm_leaves_a_var_used_by_a_match_cast_undefined(tvm):
+    from tvm import relax
+
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(tvm_parse(MATCH_CAST_USE))
+    with pytest.raises(Exception):
+        relax.analysis.well_formed(expected)  # t is undefined at the match_cast
+    ours, _ = rw(MATCH_CAST_USE)
+    relax.analysis.well_formed(tvm_parse(print_module(ours, "current")))

@@ -101,6 +101,10 @@ def _deduce_call(call: ir.Call, functions: dict):
             return ir.TensorSInfo(None, dt, -1)
         if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
             return VOID
+        if name in ("relax.reshape", "relax.memory.view") and not call.sinfo_args:
+            # Views: TVM deduces them from their arguments, and a lifted unannotated view
+            # needs its struct info in the capture function's signature (printed there).
+            return _deduce_view(call, functions)
         if name in ("relax.call_builtin_with_ctx", "relax.call_pure_packed",
                     "relax.call_tir", "relax.call_dps_packed"):
             return call.sinfo_args[0] if call.sinfo_args else ir.ObjectSInfo()
@@ -117,6 +121,51 @@ def _deduce_call(call: ir.Call, functions: dict):
     if isinstance(op, ir.Var) and isinstance(op.sinfo, ir.FuncSInfo):
         return op.sinfo.ret if not ir.sinfo_prim_vars(op.sinfo.ret) else None
     return None
+
+
+def _deduce_view(call: ir.Call, functions: dict):
+    """R.reshape(x, shape) and R.memory.view(x, shape, dtype, offset), as TVM 0.27's
+    InferStructInfoReshape / InferStructInfoView: the input's dtype (a view's own dtype when
+    given) with the new shape (the input's, for a view given none). A reshape's -1 is the
+    element count left over, computed only where every dimension is a constant; None where
+    cgraph cannot tell (TVM knows more: symbolic arithmetic)."""
+    args = call.args
+    x = deduce(args[0], functions) if args else None
+    if not isinstance(x, ir.TensorSInfo):
+        return None
+    dtype = x.dtype
+    if call.op.name == "relax.memory.view" and len(args) > 2 and \
+            isinstance(args[2], ir.DataTypeImm):
+        dtype = args[2].value
+    shape_arg = args[1] if len(args) > 1 else None
+    if call.op.name == "relax.memory.view" and not isinstance(shape_arg, (ir.ShapeExpr, ir.Var)):
+        return ir.TensorSInfo(x.shape, dtype, x.ndim)  # no new shape: the input's
+    if isinstance(shape_arg, ir.ShapeExpr):
+        values = tuple(shape_arg.values)
+    else:
+        s = deduce(shape_arg, functions) if shape_arg is not None else None
+        if not isinstance(s, ir.ShapeSInfo):
+            return None
+        if s.values is None:
+            return ir.TensorSInfo(None, dtype, s.ndim)
+        values = tuple(s.values)
+    holes = [i for i, d in enumerate(values) if isinstance(d, ir.IntImm) and d.value == -1]
+    if holes:
+        if len(holes) > 1 or x.shape is None or \
+                not all(isinstance(d, ir.IntImm) for d in (*x.shape, *values)):
+            return None
+        total = 1
+        for d in x.shape:
+            total *= d.value
+        known = 1
+        for i, d in enumerate(values):
+            if i != holes[0]:
+                known *= d.value
+        if known == 0 or total % known:
+            return None
+        dt = values[holes[0]].dtype
+        values = values[:holes[0]] + (ir.IntImm(total // known, dt),) + values[holes[0] + 1:]
+    return ir.TensorSInfo(values, dtype, len(values))
 
 
 def _instantiate(f: ir.Function, call: ir.Call, functions: dict):

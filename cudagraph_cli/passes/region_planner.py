@@ -399,7 +399,18 @@ class RegionPlanner:
 
     def _binding(self, b):
         if not isinstance(b, ir.VarBinding):
-            return  # match_cast: TVM's planner does not look at it
+            # match_cast: TVM's planner does not look at it, so a lifted var used only by a
+            # match_cast outside the region is no output of it and is left undefined there
+            # (TVM's output is ill formed). Not TVM (correction 3, keep_returned_defined):
+            # the use counts; the match_cast still neither joins nor closes the region.
+            # The match_cast stays outside even the region still open (it is never lifted),
+            # so that region's vars it uses are outputs too.
+            if self.options.keep_returned_defined:
+                for v in free_vars(b.value, []):
+                    region = self.binding_to_region.get(v)
+                    if region is not None and region.kind == "capture":
+                        region.outputs.setdefault(v, v)
+            return
         v = b.value
         t = type(v)
         if t is ir.If:

@@ -17,6 +17,7 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
 from __future__ import annotations
 
 from .. import ir
+from ..diagnostics import SourceError
 from ..ir.equality import Encoder, structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
@@ -153,6 +154,16 @@ def build_lifted(region: RegionPlan, functions: dict, outputs: list) -> ir.Funct
     if shape_param is not None:
         params.append(shape_param)
     bindings = [c.binding(b, functions) for b in region.bindings]
+    returned = set(outputs)
+    for b in region.bindings:
+        if b.var in returned and c.vars[b.var].sinfo is None:
+            # The capture function's signature and the launch's ty_args must state it (TVM
+            # deduces every operator's struct info; cgraph only views and typed calls):
+            # printed without it, the output would not read back.
+            raise SourceError(
+                f"cgraph cannot deduce the struct info of '{b.var.name}', which the "
+                f"capture function lifted from '{region.function}' returns to it; annotate "
+                f"the binding ({b.var.name}: R.Tensor(...) = ...)", b.loc)
     out_tuple = ir.Tuple(tuple(c.expr(v) for v in outputs))
     gv = _new_var("gv", deduce(out_tuple, functions))
     bindings.append(ir.VarBinding(gv, out_tuple))

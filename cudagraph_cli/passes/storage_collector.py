@@ -16,7 +16,10 @@ caller holds (found by `cgraph verify` on fuzzed samples).
 A second gap, also closed by `follow_getitem=True`: TVM visits the bindings of a dataflow block
 forwards, not backwards (its visitor overrides only plain blocks), so a chain written in
 order inside a dataflow block is not followed. A third: TVM's walk skips `u = R.match_cast(t,
-...)`, so a storage returned as u is lifted; cgraph follows it to t.
+...)`, so a storage returned as u is lifted; cgraph follows it to t. A fourth: TVM stops at
+every call, views included (`v = R.reshape(a, ...)`, `R.memory.view`, `vm.builtin.reshape`),
+so a storage returned through a view of one of its tensors is lifted; cgraph follows a view
+to the tensor it views.
 
 The same walk gives the vars whose value may be returned (`returned_values`): a call that
 allocates its result (an operator, a packed call returning a tensor) and is bound to one of
@@ -33,6 +36,29 @@ def free_vars(e, out: list) -> list:
     """The vars used in `e`, appended to `out`."""
     out.extend(x for x in ir.walk(e) if type(x) is ir.Var)
     return out
+
+
+# Calls whose result is a view of their first tensor argument (the same bytes), as the
+# executor runs them: the operators, and the VM builtins TVM lowers them to.
+VIEW_OPS = {"relax.reshape", "relax.memory.view"}
+VIEW_BUILTINS = {"vm.builtin.reshape", "vm.builtin.ensure_zero_offset"}
+
+
+def viewed(call: ir.Call):
+    """The argument whose bytes `call`'s result views, or None when the result is not a view."""
+    op, args = call.op, call.args
+    if type(op) is ir.Op:
+        if op.name in VIEW_OPS and args:
+            return args[0]
+        if op.name in ("relax.call_pure_packed", "relax.call_builtin_with_ctx") and \
+                len(args) > 1 and type(args[0]) is ir.ExternFunc and args[0].name in VIEW_BUILTINS:
+            inner = args[1]
+            if op.name == "relax.call_builtin_with_ctx":  # its arguments come as one tuple
+                inner = inner.fields[0] if type(inner) is ir.Tuple and inner.fields else None
+            return inner
+    elif type(op) is ir.ExternFunc and op.name in VIEW_BUILTINS and args:
+        return args[0]
+    return None
 
 
 def output_storages(f: ir.Function, follow_getitem: bool = True,
@@ -105,6 +131,14 @@ def flow_to_return(f: ir.Function, follow_getitem: bool,
                             v.op.name == "relax.memory.alloc_storage":
                         # The storage itself is returned (TVM looks only for tensors in one).
                         storages.add(b.var)
+                    elif follow_getitem and viewed(v) is not None:
+                        # A view shares its input's bytes: returning it returns them (TVM's
+                        # collector stops at any call, and lifts the input's storage).
+                        x = viewed(v)
+                        if whole:
+                            outputs.update(free_vars(x, []))
+                        elif type(x) is ir.Var:
+                            partial.setdefault(x, set()).update(fields)
                     elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
                             v.op.name in relax_functions:
                         # A Relax function may return (part of) an argument: what is passed in
