@@ -329,6 +329,21 @@ def check_rewrite(original, rewritten, *,
         raise located(e, sources[0] if e.which == "original" else sources[1])
 
 
+def refuse_rewritten(module, source: Source | None = None) -> None:
+    """A SourceError at the first function of `module` that launches CUDA graphs, if any: the
+    one-file diff of a rewrite's output would count its capture functions as the model's and
+    its graphs' kernels as kernels to capture again (a ratio over 1, a negative saving, a
+    passing --fail-under)."""
+    from .passes.pipeline import launches_graphs
+
+    for f in module.relax_functions():
+        if launches_graphs(f):
+            raise located(SourceError(
+                f"'{f.name}' already launches CUDA graphs (vm.builtin.cuda_graph.*): this is a "
+                "rewrite's output; diff the module before the rewrite, or both: cgraph diff "
+                "ORIGINAL REWRITTEN", f.loc), source)
+
+
 def diff(original, rewritten=None, *, options=None,
          sources: tuple[Source | None, Source | None] = (None, None)):
     """What a rewrite did, as `cgraph diff` shows it: a ModuleFacts (its JSON, as `cgraph diff
@@ -339,6 +354,7 @@ def diff(original, rewritten=None, *, options=None,
     from .report.analysis import analyze
 
     if rewritten is None:
+        refuse_rewritten(original, sources[0])
         rewritten, report = rewrite(original, options, source=sources[0])
     else:
         check_rewrite(original, rewritten, sources=sources)

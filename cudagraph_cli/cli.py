@@ -820,6 +820,7 @@ def diff_factory():
             out_name = out_source.name
             report = None
         else:
+            api.refuse_rewritten(mod, source)
             out, report = api.rewrite(mod, options, source=source)
             out_name = f"{name} (rewritten)"
         if function is not None and mod.function(function) is None:

@@ -21,6 +21,7 @@ from cudagraph_cli.report.views import to_json
 from module_gen import random_module
 from test_rewrite import DATAFLOW_THEN_OTHER, EVERY_REASON
 
+REAL_DIR = ROOT / "samples" / "real"
 TVM_DIR = ROOT / "samples" / "tvm"
 SAMPLES = sorted(TVM_DIR.glob("*_before.relax"))
 
@@ -132,19 +133,36 @@ def test_every_reason_code_shows_in_the_diff():
     assert seen == set(REASON_CODES), set(REASON_CODES) - seen
 
 
-def test_already_rewritten_module_gets_one_note_and_no_reason():
-    """A module that already launches CUDA graphs is left as it is (rewrite is idempotent):
-    nothing is planned, so no launch gets a reason; the note says why, once."""
-    path = TVM_DIR / "vm_builtin_expected.relax"  # `_6 = cls.exp(...)` is outside any graph
-    data = json.loads(run_cli("diff", str(path), "--format", "json").stdout)
-    assert data["notes"] == ["the module already launches CUDA graphs "
-                             "(vm.builtin.cuda_graph.*); left as it is"]
-    main = next(f for f in data["functions"] if f["name"] == "main")
-    outside = [b for b in main["bindings"] if b["launch"] == "kernel" and b["region"] is None]
-    assert outside and not any(b["reason"] for f in data["functions"] for b in f["bindings"])
+def test_already_rewritten_module_is_refused_by_the_one_file_diff():
+    """A rewrite's output given alone: its capture functions would count as the model's and
+    its graphs' kernels as kernels to capture again (TVM's rewrite of the 1B model showed
+    `total 193 -> 294`, 'saved by sharing' -667,947,008 and passed --fail-under 0.5: issue
+    26). Refused, located at the first function that launches graphs, exit 2, one line."""
+    after = REAL_DIR / "mlc_llama_1b.after.relax"
+    line = next(i for i, ln in enumerate(after.read_text().splitlines(), 1)
+                if ln.startswith("    def batch_decode("))
+    for extra in ([], ["--summary", "--fail-under", "0.5"], ["--format", "html"]):
+        r = run_cli("diff", str(after), *extra)
+        assert r.returncode == 2 and r.stdout == b""
+        first = r.stderr.decode().splitlines()[0]
+        assert first.startswith(f"{after}:{line}:9: error: 'batch_decode' already launches CUDA "
+                                "graphs"), first
+    j = json.loads(run_cli("diff", str(after), "--format", "json").stdout)
+    assert j["error"]["line"] == line
+    # both files given: what the rewrite did, as before
+    assert run_cli("diff", str(REAL_DIR / "mlc_llama_1b.before.relax"), str(after),
+                   "--summary").returncode == 0
+
+
+def test_already_rewritten_module_gets_one_note_from_rewrite():
+    """rewrite is idempotent: a module that already launches CUDA graphs is left as it is,
+    with one note saying why."""
+    path = TVM_DIR / "vm_builtin_expected.relax"
     r = run_cli("rewrite", str(path), "--explain", "-o", os.devnull)
     assert r.returncode == 0
-    assert r.stderr.decode().splitlines() == [f"{path}: note: {data['notes'][0]}"]
+    assert r.stderr.decode().splitlines() == [
+        f"{path}: note: the module already launches CUDA graphs (vm.builtin.cuda_graph.*); "
+        "left as it is"]
 
 
 def _rewritten(text: str, **options):
