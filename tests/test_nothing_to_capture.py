@@ -109,8 +109,9 @@ def test_only_private_functions_is_nothing_to_run(tmp_path):
     path.write_text(text)
     code, _, err = cgraph("verify", path, path)
     assert_nothing_to_run(code, err, path, "(main) are all private")
-    # Its kernel launches still count for diff: a private function is rewritten too.
-    code, _, err = cgraph("diff", path, "--summary", "--fail-under", "0.5")
+    # Its kernel launches still count for diff: a private function is rewritten too. Its host
+    # work: 5 launches of exp, 3 of them into one graph: 5 -> 3, 40% removed.
+    code, _, err = cgraph("diff", path, "--summary", "--fail-under", "0.4")
     assert code == 0, err
 
 

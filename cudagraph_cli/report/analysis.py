@@ -46,10 +46,28 @@ class FunctionFacts:
     regions: int = 0  # run_or_capture calls in the rewritten function
     host_launches_before: int = 0
     host_launches_after: int = 0
+    # Host work per call (docs/DIFF.md): what the gate measures. A graph saves host work only
+    # when it replaces more than one launch, so `captured` alone overstates it.
+    kernel_launches_after: int = 0  # kernel launches left outside graphs (rewritten function)
+    builtins_before: int = 0  # calls of builtins that launch device work (device_builtin)
+    builtins_after: int = 0
+    single_kernel_graphs: int = 0  # graph launches that replace a single kernel launch
 
     @property
     def ratio(self) -> float:
         return self.captured / self.kernel_launches if self.kernel_launches else 1.0
+
+    @property
+    def host_work_before(self) -> int:
+        return self.kernel_launches + self.builtins_before
+
+    @property
+    def host_work_after(self) -> int:
+        return self.kernel_launches_after + self.regions + self.builtins_after
+
+    @property
+    def host_work_removed(self) -> float:
+        return removed(self.host_work_before, self.host_work_after)
 
 
 @dataclass
@@ -71,6 +89,71 @@ class ModuleFacts:
     @property
     def ratio(self) -> float:
         return self.captured / self.kernel_launches if self.kernel_launches else 1.0
+
+    @property
+    def host_work_before(self) -> int:
+        return sum(f.host_work_before for f in self.functions)
+
+    @property
+    def host_work_after(self) -> int:
+        return sum(f.host_work_after for f in self.functions)
+
+    @property
+    def host_work_removed(self) -> float:
+        return removed(self.host_work_before, self.host_work_after)
+
+    @property
+    def single_kernel_graphs(self) -> int:
+        return sum(f.single_kernel_graphs for f in self.functions)
+
+
+def removed(before: int, after: int) -> float:
+    """The fraction of host work a rewrite removed: 1 - after / before; 0.0 when there was
+    none (nothing removed; the "nothing to capture" note says why)."""
+    return 1.0 - after / before if before else 0.0
+
+
+# vm.builtin functions that launch no device work: they allocate (the KV cache's creation and
+# cuda_graph.get_cached_alloc included: memory, allocated once), or build and check shapes,
+# tuples and prim values on the host. Every other vm.builtin call is counted as host work that
+# launches device work: the KV-cache attention calls (vm.builtin.attention_kv_cache_*) launch
+# kernels from the host, copies (to_device, tensor_to_shape, read_if_cond) move data, and an
+# unknown builtin stays on the host before and after alike, so counting it errs towards a
+# smaller fraction removed, never a larger one.
+NO_DEVICE_WORK_BUILTINS = frozenset({
+    "vm.builtin.alloc_storage", "vm.builtin.alloc_tensor", "vm.builtin.alloc_shape_heap",
+    "vm.builtin.null_value", "vm.builtin.copy", "vm.builtin.paged_attention_kv_cache_create",
+    ir.GET_CACHED_ALLOC,
+    "vm.builtin.shape_of", "vm.builtin.make_shape", "vm.builtin.match_shape",
+    "vm.builtin.reshape", "vm.builtin.check_shape_info", "vm.builtin.check_tensor_info",
+    "vm.builtin.check_tuple_info", "vm.builtin.check_func_info",
+    "vm.builtin.check_prim_value_info", "vm.builtin.match_prim_value",
+    "vm.builtin.make_prim_value",
+    "vm.builtin.make_tuple", "vm.builtin.tuple_getitem", "vm.builtin.tuple_reset_item",
+})
+
+
+def host_work(call: ir.Call, module: ir.Module, prims: set) -> str | None:
+    """What one call costs the host in device launches: "kernel" (a kernel launch), "graph"
+    (run_or_capture: one graph launch), "builtin" (a vm.builtin call that launches device work
+    itself, see NO_DEVICE_WORK_BUILTINS), or None. A call of another Relax function is None:
+    its own row counts its work."""
+    name = ir.builtin_called(call)
+    if name is None:
+        kind = launch_kind(call, module, prims)
+        if kind == "kernel":
+            return "kernel"
+        if kind != "vm-builtin":
+            return None
+        name = call.op.name
+    if name == ir.RUN_OR_CAPTURE:
+        return "graph"
+    return None if name in NO_DEVICE_WORK_BUILTINS else "builtin"
+
+
+def _count_builtins(f: ir.Function, module: ir.Module, prims: set) -> int:
+    return sum(1 for block in f.blocks for b in block.bindings
+               if isinstance(b.value, ir.Call) and host_work(b.value, module, prims) == "builtin")
 
 
 def _builtin_call(value, name: str) -> bool:
@@ -239,6 +322,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts = FunctionFacts(f.name)
         facts.kernel_launches = _count_kernels(f, original, prims)
         facts.host_launches_before = facts.kernel_launches
+        facts.builtins_before = _count_builtins(f, original, prims)
         printer = FunctionPrinter(Printer(original.dialect), original.name)
         printer.assign_names(f)
         bindings = [b for block in f.blocks for b in block.bindings]
@@ -247,6 +331,8 @@ def analyze(original: ir.Module, rewritten: ir.Module,
             facts.bindings.append(BindingFact(i, b.loc.line, printer.binding(b, "").strip(),
                                               kernel=kind == "kernel", launch=kind))
         if not isinstance(g, ir.Function):
+            facts.kernel_launches_after = facts.kernel_launches
+            facts.builtins_after = facts.builtins_before
             functions.append(facts)
             continue
         launches = [rewritten.function(_builtin_target(b.value))  # in launch order
@@ -254,8 +340,13 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                     if _builtin_call(b.value, ir.RUN_OR_CAPTURE)]
         facts.regions = len(launches)
         for c in launches:
-            facts.captured += _count_kernels(c, rewritten, out_prims) if c else 0
-        facts.host_launches_after = _count_kernels(g, rewritten, out_prims) + len(launches)
+            n = _count_kernels(c, rewritten, out_prims) if c else 0
+            facts.captured += n
+            # One kernel in a graph: a graph launch where a kernel launch was, nothing saved.
+            facts.single_kernel_graphs += n <= 1
+        facts.kernel_launches_after = _count_kernels(g, rewritten, out_prims)
+        facts.builtins_after = _count_builtins(g, rewritten, out_prims)
+        facts.host_launches_after = facts.kernel_launches_after + len(launches)
         if slots is not None:
             for fact, b in zip(facts.bindings, bindings):
                 fact.slot = slots.get(b)
@@ -281,6 +372,12 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 fact.reason = reasons[b]
         functions.append(facts)
     notes = list(report.notes) if report is not None else []
+    for facts in functions:
+        if facts.single_kernel_graphs:
+            notes.append(f"{facts.name}: {facts.single_kernel_graphs} of {facts.regions} "
+                         "graph(s) launch a single kernel: each replaces one kernel launch "
+                         "with one graph launch and saves no host work (--min-kernels 2 "
+                         "leaves such kernels outside graphs)")
     stage = report.stage if report is not None else wrong_stage(original)
     if stage is not None:
         notes.append(f"line {stage.loc.line}: warning: {stage.message}")

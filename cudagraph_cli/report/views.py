@@ -19,6 +19,20 @@ HTML_COLORS = ["#0e7490", "#a21caf", "#15803d", "#a16207", "#1d4ed8", "#dc2626",
                "#c026d3"]
 
 
+def _host_work(facts) -> str:
+    return f"{facts.host_work_before} -> {facts.host_work_after}"
+
+
+def _removed(facts) -> str:
+    """1 - after/before as a percentage: negative when a rewrite adds host work."""
+    before, after = facts.host_work_before, facts.host_work_after
+    if not before:
+        return "-"
+    if after <= before:
+        return _pct(before - after, before)
+    return "-" + _pct(after - before, before)
+
+
 def _pct(part: int, whole: int) -> str:
     """Whole percentages exactly; otherwise one decimal, and never 100% unless all."""
     if not whole:
@@ -43,6 +57,7 @@ def to_json(facts: ModuleFacts, source: str) -> dict:
             "regions": sum(f.regions for f in facts.functions),
             "host_launches_before": sum(f.host_launches_before for f in facts.functions),
             "host_launches_after": sum(f.host_launches_after for f in facts.functions),
+            **_host_work_json(facts, facts.functions),
         },
         "memory": {s: {"static_bytes": facts.static_bytes.get(s, 0),
                        "unshared_bytes": facts.unshared_bytes.get(s, 0),
@@ -62,11 +77,30 @@ def _function_json(f: FunctionFacts) -> dict:
         "graph_launches_per_call": f.regions,
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
+        **_host_work_json(f, [f]),
         "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
                       "launch": b.launch,
                       "reason": None if b.reason is None else
                       {"code": b.reason[0], "message": b.reason[1]}} for b in f.bindings],
     }
+
+
+def _host_work_json(facts, functions: list) -> dict:
+    """The host work fields (docs/DIFF.md), for one function or the totals."""
+    return {
+        "kernel_launches_after": sum(f.kernel_launches_after for f in functions),
+        "builtins_before": sum(f.builtins_before for f in functions),
+        "builtins_after": sum(f.builtins_after for f in functions),
+        "host_work_before": facts.host_work_before,
+        "host_work_after": facts.host_work_after,
+        "host_work_removed": round(facts.host_work_removed, 6),
+        "single_kernel_graphs": facts.single_kernel_graphs,
+    }
+
+
+def _single_kernel_flag(f: FunctionFacts) -> str:
+    return (f"; {f.single_kernel_graphs} of them a single kernel, saving nothing "
+            "(--min-kernels 2)" if f.single_kernel_graphs else "")
 
 
 # ---- terminal -----------------------------------------------------------------------------
@@ -100,7 +134,8 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
             if function is not None and f.name != function:
                 continue
             console.print(Text(f"function {f.name}: {f.captured} of {f.kernel_launches} kernel "
-                               f"launches captured in {f.regions} graph(s)", style="bold"))
+                               f"launches captured in {f.regions} graph(s)"
+                               f"{_single_kernel_flag(f)}", style="bold"))
             prev_region = None
             for item in _folded(f, fold):
                 if isinstance(item, tuple):
@@ -127,21 +162,26 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                 console.print(line)
                 prev_region = b.region
             console.print()
-    table = Table(title="cgraph diff: kernel launches captured into CUDA graphs")
+    table = Table(title="cgraph diff: kernel launches captured into CUDA graphs, host work "
+                  "removed", caption="host work: kernel launches, graph launches and builtin "
+                  "calls that launch device work, per call (docs/DIFF.md)")
     for col, just in (("function", "left"), ("kernel launches", "right"),
                       ("captured", "right"), ("%", "right"), ("graphs", "right"),
-                      ("host launches / call", "right")):
-        table.add_column(col, justify=just)
+                      ("one-kernel graphs", "right"), ("host work / call", "right"),
+                      ("removed", "right"), ("kernel launches / call", "right")):
+        # Names whole (the 1B model's create_tir_paged_kv_cache); the headers wrap instead.
+        table.add_column(col, justify=just, no_wrap=col == "function")
     for f in facts.functions:
         table.add_row(f.name, str(f.kernel_launches), str(f.captured),
                       _pct(f.captured, f.kernel_launches), str(f.regions),
-                      f"{f.host_launches_before} -> {f.host_launches_after}")
-    before = sum(f.host_launches_before for f in facts.functions)
-    after = sum(f.host_launches_after for f in facts.functions)
+                      str(f.single_kernel_graphs), _host_work(f), _removed(f),
+                      f"{f.kernel_launches} -> {f.kernel_launches_after}")
     table.add_row("total", str(facts.kernel_launches), str(facts.captured),
                   _pct(facts.captured, facts.kernel_launches),
-                  str(sum(f.regions for f in facts.functions)), f"{before} -> {after}",
-                  style="bold")
+                  str(sum(f.regions for f in facts.functions)), str(facts.single_kernel_graphs),
+                  _host_work(facts), _removed(facts),
+                  f"{facts.kernel_launches} -> "
+                  f"{sum(f.kernel_launches_after for f in facts.functions)}", style="bold")
     console.print(table)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
@@ -182,19 +222,28 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
            f"<h1>cgraph diff: {esc(source)}</h1>",
            f"<p id=\"summary\">{facts.captured} of {facts.kernel_launches} kernel launches "
            f"captured ({_pct(facts.captured, facts.kernel_launches)}) in "
-           f"{sum(f.regions for f in facts.functions)} graph(s)</p>",
+           f"{sum(f.regions for f in facts.functions)} graph(s); host work per call "
+           f"{facts.host_work_before} &rarr; {facts.host_work_after} ({_removed(facts)} "
+           "removed)</p>",
+           "<p>host work: kernel launches, graph launches and builtin calls that launch device "
+           "work, per call</p>",
            "<table id=\"functions\"><tr><th>function</th><th>kernel launches</th>"
-           "<th>captured</th><th>%</th><th>graphs</th><th>host launches / call</th></tr>"]
+           "<th>captured</th><th>%</th><th>graphs</th><th>one-kernel graphs</th>"
+           "<th>host work / call</th><th>removed</th><th>kernel launches / call</th></tr>"]
     for f in facts.functions:
         out.append(f"<tr><td>{esc(f.name)}</td><td>{f.kernel_launches}</td><td>{f.captured}"
                    f"</td><td>{_pct(f.captured, f.kernel_launches)}</td><td>{f.regions}</td>"
-                   f"<td>{f.host_launches_before} &rarr; {f.host_launches_after}</td></tr>")
-    before = sum(f.host_launches_before for f in facts.functions)
-    after = sum(f.host_launches_after for f in facts.functions)
+                   f"<td>{f.single_kernel_graphs}</td>"
+                   f"<td>{f.host_work_before} &rarr; {f.host_work_after}</td>"
+                   f"<td>{_removed(f)}</td>"
+                   f"<td>{f.kernel_launches} &rarr; {f.kernel_launches_after}</td></tr>")
     out.append(f"<tr class=\"total\"><td>total</td><td>{facts.kernel_launches}</td>"
                f"<td>{facts.captured}</td><td>{_pct(facts.captured, facts.kernel_launches)}"
                f"</td><td>{sum(f.regions for f in facts.functions)}</td>"
-               f"<td>{before} &rarr; {after}</td></tr></table>")
+               f"<td>{facts.single_kernel_graphs}</td>"
+               f"<td>{facts.host_work_before} &rarr; {facts.host_work_after}</td>"
+               f"<td>{_removed(facts)}</td><td>{facts.kernel_launches} &rarr; "
+               f"{sum(f.kernel_launches_after for f in facts.functions)}</td></tr></table>")
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         out.append("<table id=\"memory\"><tr><th>scope</th><th>allocated (bytes)</th>"
@@ -206,7 +255,8 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
         out.append("</table>")
     for f in facts.functions:
         out.append(f"<h2 id=\"fn-{esc(f.name)}\">function {esc(f.name)}: {f.captured} of "
-                   f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)</h2>")
+                   f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)"
+                   f"{esc(_single_kernel_flag(f))}</h2>")
         out.append("<div class=\"code\">")
         for item in _folded(f, fold):
             if isinstance(item, tuple):
