@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import html
 
+from ..passes.explain import names_text
 from .analysis import FunctionFacts, ModuleFacts
 
 SCHEMA = 1
@@ -62,11 +63,21 @@ def _function_json(f: FunctionFacts) -> dict:
         "graph_launches_per_call": f.regions,
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
+        "reasons": [{"code": code, "count": n, "names": list(names)}
+                    for code, n, names in f.reasons],
         "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
                       "launch": b.launch,
                       "reason": None if b.reason is None else
-                      {"code": b.reason[0], "message": b.reason[1]}} for b in f.bindings],
+                      {"code": b.reason[0], "message": b.reason[1],
+                       "names": list(b.reason[2])}} for b in f.bindings],
     }
+
+
+def reasons_line(f: FunctionFacts) -> str:
+    """`symbolic-shape: 97 (seq_len); vm-builtin: 16 (...)`: one function's reasons in
+    aggregate, as the terminal, HTML and `rewrite --explain` print them."""
+    return "; ".join(f"{code}: {n}" + (f" ({names_text(names)})" if names else "")
+                     for code, n, names in f.reasons)
 
 
 # ---- terminal -----------------------------------------------------------------------------
@@ -143,6 +154,15 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                   str(sum(f.regions for f in facts.functions)), f"{before} -> {after}",
                   style="bold")
     console.print(table)
+    if any(f.reasons for f in facts.functions):
+        why = Table(title="why launches stayed outside graphs")
+        for col, just in (("function", "left"), ("reason", "left"), ("launches", "right"),
+                          ("about", "left")):
+            why.add_column(col, justify=just)
+        for f in facts.functions:
+            for code, n, names in f.reasons:
+                why.add_row(f.name, code, str(n), names_text(names))
+        console.print(why)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
@@ -195,6 +215,14 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
                f"<td>{facts.captured}</td><td>{_pct(facts.captured, facts.kernel_launches)}"
                f"</td><td>{sum(f.regions for f in facts.functions)}</td>"
                f"<td>{before} &rarr; {after}</td></tr></table>")
+    if any(f.reasons for f in facts.functions):
+        out.append("<table id=\"reasons\"><tr><th>function</th><th>reason</th>"
+                   "<th>launches left outside</th><th>about</th></tr>")
+        for f in facts.functions:
+            for code, n, names in f.reasons:
+                out.append(f"<tr><td>{esc(f.name)}</td><td>{esc(code)}</td><td>{n}</td>"
+                           f"<td>{esc(', '.join(names))}</td></tr>")
+        out.append("</table>")
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         out.append("<table id=\"memory\"><tr><th>scope</th><th>allocated (bytes)</th>"
