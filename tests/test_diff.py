@@ -241,7 +241,7 @@ def test_json_schema():
                       "graph_launches_per_call", "host_launches_before",
                       "host_launches_after", "kernel_launches_after", "builtins_before",
                       "builtins_after", "host_work_before", "host_work_after",
-                      "host_work_removed", "single_kernel_graphs", "bindings"}
+                      "host_work_removed", "single_kernel_graphs", "reasons", "bindings"}
     assert set(f["bindings"][0]) == {"line", "text", "region", "slot", "launch", "reason"}
 
 
@@ -441,3 +441,143 @@ def test_host_work_counts_builtins_that_launch(tmp_path, builtin, counted):
     assert (f["host_work_before"], f["host_work_after"]) == (5 + n, 3 + n)
     assert f["host_work_removed"] == round(1 - (3 + n) / (5 + n), 6)
     assert f["single_kernel_graphs"] == 0 and not j["notes"]
+
+
+# ---- why, in aggregate (issue 26, item 2) ----------------------------------------------------
+
+MLC_LLAMA = REAL_DIR / "mlc_llama_1b.before.relax"
+
+
+def _prefill_causes_from_text() -> dict:
+    """Independently of cgraph: for each kernel launch of the Llama prefill (a `cls.NAME(...)`
+    line), the first argument that changes between calls, read from TVM's text alone (aliases
+    followed): the function input, a buffer of R.builtin.alloc_tensor, an
+    R.memory.alloc_tensor whose shape mentions seq_len, or an R.reshape (of such a buffer)."""
+    import re
+
+    body = MLC_LLAMA.read_text().split("    def prefill(")[1].split("\n    @R.function")[0]
+    defs, counts = {}, {}
+    for ln in (x.strip() for x in body.splitlines()[1:]):
+        m = re.match(r"(\w+): .*? = (.*)$", ln)
+        if m:
+            defs[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"cls\.\w+\((.*)\)$", ln)
+        for a in ([x.strip() for x in m.group(1).split(",")] if m else []):
+            while re.fullmatch(r"\w+", defs.get(a, "")):
+                a = defs[a]
+            d = defs.get(a, "")
+            cause = ("param-input" if a == "input_embed" else
+                     "dynamic-alloc" if d.startswith("R.builtin.alloc_tensor") else
+                     "symbolic-shape" if d.startswith("R.memory.alloc_tensor") and
+                     "seq_len" in d else
+                     "non-static-input" if d.startswith("R.reshape") else None)
+            if cause:
+                counts[cause] = counts.get(cause, 0) + 1
+                break
+    return counts
+
+
+def test_real_prefill_reasons_are_counted_and_name_seq_len():
+    # 97 kernel launches of prefill write a buffer of shape (..., seq_len, ...): counted from
+    # the text by _prefill_causes_from_text, which gives 97 symbolic-shape, 16 reshapes,
+    # 1 input_embed, 1 alloc_tensor (alloc586); the 16 vm.builtin attention calls are the rest.
+    by_text = _prefill_causes_from_text()
+    assert by_text == {"symbolic-shape": 97, "non-static-input": 16, "param-input": 1,
+                       "dynamic-alloc": 1}
+    r = run_cli("diff", str(MLC_LLAMA), "--function", "prefill", "--format", "json")
+    assert r.returncode == 0, r.stderr.decode()
+    data = json.loads(r.stdout)
+    assert [f["name"] for f in data["functions"]] == ["prefill"]
+    reasons = {x["code"]: x for x in data["functions"][0]["reasons"]}
+    assert reasons["symbolic-shape"] == {"code": "symbolic-shape", "count": 97,
+                                         "names": ["seq_len"]}
+    assert reasons["param-input"]["names"] == ["input_embed"]
+    assert reasons["dynamic-alloc"]["names"] == ["alloc586"]
+    assert reasons["vm-builtin"]["count"] == 16
+    assert {c: x["count"] for c, x in reasons.items() if c != "vm-builtin"} == by_text
+    symbolic = [b["reason"] for b in data["functions"][0]["bindings"]
+                if b["reason"] and b["reason"]["code"] == "symbolic-shape"]
+    assert len(symbolic) == 97
+    assert all("seq_len (from the shape of parameter 'input_embed')" in x["message"]
+               and x["names"] == ["seq_len"] for x in symbolic)
+    # the reshapes say what made them so, not only that they are computed each call
+    reshapes = [b["reason"]["message"] for b in data["functions"][0]["bindings"]
+                if b["reason"] and b["reason"]["code"] == "non-static-input"]
+    assert len(reshapes) == 16 and all("seq_len" in m for m in reshapes)
+
+
+def test_real_reasons_in_terminal_html_and_explain(tmp_path):
+    term = run_cli("diff", str(MLC_LLAMA), "--summary", env={"COLUMNS": "200"})
+    assert term.returncode == 0, term.stderr.decode()
+    rows = [ln for ln in term.stdout.decode().splitlines() if "symbolic-shape" in ln]
+    assert len(rows) == 1 and "prefill" in rows[0] and " 97 " in rows[0] and "seq_len" in rows[0]
+    page = tmp_path / "r.html"
+    assert run_cli("diff", str(MLC_LLAMA), "--format", "html", "-o", str(page)).returncode == 0
+    assert "<tr><td>prefill</td><td>symbolic-shape</td><td>97</td><td>seq_len</td></tr>" in \
+        page.read_text()
+    explain = run_cli("rewrite", str(MLC_LLAMA), "--explain", "-o", str(tmp_path / "o.relax"))
+    summary = [ln for ln in explain.stderr.decode().splitlines()
+               if ln.startswith(f"{MLC_LLAMA}: prefill: left outside: ")]
+    assert len(summary) == 1 and "symbolic-shape: 97 (seq_len)" in summary[0]
+    assert "param-input: 1 (input_embed)" in summary[0]
+
+
+def test_small_module_reasons_counted_per_function():
+    facts = analyze(*_rewritten(EVERY_REASON, min_kernels=2, exclude=("k_excluded",)))
+    data = to_json(facts, "m")
+    main = next(f for f in data["functions"] if f["name"] == "main")
+    counted = {x["code"]: (x["count"], x["names"]) for x in main["reasons"]}
+    # k_param and k_makes both take the input y; the other causes one launch each
+    assert counted["param-input"] == (2, ["y"])
+    assert counted["symbolic-shape"] == (1, ["n"])
+    assert counted["dynamic-storage"] == (1, ["s"])
+    assert counted["non-static-input"] == (1, ["q"])
+    assert sum(n for n, _ in counted.values()) == sum(
+        1 for b in main["bindings"] if b["reason"])
+    helper = next(f for f in data["functions"] if f["name"] == "helper")
+    assert helper["reasons"] == []
+
+
+# ---- --function in every view (issue 26, item 3) ---------------------------------------------
+
+def test_function_selects_in_every_view(tmp_path):
+    src = tmp_path / "m.relax"
+    src.write_text(decode_module(layers=2, kernels_per_layer=4, functions=("prefill", "decode"),
+                                 hidden=64))
+    whole = json.loads(run_cli("diff", str(src), "--format", "json").stdout)
+    assert [f["name"] for f in whole["functions"]] == ["prefill", "decode"]
+    data = json.loads(run_cli("diff", str(src), "--function", "decode", "--format",
+                              "json").stdout)
+    assert [f["name"] for f in data["functions"]] == ["decode"]
+    assert data["functions"][0] == whole["functions"][1]
+    # the totals are the selected function's (they gate --fail-under)
+    assert data["totals"]["kernel_launches"] == whole["functions"][1]["kernel_launches"] < \
+        whole["totals"]["kernel_launches"]
+    page = run_cli("diff", str(src), "--function", "decode", "--format", "html").stdout.decode()
+    assert "function decode" in page and "prefill" not in page
+    unified = run_cli("diff", str(src), "--function", "decode", "--format",
+                      "unified").stdout.decode()
+    assert "def decode(" in unified and "prefill" not in unified
+    assert "prefill" in run_cli("diff", str(src), "--format", "unified").stdout.decode()
+    term = run_cli("diff", str(src), "--function", "decode", env={"COLUMNS": "200"})
+    assert "decode" in term.stdout.decode() and "prefill" not in term.stdout.decode()
+
+
+def test_real_unified_function_holds_its_capture_functions_only():
+    text = run_cli("diff", str(MLC_LLAMA), "--function", "decode", "--format",
+                   "unified").stdout.decode()
+    defs = {ln.split("def ")[1].split("(")[0] for ln in text.splitlines() if "    def " in ln}
+    assert "decode" in defs and "cuda_graph_alloc" in defs
+    assert not defs & {"prefill", "batch_decode", "embed", "create_tir_paged_kv_cache"}
+    assert all(d in ("decode", "cuda_graph_alloc") or d.startswith("decode_cuda_graph")
+               for d in defs), defs
+
+
+def test_unknown_function_is_a_usage_error_listing_the_functions():
+    r = run_cli("diff", str(MLC_LLAMA), "--function", "matmul9", "--format", "json")
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "Traceback" not in err
+    # matmul9 is a PrimFunc of the module: no Relax function, so no listing to show
+    assert "no Relax function named matmul9 in" in err
+    assert "(it has batch_decode, create_tir_paged_kv_cache, decode, embed, prefill)" in err

@@ -266,6 +266,42 @@ def test_every_reason_code_is_reported():
     check_module(out)
 
 
+def test_every_reason_names_what_it_is_about():
+    """Each reason names the variable, argument, storage or callee it is about, in its words
+    and in `names` (what the per-function counts of every view list)."""
+    out, report = rw(EVERY_REASON, min_kernels=2, exclude=("k_excluded",))
+    by_callee = {r.binding.value.op.name: r for r in report.reasons}
+    expected = {"k_param": ("y",), "k_dynamic": ("d",), "k_dynamic_storage": ("s",),
+                "k_symbolic": ("n",), "k_unknown": ("u",), "k_excluded": ("k_excluded",),
+                "k_small": ("k_small",), "vm.builtin.something": ("vm.builtin.something",),
+                "helper": ("helper",), "k_nonstatic": ("q",), "k_output": ("s4",),
+                "k_returned": ("r",)}
+    for callee, names in expected.items():
+        r = by_callee[callee]
+        assert r.names == names, (callee, r.names)
+        assert all(f"'{n}'" in r.message or f" {n} " in r.message for n in names), r.message
+    # n comes from x's shape (R.Tensor(("n", 16))): the argument a user would change
+    assert "the symbolic variable n (from the shape of parameter 'x')" in \
+        by_callee["k_symbolic"].message
+    # s's size is n * 64: the variable that makes it dynamic is named
+    assert "the symbolic variable n" in by_callee["k_dynamic_storage"].message
+    # q is made by k_makes from the input y: the words follow q back to y
+    assert "'y' is an input of the function" in by_callee["k_nonstatic"].message
+
+
+def test_explain_prints_reasons_counted_per_function(tmp_path):
+    src = tmp_path / "every.relax"
+    src.write_text(EVERY_REASON)
+    r = run_cli("rewrite", str(src), "--explain", "--exclude", "k_excluded", "--min-kernels",
+                "2", "-o", str(tmp_path / "out.relax"))
+    summary = [ln for ln in r.stderr.decode().splitlines()
+               if ln.startswith(f"{src}: main: left outside: ")]
+    # k_param and k_makes both read the input y: two launches, one name
+    assert len(summary) == 1 and summary[0].split("left outside: ")[1].startswith(
+        "param-input: 2 (y); ")
+    assert "symbolic-shape: 1 (n)" in summary[0] and "output-storage: 1 (s4)" in summary[0]
+
+
 def test_reason_codes_are_documented():
     doc = (ROOT / "docs" / "REWRITE.md").read_text()
     for code in REASON_CODES:

@@ -30,6 +30,30 @@ class Reason:
     binding: object  # ir.VarBinding
     code: str
     message: str
+    # What the reason is about, by name, so that reasons can be counted per function and say
+    # which variable to look at (`symbolic-shape: 97 (seq_len)`): the symbolic variables of
+    # symbolic-shape, the argument of param-input, non-static-input, dynamic-alloc and
+    # unknown-shape, the storage of output-storage and dynamic-storage, the result of
+    # returned-result, the callee of vm-builtin, relax-call, excluded, min-kernels and
+    # open-dataflow-region, the function of function-not-selected.
+    names: tuple = ()
+
+
+def reason_counts(reasons) -> list[tuple[str, int, tuple]]:
+    """(code, how many, the names they are about, first seen first) for `reasons` of one
+    function: the aggregate that every view prints. Most frequent first, then by code."""
+    counts: dict[str, int] = {}
+    names: dict[str, dict] = {}
+    for code, subjects in reasons:
+        counts[code] = counts.get(code, 0) + 1
+        names.setdefault(code, {}).update(dict.fromkeys(subjects))
+    return [(c, counts[c], tuple(names[c])) for c in sorted(counts, key=lambda c: (-counts[c], c))]
+
+
+def names_text(names, limit: int = 6) -> str:
+    """`a, b, c` — at most `limit` names, then how many more (a layer loop names dozens)."""
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 # One code per kernel launch left outside a graph. A module that already launches CUDA graphs
@@ -88,37 +112,54 @@ class Explainer:
 
     def reason(self, o: LeftOutside) -> Reason:
         b = o.binding
-        if o.cause in ("open-dataflow-region", "function-not-selected"):
-            return Reason(o.function, b, o.cause, REASON_CODES[o.cause])
+        callee = callee_name(b.value) if isinstance(b.value, ir.Call) else None
+        if o.cause == "function-not-selected":
+            return Reason(o.function, b, o.cause, f"the function '{o.function}' is not in "
+                          "--functions", (o.function,))
+        if o.cause == "open-dataflow-region":
+            return Reason(o.function, b, o.cause, f"'{callee}': TVM leaves a region still open "
+                          "at the end of the function (opened in a dataflow block) unlifted",
+                          (callee,))
         if o.cause == "min-kernels":
             k = o.region.kernels
             return Reason(o.function, b, o.cause,
-                          f"its region has {k} kernel launch{'es' if k != 1 else ''}, "
-                          f"fewer than --min-kernels {self.options.min_kernels}")
+                          f"the region of '{callee}' has {k} kernel launch"
+                          f"{'es' if k != 1 else ''}, fewer than --min-kernels "
+                          f"{self.options.min_kernels}", (callee,))
         call = b.value
         if o.cause == "vm-builtin":
-            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' is a vm.builtin "
-                                                  "function; those are never captured")
+            return Reason(o.function, b, o.cause, f"'{callee}' is a vm.builtin "
+                                                  "function; those are never captured",
+                          (callee,))
         if o.cause == "relax-call":
-            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' is a Relax "
+            return Reason(o.function, b, o.cause, f"'{callee}' is a Relax "
                                                   "function; calls to Relax functions are "
-                                                  "never captured")
+                                                  "never captured", (callee,))
         if o.cause == "excluded":
-            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' matches --exclude")
+            return Reason(o.function, b, o.cause, f"'{callee}' matches --exclude", (callee,))
         if o.cause == "returned-result":
-            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' allocates its result "
+            return Reason(o.function, b, o.cause, f"'{callee}' allocates its result "
                           f"'{b.var.name}', which flows to the return value: lifted, it would "
                           "be the graph's memory, which the next call's replay overwrites "
-                          "while the caller holds it")
+                          "while the caller holds it", (b.var.name,))
         if o.cause == "dataflow-block":
-            return Reason(o.function, b, o.cause, f"'{callee_name(call)}' is called in a "
-                          f"dataflow block: {DATAFLOW_WHY}")
+            return Reason(o.function, b, o.cause, f"'{callee}' is called in a "
+                          f"dataflow block: {DATAFLOW_WHY}", (callee,))
         self._enter(o.function)
         for a in call.args:
             found = self._why_not_static(a, 0)
             if found is not None:
                 return Reason(o.function, b, *found)
-        return Reason(o.function, b, "non-static-input", REASON_CODES["non-static-input"])
+        if isinstance(call.op, ir.Var):
+            # The planner's one other "not static" with static arguments (region_planner
+            # _classify): a call of a local function runs Relax code, never a graph.
+            return Reason(o.function, b, "non-static-input", f"'{callee}' is a local function "
+                          "value, computed each call; a call of it runs Relax code, never a "
+                          "graph", (callee,))
+        # Only past the depth limit of _why_not_static: the argument's cause is too far back.
+        return Reason(o.function, b, "non-static-input", f"an argument of '{callee}' is "
+                      "computed outside any graph each call (its cause lies more than 50 "
+                      "bindings back)", (callee,))
 
     def _enter(self, name: str):
         if self.fn is not None and self.fn.name == name:
@@ -141,39 +182,50 @@ class Explainer:
                     self._define(b.value.true_branch.blocks)
                     self._define(b.value.false_branch.blocks)
 
-    def _why_not_static(self, e, depth: int):
-        """(code, message) for the first reason `e` is not static, or None if it is."""
+    def _why_not_static(self, e, depth: int, owner: str | None = None):
+        """(code, message, names) for the first reason `e` is not static, or None if it is.
+        `owner`: the variable a shape or offset argument `e` belongs to (alloc_tensor's)."""
         if depth > 50 or self.statics.expr(e):
             return None
         t = type(e)
         if t is ir.Tuple:
             for f in e.fields:
-                r = self._why_not_static(f, depth + 1)
+                r = self._why_not_static(f, depth + 1, owner)
                 if r:
                     return r
             return None
         if t in (ir.PrimValue, ir.ShapeExpr):
-            return ("symbolic-shape", "a shape uses a symbolic variable that is not captured "
-                    "(not from a weight, not in relax.rewrite_cuda_graph.capture_symbolic_vars)")
+            values = (e.value,) if t is ir.PrimValue else e.values
+            syms = self._uncaptured([v for x in values for v in ir.prim_vars(x, [])])
+            what = f"the shape of '{owner}'" if owner and t is ir.ShapeExpr else \
+                f"an offset of '{owner}'" if owner else \
+                "a shape argument" if t is ir.ShapeExpr else "a value argument"
+            return ("symbolic-shape", f"{what} uses {self._syms_text(syms)}, not captured "
+                    "(not from a weight, not in relax.rewrite_cuda_graph.capture_symbolic_vars)",
+                    tuple(v.name for v in syms))
         if t is not ir.Var:
-            return ("non-static-input", "an argument is not a value fixed across calls")
+            return ("non-static-input", f"an argument ({t.__name__}) is not a value fixed "
+                    "across calls", ())
         name = e.name
         if e in self.statics.vars:
             s = e.sinfo
             if isinstance(s, ir.TensorSInfo) and s.shape is None:
-                return ("unknown-shape", f"the shape of '{name}' is not known")
-            return ("symbolic-shape", f"the shape of '{name}' uses a symbolic variable that is "
-                    "not captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)")
+                return ("unknown-shape", f"the shape of '{name}' is not known", (name,))
+            syms = self._uncaptured(_sinfo_syms(s, []))
+            return ("symbolic-shape", f"the shape of '{name}' uses {self._syms_text(syms)}, not "
+                    "captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)",
+                    tuple(v.name for v in syms))
         if e in self.params:
             if self.fn.attr("num_input") is None:
                 why = "no num_input attribute, so every parameter is an input"
             else:
                 why = f"before num_input={self.fn.num_input}"
             return ("param-input", f"'{name}' is an input of the function (parameter "
-                    f"{self.params[e]}, {why}); its buffer changes between calls")
+                    f"{self.params[e]}, {why}); its buffer changes between calls", (name,))
         b = self.defs.get(e)
         if b is None or not isinstance(b, ir.VarBinding):
-            return ("non-static-input", f"'{name}' is computed outside any graph each call")
+            return ("non-static-input", f"'{name}' is computed outside any graph each call",
+                    (name,))
         v = b.value
         if e in self.in_dataflow and self.options.no_graph_in_dataflow:
             # Correction 7: not static for being in the block, unless something else is the
@@ -183,24 +235,27 @@ class Explainer:
                 if r:
                     return r
             return ("dataflow-block", f"'{name}' is bound in a dataflow block, where nothing is "
-                    f"lifted: {DATAFLOW_WHY}")
+                    f"lifted: {DATAFLOW_WHY}", (name,))
         if isinstance(v, ir.Call) and isinstance(v.op, ir.Op):
             if v.op.name == "relax.builtin.alloc_tensor":
                 return ("dynamic-alloc", f"'{name}' is allocated by R.builtin.alloc_tensor "
-                        "each call (not statically planned memory)")
+                        "each call (not statically planned memory)", (name,))
             if v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
                 storage = v.args[0]
                 if storage in self.disabled_storages:
                     return ("output-storage", f"'{name}' lives in storage '{storage.name}', "
-                            "which flows to the return value")
+                            "which flows to the return value", (storage.name,))
                 sb = self.defs.get(storage)
                 if storage not in self.statics.vars and sb is not None and \
                         isinstance(sb.value, ir.Call) and isinstance(sb.value.op, ir.Op) and \
                         sb.value.op.name == "relax.memory.alloc_storage":
+                    size = self._uncaptured([x for a in sb.value.args[:1]
+                                             for x in _expr_syms(a)])
+                    why = f": it uses {self._syms_text(size)}" if size else ""
                     return ("dynamic-storage", f"'{name}' lives in storage '{storage.name}', "
-                            "whose size is not constant")
+                            f"whose size is not constant{why}", (storage.name,))
                 for a in v.args[1:]:  # a static storage: the shape or offset is the reason
-                    r = self._why_not_static(a, depth + 1)
+                    r = self._why_not_static(a, depth + 1, name)
                     if r:
                         return r
         if isinstance(v, ir.Var):
@@ -213,6 +268,69 @@ class Explainer:
                 if r:
                     return r
         if isinstance(v, ir.Call):
+            # The code stays non-static-input (the argument is made outside each call); the
+            # words follow it back to what made it so (on a Llama prefill, an R.reshape to a
+            # shape of seq_len), since its name alone says nothing.
+            cause = None
+            for a in v.args:
+                cause = self._why_not_static(a, depth + 1)
+                if cause:
+                    break
+            # Only the root cause: a chain of reshapes would otherwise repeat itself.
+            root = cause[1].split(", because ", 1)[-1] if cause else ""
             return ("non-static-input", f"'{name}' is computed by '{callee_name(v)}' "
-                    "outside any graph each call")
-        return ("non-static-input", f"'{name}' is computed outside any graph each call")
+                    "outside any graph each call" + (f", because {root}" if root else ""),
+                    (name,))
+        return ("non-static-input", f"'{name}' is computed outside any graph each call",
+                (name,))
+
+    def _uncaptured(self, syms) -> list:
+        """The symbolic variables of `syms` that are not captured, once each, in order."""
+        out = []
+        for v in syms:
+            if v not in self.statics.syms and not any(v is o for o in out):
+                out.append(v)
+        return out
+
+    def _syms_text(self, syms) -> str:
+        """`seq_len (from the shape of parameter 'input_embed')`: each variable and the
+        parameter it comes from, which is what a user changes or captures."""
+        if not syms:
+            return "a symbolic variable"
+        parts = []
+        for v in syms:
+            source = next((p.name for p in self.fn.params
+                           if any(x is v for x in _sinfo_syms(p.sinfo, []))), None)
+            parts.append(f"{v.name} (from the shape of parameter '{source}')" if source
+                         else v.name)
+        return ("the symbolic variable " if len(syms) == 1 else "the symbolic variables ") + \
+            ", ".join(parts)
+
+
+def _expr_syms(e) -> list:
+    t = type(e)
+    if t is ir.ShapeExpr:
+        return [v for x in e.values for v in ir.prim_vars(x, [])]
+    if t is ir.PrimValue:
+        return ir.prim_vars(e.value, [])
+    return []
+
+
+def _sinfo_syms(s, out: list) -> list:
+    """The symbolic variables a struct info mentions, in order (repeats included)."""
+    t = type(s)
+    if t is ir.TensorSInfo and s.shape is not None:
+        for d in s.shape:
+            if not isinstance(d, (ir.IntImm, ir.FloatImm)):
+                out += ir.prim_vars(d, [])
+    elif t is ir.ShapeSInfo and s.values is not None:
+        for d in s.values:
+            if not isinstance(d, (ir.IntImm, ir.FloatImm)):
+                out += ir.prim_vars(d, [])
+    elif t is ir.TupleSInfo:
+        for f in s.fields:
+            _sinfo_syms(f, out)
+    elif t is ir.PrimSInfo and s.value is not None and \
+            not isinstance(s.value, (ir.IntImm, ir.FloatImm)):
+        out += ir.prim_vars(s.value, [])
+    return out

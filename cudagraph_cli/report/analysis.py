@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
+from ..passes.explain import reason_counts
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
@@ -34,7 +35,7 @@ class BindingFact:
     slot: int | None = None  # cuda_graph_alloc slot of a lifted storage
     kernel: bool = False  # a kernel launch (what TVM can capture)
     launch: str | None = None  # "kernel" | "vm-builtin" | "relax-call" | None
-    reason: tuple | None = None  # (code, message) for a launch left outside a graph
+    reason: tuple | None = None  # (code, message, names) for a launch left outside a graph
 
 
 @dataclass
@@ -68,6 +69,12 @@ class FunctionFacts:
     @property
     def host_work_removed(self) -> float:
         return removed(self.host_work_before, self.host_work_after)
+
+    @property
+    def reasons(self) -> list[tuple[str, int, tuple]]:
+        """Why its launches stayed outside, in aggregate: (code, launches, names they are
+        about), most frequent first (explain.reason_counts)."""
+        return reason_counts((b.reason[0], b.reason[2]) for b in self.bindings if b.reason)
 
 
 @dataclass
@@ -105,6 +112,14 @@ class ModuleFacts:
     @property
     def single_kernel_graphs(self) -> int:
         return sum(f.single_kernel_graphs for f in self.functions)
+
+    def only(self, function: str | None) -> "ModuleFacts":
+        """The facts of one function (`cgraph diff --function`), None: all. The memory stays
+        the module's: one shared allocation serves every function's graphs."""
+        if function is None:
+            return self
+        return ModuleFacts(self.name, [f for f in self.functions if f.name == function],
+                           self.static_bytes, self.unshared_bytes, self.notes)
 
 
 def removed(before: int, after: int) -> float:
@@ -295,7 +310,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     else:
         reasons_src = report.reasons
     # Bindings hash by identity (ir.VarBinding is eq=False): the original's own objects.
-    reasons = {r.binding: (r.code, r.message) for r in reasons_src}
+    reasons = {r.binding: (r.code, r.message, r.names) for r in reasons_src}
     slots = planned_slots(plan, report.merged) if plan is not None else None
 
     # The shared allocation: sizes per scope, and which original storage took which slot.
@@ -386,6 +401,23 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         notes.append("nothing to capture: the module has no kernel launch" +
                      ("" if original.relax_functions() else " (no Relax function)"))
     return ModuleFacts(original.name, functions, static, unshared, notes)
+
+
+def one_function(original: ir.Module, rewritten: ir.Module,
+                 name: str) -> tuple[ir.Module, ir.Module]:
+    """The two modules cut down to the Relax function `name` (`cgraph diff --function NAME
+    --format unified`): the original's function alone; the rewrite's function and the
+    allocation and capture functions it launches, which the rewrite added for it."""
+    def cut(module, names):
+        return ir.Module(module.name, [f for f in module.functions if f.name in names],
+                         module.decorator_args, module.globals_text, module.leading_comments,
+                         module.dialect, module.loc)
+
+    g = rewritten.function(name)
+    added = {_builtin_target(b.value) for block in (g.blocks if isinstance(g, ir.Function)
+                                                     else ()) for b in block.bindings
+             if _is_graph_builtin(b)}
+    return cut(original, {name}), cut(rewritten, {name} | added)
 
 
 def planned_slots(plan, merged) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import html
 
+from ..passes.explain import names_text
 from .analysis import FunctionFacts, ModuleFacts
 
 SCHEMA = 1
@@ -78,10 +79,13 @@ def _function_json(f: FunctionFacts) -> dict:
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
         **_host_work_json(f, [f]),
+        "reasons": [{"code": code, "count": n, "names": list(names)}
+                    for code, n, names in f.reasons],
         "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
                       "launch": b.launch,
                       "reason": None if b.reason is None else
-                      {"code": b.reason[0], "message": b.reason[1]}} for b in f.bindings],
+                      {"code": b.reason[0], "message": b.reason[1],
+                       "names": list(b.reason[2])}} for b in f.bindings],
     }
 
 
@@ -101,6 +105,13 @@ def _host_work_json(facts, functions: list) -> dict:
 def _single_kernel_flag(f: FunctionFacts) -> str:
     return (f"; {f.single_kernel_graphs} of them a single kernel, saving nothing "
             "(--min-kernels 2)" if f.single_kernel_graphs else "")
+
+
+def reasons_line(f: FunctionFacts) -> str:
+    """`symbolic-shape: 97 (seq_len); vm-builtin: 16 (...)`: one function's reasons in
+    aggregate, as the terminal, HTML and `rewrite --explain` print them."""
+    return "; ".join(f"{code}: {n}" + (f" ({names_text(names)})" if names else "")
+                     for code, n, names in f.reasons)
 
 
 # ---- terminal -----------------------------------------------------------------------------
@@ -183,6 +194,15 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                   f"{facts.kernel_launches} -> "
                   f"{sum(f.kernel_launches_after for f in facts.functions)}", style="bold")
     console.print(table)
+    if any(f.reasons for f in facts.functions):
+        why = Table(title="why launches stayed outside graphs")
+        for col, just in (("function", "left"), ("reason", "left"), ("launches", "right"),
+                          ("about", "left")):
+            why.add_column(col, justify=just)
+        for f in facts.functions:
+            for code, n, names in f.reasons:
+                why.add_row(f.name, code, str(n), names_text(names))
+        console.print(why)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
@@ -244,6 +264,14 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
                f"<td>{facts.host_work_before} &rarr; {facts.host_work_after}</td>"
                f"<td>{_removed(facts)}</td><td>{facts.kernel_launches} &rarr; "
                f"{sum(f.kernel_launches_after for f in facts.functions)}</td></tr></table>")
+    if any(f.reasons for f in facts.functions):
+        out.append("<table id=\"reasons\"><tr><th>function</th><th>reason</th>"
+                   "<th>launches left outside</th><th>about</th></tr>")
+        for f in facts.functions:
+            for code, n, names in f.reasons:
+                out.append(f"<tr><td>{esc(f.name)}</td><td>{esc(code)}</td><td>{n}</td>"
+                           f"<td>{esc(', '.join(names))}</td></tr>")
+        out.append("</table>")
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         out.append("<table id=\"memory\"><tr><th>scope</th><th>allocated (bytes)</th>"
