@@ -581,3 +581,13 @@ def test_unknown_function_is_a_usage_error_listing_the_functions():
     # matmul9 is a PrimFunc of the module: no Relax function, so no listing to show
     assert "no Relax function named matmul9 in" in err
     assert "(it has batch_decode, create_tir_paged_kv_cache, decode, embed, prefill)" in err
+
+
+def test_function_keeps_only_its_own_notes():
+    """The one-kernel-graph notes are per function (`decode: 1 of 18 graph(s) ...`): with
+    --function prefill, decode's and batch_decode's are not shown."""
+    notes = json.loads(run_cli("diff", str(MLC_LLAMA), "--function", "prefill", "--format",
+                               "json").stdout)["notes"]
+    assert [n.split(":")[0] for n in notes] == ["prefill"]
+    everything = json.loads(run_cli("diff", str(MLC_LLAMA), "--format", "json").stdout)["notes"]
+    assert sorted(n.split(":")[0] for n in everything) == ["batch_decode", "decode", "prefill"]

@@ -118,8 +118,10 @@ class ModuleFacts:
         the module's: one shared allocation serves every function's graphs."""
         if function is None:
             return self
+        others = tuple(f"{f.name}: " for f in self.functions if f.name != function)
         return ModuleFacts(self.name, [f for f in self.functions if f.name == function],
-                           self.static_bytes, self.unshared_bytes, self.notes)
+                           self.static_bytes, self.unshared_bytes,
+                           [n for n in self.notes if not n.startswith(others)])
 
 
 def removed(before: int, after: int) -> float:
