@@ -806,8 +806,9 @@ def diff_factory():
     @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
     @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
                   help="Exit 1 when the fraction of host work removed, 1 - (host work per "
-                       "call after) / (before), summed over all Relax functions, is below "
-                       "RATIO; and when the module has no kernel launch.")
+                       "call after) / (before), summed over all Relax functions (the one "
+                       "--function names, if given), is below RATIO; and when the module has "
+                       "no kernel launch.")
     @click.option("--fail-under-captured", type=click.FloatRange(0.0, 1.0), default=None,
                   metavar="RATIO", help="Exit 1 when the fraction of kernel launches captured "
                   "into graphs (whatever they save) is below RATIO; and when the module has "
