@@ -361,7 +361,14 @@ def _rewrite_options(note: str = ""):
         def with_options(**kwargs):
             given = {f.name: kwargs.pop(f.name) for f in fields}
             given["exclude"] = tuple(given["exclude"])
+            given["trust_extern"] = tuple(given["trust_extern"])
             compat = kwargs.pop("compat")
+            if compat == "tvm" and (given["trust_extern"] or given["strict_extern"]):
+                # Both act on correction 8's verdicts, which --compat tvm turns off: accepted,
+                # they would do nothing, and the user would believe they had.
+                raise click.UsageError("--trust-extern and --strict-extern act on the "
+                                       "capture-safety table (correction 8), which --compat tvm "
+                                       "turns off")
             kwargs["options"] = RewriteOptions.compat(compat, **given)
             kwargs["options_given"] = compat != "cgraph" or any(
                 given[f.name] != f.default for f in fields)
@@ -376,6 +383,8 @@ def _rewrite_options(note: str = ""):
                           show_default=True)
             elif f.default == ():
                 kw.update(multiple=True)
+            elif f.default is False:
+                kw.update(is_flag=True)
             else:  # names, or None for all: a comma-separated list
                 kw.update(callback=_csv, default=None)
             wrapped = click.option(m["flag"], f.name, **kw)(wrapped)
@@ -833,8 +842,9 @@ def diff_factory():
                                      param_hint="--function")
         if output_path is not None:
             if options_given:
-                raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
-                                       "to the one-file form (which rewrites IN)")
+                raise click.UsageError("--min-kernels, --exclude, --functions, --trust-extern, "
+                                       "--strict-extern and --compat apply to the one-file "
+                                       "form (which rewrites IN)")
             out, out_source = read_module(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
             out_name = out_source.name

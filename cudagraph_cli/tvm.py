@@ -80,7 +80,7 @@ def RewriteCUDAGraph(options=None, **fields):
     tvm = import_tvm()
     from .passes.options import RewriteOptions
 
-    for name in ("exclude", "functions"):
+    for name in ("exclude", "functions", "trust_extern"):
         if fields.get(name) is not None:
             fields[name] = tuple(fields[name])
     options = dataclasses.replace(options or RewriteOptions(), **fields)

@@ -35,8 +35,12 @@ class Reason:
     # symbolic-shape, the argument of param-input, non-static-input, dynamic-alloc and
     # unknown-shape, the storage of output-storage and dynamic-storage, the result of
     # returned-result, the callee of vm-builtin, relax-call, excluded, min-kernels and
-    # open-dataflow-region, the function of function-not-selected.
+    # open-dataflow-region, the function of function-not-selected, the external symbol of
+    # unsafe-extern.
     names: tuple = ()
+    # unsafe-extern: the capture-safety table's rule, {"symbol", "verdict", "rule", "source"}
+    # ("rule": the table's pattern; verdict "unknown" and rule None under --strict-extern).
+    rule: dict | None = None
 
 
 def reason_counts(reasons) -> list[tuple[str, int, tuple]]:
@@ -72,6 +76,9 @@ REASON_CODES = {
     "vm-builtin": "vm.builtin.* functions are never captured",
     "relax-call": "calls to Relax functions are never captured",
     "excluded": "the callee matches --exclude",
+    "unsafe-extern": "it calls an external function that a CUDA graph cannot replay (it "
+                     "allocates, synchronises, copies to the host or keeps host state: the "
+                     "capture-safety table), or one unknown under --strict-extern",
     "min-kernels": "its region has fewer kernel launches than --min-kernels",
     "function-not-selected": "the function is not in --functions",
     "open-dataflow-region": "TVM leaves a region still open at the end of the function "
@@ -137,6 +144,12 @@ class Explainer:
                                                   "never captured", (callee,))
         if o.cause == "excluded":
             return Reason(o.function, b, o.cause, f"'{callee}' matches --exclude", (callee,))
+        if o.cause == "unsafe-extern":
+            u = o.unsafe
+            rule = {"symbol": u.symbol, "verdict": u.verdict,
+                    "rule": None if u.rule is None else u.rule.pattern,
+                    "source": None if u.rule is None else u.rule.source}
+            return Reason(o.function, b, o.cause, u.text(), (u.symbol,), rule)
         if o.cause == "returned-result":
             return Reason(o.function, b, o.cause, f"'{callee}' allocates its result "
                           f"'{b.var.name}', which flows to the return value: lifted, it would "

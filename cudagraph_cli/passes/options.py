@@ -47,6 +47,14 @@ class RewriteOptions:
                              "functions matching GLOB (repeatable).", metavar="GLOB")
     functions: tuple | None = _option(None, "--functions", "Rewrite only these functions.",
                                       metavar="NAME,...")
+    # Correction 8's table (passes/capture_safety.toml): which external functions a graph may
+    # capture. Neither flag does anything with the correction off (--compat tvm).
+    trust_extern: tuple = _option((), "--trust-extern", "Capture calls to external functions "
+                                  "matching GLOB whatever the capture-safety table says of "
+                                  "them (repeatable).", metavar="GLOB")
+    strict_extern: bool = _option(False, "--strict-extern", "Do not capture calls to external "
+                                  "functions the capture-safety table does not know "
+                                  "(reason unsafe-extern, rule unknown).")
 
     # The corrections of TVM (docs/REWRITE.md, "Corrections"); False is TVM 0.27's behaviour.
     idempotent: bool = _correction("1: a module that already launches CUDA graphs is left as "
@@ -74,6 +82,10 @@ class RewriteOptions:
     no_graph_in_dataflow: bool = _correction(
         "7: nothing in a dataflow block is lifted (TVM launches the graph inside the block, "
         "ill-formed, or raises)")
+    capture_safety: bool = _correction(
+        "8: a call to an external function that cannot run in a CUDA graph (it allocates, "
+        "synchronises, copies to the host or keeps host state: passes/capture_safety.toml) "
+        "is not captured")
 
     check: Check = field(default=Check.REWRITTEN, metadata=dict(
         help="well-formedness check of the output (TVM checks nothing)"))

@@ -14,7 +14,10 @@ the same notion of static:
 * a region is a maximal run of static bindings in one binding block, opened by a kernel
   launch (a PrimFunc call, a packed call, an operator other than memory/builtin/reshape/
   null_value/call_builtin_with_ctx) and closed by any non-static binding; `vm.builtin.*`
-  packed calls and calls to Relax functions are never captured.
+  packed calls and calls to Relax functions are never captured. Not TVM (correction 8):
+  nor is a call the capture-safety table forbids (capture_safety.py: an external function
+  that allocates, synchronises or keeps host state, a PrimFunc whose body calls one,
+  `relax.to_vdevice`); it closes the region as a non-static binding does.
 
 Its input is the module and, from the storage collector (stage 1), the storages whose
 tensors flow to each function's return value, and the vars whose values do (a call bound to
@@ -36,6 +39,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..ir import callee_name
+from .capture_safety import CaptureSafety, Unsafe
 from .options import RewriteOptions
 from .storage_collector import collect_returned_values, free_vars
 
@@ -75,10 +79,12 @@ class LeftOutside:
     function: str
     binding: object  # ir.VarBinding
     # "not-static" (an argument is not static), "vm-builtin", "relax-call", "excluded",
-    # "open-dataflow-region", "dataflow-block", "function-not-selected", "min-kernels" or
-    # "returned-result" (it allocates its result, which the function returns)
+    # "open-dataflow-region", "dataflow-block", "function-not-selected", "min-kernels",
+    # "returned-result" (it allocates its result, which the function returns) or
+    # "unsafe-extern" (correction 8: an external function a graph cannot replay)
     cause: str
     region: RegionPlan | None = None  # min-kernels: the region dropped
+    unsafe: Unsafe | None = None  # unsafe-extern: the symbol and the table's rule
 
 
 @dataclass
@@ -239,6 +245,8 @@ class RegionPlanner:
         self.returned: set[ir.Var] = set()
         # Correction 7: the bindings of the dataflow block being planned are not static.
         self.in_dataflow = False
+        # Correction 8: the capture-safety table's verdicts on external calls.
+        self.safety = CaptureSafety(module, options) if options.capture_safety else None
 
     # ---- driver --------------------------------------------------------------------------
 
@@ -467,19 +475,20 @@ class RegionPlanner:
         v = b.value
         if isinstance(b, ir.VarBinding) and type(v) is ir.Call and \
                 launch_kind(v, self.module, self.prims) is not None:
-            kind, static, excluded, args, _ = self._classify(v)
+            kind, static, excluded, args, _, unsafe = self._classify(v)
             self._end_region()
             cause = kind if kind in ("vm-builtin", "relax-call") else "excluded" if excluded \
-                else "dataflow-block" if static else "not-static"
-            self.outside.append(LeftOutside(self.fn.name, b, cause))
+                else "unsafe-extern" if unsafe else "dataflow-block" if static else "not-static"
+            self.outside.append(LeftOutside(self.fn.name, b, cause, unsafe=unsafe))
             self._mark_output(args)
             return
         self._end_region()
         self._mark_output(free_vars(v, []))
 
     def _classify(self, call: ir.Call):
-        """(launch kind, static, excluded, vars, symbolic vars) of a call: whether TVM's
-        planner would add it to a region; counts the launch."""
+        """(launch kind, static, excluded, vars, symbolic vars, unsafe) of a call: whether
+        TVM's planner would add it to a region (and, correction 8, whether the capture-safety
+        table forbids it: `unsafe`, an Unsafe, and static False); counts the launch."""
         op = call.op
         kind = launch_kind(call, self.module, self.prims)
         if kind == "kernel":
@@ -501,7 +510,12 @@ class RegionPlanner:
                 any(fnmatch.fnmatchcase(callee_name(call), g) for g in self.options.exclude):
             static = False
             excluded = True
-        return kind, static, excluded, args, tirs
+        unsafe = None
+        if static and kind == "kernel" and self.safety is not None:
+            unsafe = self.safety.judge(call)
+            if unsafe is not None:
+                static = False
+        return kind, static, excluded, args, tirs, unsafe
 
     def _call(self, b, call: ir.Call):
         op = call.op
@@ -512,7 +526,7 @@ class RegionPlanner:
                 return
             if op.name == "relax.builtin.alloc_tensor":
                 return
-        kind, static, excluded, args, tirs = self._classify(call)
+        kind, static, excluded, args, tirs, unsafe = self._classify(call)
         escapes = static and b.var in self.returned and allocates_result(call, b.var.sinfo)
         if static and not escapes:
             if self.builder is None and kind == "kernel":
@@ -526,8 +540,9 @@ class RegionPlanner:
             self._end_region()
             if kind is not None:
                 cause = kind if kind in ("vm-builtin", "relax-call") else \
-                    "excluded" if excluded else "returned-result" if escapes else "not-static"
-                self.outside.append(LeftOutside(self.fn.name, b, cause))
+                    "excluded" if excluded else "unsafe-extern" if unsafe else \
+                    "returned-result" if escapes else "not-static"
+                self.outside.append(LeftOutside(self.fn.name, b, cause, unsafe=unsafe))
         self._mark_output(args)
 
     def _static_alloc_storage(self, b) -> bool:

@@ -35,7 +35,9 @@ class BindingFact:
     slot: int | None = None  # cuda_graph_alloc slot of a lifted storage
     kernel: bool = False  # a kernel launch (what TVM can capture)
     launch: str | None = None  # "kernel" | "vm-builtin" | "relax-call" | None
-    reason: tuple | None = None  # (code, message, names) for a launch left outside a graph
+    # (code, message, names, rule) for a launch left outside a graph; rule: unsafe-extern's
+    # (passes.explain.Reason.rule), else None
+    reason: tuple | None = None
 
 
 @dataclass
@@ -312,7 +314,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     else:
         reasons_src = report.reasons
     # Bindings hash by identity (ir.VarBinding is eq=False): the original's own objects.
-    reasons = {r.binding: (r.code, r.message, r.names) for r in reasons_src}
+    reasons = {r.binding: (r.code, r.message, r.names, r.rule) for r in reasons_src}
     slots = planned_slots(plan, report.merged) if plan is not None else None
 
     # The shared allocation: sizes per scope, and which original storage took which slot.

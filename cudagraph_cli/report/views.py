@@ -85,7 +85,9 @@ def _function_json(f: FunctionFacts) -> dict:
                       "launch": b.launch,
                       "reason": None if b.reason is None else
                       {"code": b.reason[0], "message": b.reason[1],
-                       "names": list(b.reason[2])}} for b in f.bindings],
+                       "names": list(b.reason[2]),
+                       **({"rule": b.reason[3]} if b.reason[3] is not None else {})}}
+                     for b in f.bindings],
     }
 
 
