@@ -322,7 +322,10 @@ REWRITE_HELP = """Rewrite IN so that its static kernel launches run as CUDA grap
 The output is what TVM's relax.transform.RewriteCUDAGraph makes of IN (same module up
 to local names), except where TVM's is wrong: the rewrite is idempotent, functions that
 run at the same time (one calls the other) never share graph storage, and values a
-function returns never live in graph-owned storage. See docs/REWRITE.md.
+function returns never live in graph-owned storage, and no call to an external function a
+CUDA graph cannot replay is captured (the capture-safety table: relax.run.unique, thrust sort
+without its workspace, ...; --trust-extern and --strict-extern adjust it). See
+docs/REWRITE.md.
 
 With --compat tvm those corrections are off: the output is TVM 0.27's, its mistakes
 included, so that anyone can check cgraph against TVM (`cgraph check` it against TVM's own).
@@ -333,6 +336,7 @@ Examples:
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --functions decode,prefill
+  cgraph rewrite model.relax --strict-extern --trust-extern 'fused_*_cublas'
   cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
   cgraph check tvm.relax model.after.relax               # ... equal to TVM's own
 """

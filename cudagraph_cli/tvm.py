@@ -72,8 +72,9 @@ def RewriteCUDAGraph(options=None, **fields):
     """A `tvm.transform.Pass` doing what `tvm.relax.transform.RewriteCUDAGraph()` does, with
     cgraph's rewrite: same name, opt level 0, and like TVM's a no-op unless the PassContext sets
     `relax.backend.use_cuda_graph`. `options`: a `RewriteOptions` (`cgraph rewrite`'s:
-    min_kernels, exclude, functions; `RewriteOptions.tvm_compat()` turns cgraph's corrections
-    of TVM off, TVM 0.27's output exactly); `fields` replace some of its fields
+    min_kernels, exclude, functions, trust_extern, strict_extern; `RewriteOptions.tvm_compat()`
+    turns cgraph's corrections of TVM off, TVM 0.27's output exactly); `fields` replace some of
+    its fields
     (`RewriteCUDAGraph(min_kernels=2)`). Raises `CgraphPassError` (a ValueError) with cgraph's
     located message when cgraph cannot read or rewrite the module: it never hands back
     something else."""

@@ -32,12 +32,13 @@ def cli(*args: str):
 def test_tvm_compat_turns_every_correction_off_and_keeps_the_options():
     fields = {f.name for f in dataclasses.fields(RewriteOptions)}
     corrections = set(RewriteOptions().corrections)
-    # the seven corrections of docs/REWRITE.md (3 has three parts), and nothing else
+    # the eight corrections of docs/REWRITE.md (3 has three parts), and nothing else
     assert corrections == {"idempotent", "separate_live_functions", "follow_getitem",
                            "keep_returned_defined", "allocated_results_outside",
                            "fetch_storages_early", "if_ends_region", "force_pure",
-                           "no_graph_in_dataflow"}
-    assert fields == corrections | {"min_kernels", "exclude", "functions", "check"}
+                           "no_graph_in_dataflow", "capture_safety"}
+    assert fields == corrections | {"min_kernels", "exclude", "functions", "trust_extern",
+                                    "strict_extern", "check"}
     assert all(RewriteOptions().corrections.values())
     tvm = RewriteOptions.tvm_compat(min_kernels=2, exclude=("k*",))
     assert not any(tvm.corrections.values())

@@ -35,3 +35,10 @@ def test_pip_install_into_fresh_venv(tmp_path):
                               "library_source as s; print(len(s()))"], capture_output=True,
                              cwd=tmp_path)
     assert kernels.returncode == 0 and int(kernels.stdout) > 1000, kernels.stderr.decode()
+    # The capture-safety table (passes/capture_safety.toml) ships and loads.
+    table = subprocess.run([str(py), "-c", "from cudagraph_cli.passes.capture_safety import "
+                            "TABLE_PATH, load_table; print(len(load_table()), TABLE_PATH)"],
+                           capture_output=True, cwd=tmp_path)
+    assert table.returncode == 0, table.stderr.decode()
+    count, path = table.stdout.decode().split()
+    assert int(count) >= 20 and str(env_dir) in path

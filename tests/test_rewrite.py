@@ -234,6 +234,7 @@ class Module:
         R.call_packed("k_excluded", c, ty_args=(R.Tuple,))
         R.call_packed("k_small", w, c, ty_args=(R.Tuple,))
         R.call_packed("vm.builtin.something", w, ty_args=(R.Tuple,))
+        R.call_packed("relax.run.print", w, ty_args=(R.Tuple,))
         h = cls.helper(w)
         q = R.call_packed("k_makes", y, ty_args=(R.Tensor((16,), "float32"),))
         R.call_packed("k_nonstatic", q, ty_args=(R.Tuple,))
@@ -263,6 +264,7 @@ def test_every_reason_code_is_reported():
     assert by_callee["k_nonstatic"] == "non-static-input"
     assert by_callee["k_output"] == "output-storage"
     assert by_callee["k_returned"] == "returned-result"
+    assert by_callee["relax.run.print"] == "unsafe-extern"
     check_module(out)
 
 

@@ -13,6 +13,15 @@ module behave as TVM's runtime does:
 
 Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
 
+An external function that does host work on every call (the capture-safety table,
+passes/capture_safety.toml: verdict never or host-state) runs, on the reference backend, with a
+host state mixed into its kernel: the number of its calls so far ("counter": an RNG, a barrier
+flag, an allocation), or a hash of its inputs as the host reads them ("data": relax.run.unique's
+result). Run eagerly, each call computes its own; captured in a graph, the launch is recorded
+with the state of the capture, and every replay uses that one -- a CUDA graph does not run host
+code again. So a module that captured such a call computes something else than its original,
+and `replayed_host_calls` names the call (verify reports its line).
+
 Control flow runs as TVM's VM runs it: an `If` evaluates its condition (a one-element bool or
 integer tensor, read back to the host, or an `R.Prim` value) and runs only the branch it
 names, bindings and all; a function defined inside another is a closure over the enclosing
@@ -25,12 +34,14 @@ from __future__ import annotations
 import difflib
 import math
 import weakref
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, out_of_memory
+from ..passes.capture_safety import host_work, prim_func_host_work
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
 from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim_func_spec
@@ -101,6 +112,16 @@ class Executor:
         # id(constant) -> (constant, its tensor): each made once and kept, as TVM's VM keeps
         # its constant pool (a captured graph reads the tensor's address on every replay).
         self.constants: dict[int, tuple] = {}
+        # Host work of external functions (the module docstring): modelled on the reference
+        # backend only, where it changes no kernel's ABI (a user kernel of `cgraph run` takes
+        # exactly its scalars).
+        self.model_host_work = backend.name == "cpu"
+        self.host_calls: dict[str, int] = {}  # symbol -> calls so far ("counter")
+        self.capture_host_calls: list | None = None  # while capturing: (loc, symbol)
+        self.graph_host_calls: dict[tuple, list] = {}  # graph key -> (loc, symbol)
+        # (loc, symbol) of every host-work call a replay ran with its captured state
+        self.replayed_host_calls: dict[tuple, None] = {}
+        self._prim_host_work: dict[str, tuple | None] = {}
 
     def warn(self, message: str, loc: Loc | None = None) -> None:
         loc = self.binding_loc if loc is None else loc
@@ -567,7 +588,29 @@ class Executor:
             indices = tuple(positions.index(i) for i in sorted(written) if i in positions)
             builtin = base.builtin if written == set(base.outputs) else None
             spec = self._specs[key] = KernelSpec(base.name, indices, builtin, base.opaque)
+        if self.model_host_work:
+            if f.name not in self._prim_host_work:
+                self._prim_host_work[f.name] = prim_func_host_work(f)
+            found = self._prim_host_work[f.name]
+            if found is not None:
+                ins = [t for i, t in enumerate(tensors) if i not in spec.outputs]
+                scalars = scalars + [self._host_state(found[0], found[1], ins)]
         self._launch(spec, tensors, scalars)
+
+    def _host_state(self, symbol: str, work: str, inputs: list) -> int:
+        """The host state of a call of `symbol` that does host `work` (the module docstring),
+        noted for the graph being captured."""
+        if work == "data":
+            state = 0
+            for t in inputs:
+                state = zlib.crc32(np.ascontiguousarray(self.backend.to_numpy(t)).tobytes(),
+                                   state)
+        else:
+            state = self.host_calls.get(symbol, 0)
+            self.host_calls[symbol] = state + 1
+        if self.capture_host_calls is not None:
+            self.capture_host_calls.append((self.binding_loc, symbol))
+        return state
 
     def _launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         self.backend.launch(spec, tensors, scalars)
@@ -584,7 +627,10 @@ class Executor:
                 # to an object, not to memory.
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
         tensors, scalars, _ = _split(values)
+        work = host_work(name) if self.model_host_work else None
         if _has_tensors(ret):
+            if work is not None:
+                scalars = scalars + [self._host_state(name, work, tensors)]
             outs = self._alloc_like(ret, syms)
             flat, _, _ = _split([outs])
             n_in = len(tensors)
@@ -596,6 +642,8 @@ class Executor:
             spec = self._specs.get(key)
             if spec is None:
                 spec = self._specs[key] = packed_spec(name, len(tensors))
+            if work is not None:
+                scalars = scalars + [self._host_state(name, work, tensors[:-1])]
             self._launch(spec, tensors, scalars)
         if isinstance(ret, ir.TupleSInfo) and not ret.fields:
             return ()
@@ -635,6 +683,9 @@ class Executor:
             if any(self.backend.is_storage(v) for v in _leaves(ins)):
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
+            work = host_work(name) if self.model_host_work else None
+            if work is not None:
+                scalars = scalars + [self._host_state(name, work, tensors)]
             spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None,
                               True)
             self._launch(spec, tensors + flat, scalars)
@@ -716,11 +767,14 @@ class Executor:
             graph, outputs = entry
             if self.on_replay is not None:
                 self.on_replay(func, index, self.graph_inputs[key], args[1])
+            for call in self.graph_host_calls.get(key, ()):
+                self.replayed_host_calls.setdefault(call, None)
             self.backend.replay(graph)
             self.replays += 1
             return outputs
         self._load_constants(self.functions[func])
         self.backend.begin_capture()
+        self.capture_host_calls = []
         try:
             outputs = self._call_global(func, list(args[1]))
         except BaseException:
@@ -729,6 +783,10 @@ class Executor:
             except Exception:
                 pass
             raise
+        finally:
+            host_calls, self.capture_host_calls = self.capture_host_calls, None
+        if host_calls:
+            self.graph_host_calls[key] = host_calls
         graph = self.backend.end_capture()
         self.graphs[key] = (graph, outputs)
         self.graph_inputs[key] = args[1]

@@ -62,6 +62,10 @@ class Difference:
     loc: Loc = NO_LOC
     site: str = ""  # what `loc` points at, in words
     graph_input: str | None = None  # for "ownership": path in run_or_capture's arguments
+    # For "values": an external call doing host work that a graph of the rewritten module
+    # replayed with its state at capture (exec/interpreter.py), located at `loc` there: the
+    # likely cause, since a CUDA graph does not run host code again.
+    host_call: str | None = None
 
 
 @dataclass
@@ -410,6 +414,11 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     path, element, va, vb, words = found
                     report.difference = Difference(fname, c, path, f"{name}, call {call + 1}",
                                                    element, va, vb, words)
+                    if ex_b.replayed_host_calls:
+                        loc, symbol = next(iter(ex_b.replayed_host_calls))
+                        report.difference.host_call = symbol
+                        report.difference.loc = loc
+                        report.difference.site = f"'{symbol}', replayed as captured"
                     return _finish(report, ex_a, ex_b)
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).

@@ -20,6 +20,10 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
             "element": list(d.element) if d.element is not None else None,
             "original": jsonable(d.original), "rewritten": jsonable(d.rewritten),
             "message": d.message}
+        if d.host_call is not None:
+            report["difference"]["replayed_host_call"] = {
+                "symbol": d.host_call, "file": name_b, "line": d.loc.line or None,
+                "column": d.loc.col or None}
         if d.kind == "ownership":
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
@@ -68,4 +72,14 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
         text += f": {d.message}: {d.original!r} vs {d.rewritten!r}"
     if d.checked_after != f"{d.function}, call {d.call + 1}":
         text += f" -- seen after {d.checked_after}: a later call overwrote it"
+    if d.host_call is not None:
+        why = (f"a graph replays '{d.host_call}' with the host state of its capture: it does "
+               "host work on every call (the capture-safety table), which a CUDA graph does "
+               "not run again")
+        source = (texts or {}).get("rewritten")
+        if source is not None and d.loc.line:
+            text += "\n" + note(name_b, source, d.loc, why)
+        else:
+            where = f"{name_b}:{d.loc.line}:{d.loc.col}" if d.loc.line else name_b
+            text += f"\n{where}: note: {why}"
     return text
