@@ -321,9 +321,9 @@ REWRITE_HELP = """Rewrite IN so that its static kernel launches run as CUDA grap
 
 The output is what TVM's relax.transform.RewriteCUDAGraph makes of IN (same module up
 to local names), except where TVM's is wrong: the rewrite is idempotent, functions that
-run at the same time (one calls the other) never share graph storage, and values a
-function returns never live in graph-owned storage, and no call to an external function a
-CUDA graph cannot replay is captured (the capture-safety table: relax.run.unique, thrust sort
+run at the same time (one calls the other) never share graph storage, values a function
+returns never live in graph-owned storage, and no call to an external function a CUDA graph
+cannot replay is captured (the capture-safety table: relax.run.unique, thrust sort
 without its workspace, ...; --trust-extern and --strict-extern adjust it). See
 docs/REWRITE.md.
 
