@@ -269,10 +269,33 @@ def test_verify_finds_a_captured_host_call(tmp_path, call):
     assert f"{tvm_out}:{line}:" in out and f"a graph replays '{symbol}'" in out
     r = run_cli("verify", str(src), str(tvm_out), "--format", "json")
     d = json.loads(r.stdout)["difference"]
-    assert d["replayed_host_call"] == {"symbol": symbol, "file": str(tvm_out), "line": line,
-                                       "column": 9}
+    assert d["replayed_host_call"] == {"symbol": symbol, "module": "rewritten",
+                                       "file": str(tvm_out), "line": line, "column": 9}
     r = run_cli("verify", str(src), str(cg_out))
     assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+
+
+# topi's random externs (python/tvm/contrib/random.py: uniform) as a PrimFunc calling the
+# host-side Mersenne Twister.
+RANDOM_PRIM = '''
+    @T.prim_func(private=True, s_tir=True)
+    def uniform(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        T.call_packed("tvm.contrib.random.uniform", T.float32(0.0), T.float32(1.0), T.tvm_stack_make_array(B.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0))
+'''
+
+
+def test_rewrite_verify_names_the_call_in_the_original(tmp_path):
+    """`rewrite --verify` checks a rewrite in memory, with no lines of its own: the note
+    points at the call in IN (here a PrimFunc whose body calls the RNG)."""
+    src = tmp_path / "m.relax"
+    src.write_text(module_text("Module.uniform(a, b)", RANDOM_PRIM))
+    line = next(i for i, ln in enumerate(src.read_text().splitlines(), 1)
+                if "= Module.uniform(a, b)" in ln)
+    r = run_cli("rewrite", str(src), "--compat", "tvm", "--verify", "-o", "/dev/null")
+    assert r.returncode == 1
+    assert f"{src}:{line}:9: note: a graph replays 'tvm.contrib.random.uniform'" in \
+        r.stdout.decode() + r.stderr.decode()
+    assert run_cli("rewrite", str(src), "--verify", "-o", "/dev/null").returncode == 0
 
 
 def test_executor_models_host_work_only_for_the_table():

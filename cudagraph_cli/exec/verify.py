@@ -28,6 +28,7 @@ import numpy as np
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..ir.equality import Matcher
+from ..passes.capture_safety import body_calls
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
@@ -63,8 +64,8 @@ class Difference:
     site: str = ""  # what `loc` points at, in words
     graph_input: str | None = None  # for "ownership": path in run_or_capture's arguments
     # For "values": an external call doing host work that a graph of the rewritten module
-    # replayed with its state at capture (exec/interpreter.py), located at `loc` there: the
-    # likely cause, since a CUDA graph does not run host code again.
+    # replayed with its state at capture (exec/interpreter.py), located at `loc` in `module`:
+    # the likely cause, since a CUDA graph does not run host code again.
     host_call: str | None = None
 
 
@@ -416,9 +417,13 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                                                    element, va, vb, words)
                     if ex_b.replayed_host_calls:
                         loc, symbol = next(iter(ex_b.replayed_host_calls))
-                        report.difference.host_call = symbol
-                        report.difference.loc = loc
-                        report.difference.site = f"'{symbol}', replayed as captured"
+                        d = report.difference
+                        d.host_call, d.loc, d.site = symbol, loc, f"'{symbol}'"
+                        if not loc.line:
+                            # A rewrite in memory (`rewrite --verify`) has no lines of its
+                            # own: the call as the original writes it.
+                            d.module, d.loc = "original", _call_site(original, symbol)
+                    return _finish(report, ex_a, ex_b)
                     return _finish(report, ex_a, ex_b)
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).
@@ -431,6 +436,21 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                                        kind="ownership", module=which, loc=o.loc, site=o.site,
                                        graph_input=o.graph_input)
     return _finish(report, ex_a, ex_b)
+
+
+def _call_site(mod: ir.Module, symbol: str) -> Loc:
+    """Where `mod` first calls the external function `symbol` (directly, or through a
+    PrimFunc whose body calls it), or NO_LOC."""
+    prims = {f.name for f in mod.functions if isinstance(f, ir.PrimFunc)
+             and any(c.symbol == symbol for c in body_calls(f.body))}
+    for f in mod.relax_functions():
+        for b in ir.nested_bindings(f.blocks):
+            v = b.value
+            if type(v) is ir.Call and (
+                    (isinstance(v.op, ir.ExternFunc) and v.op.name == symbol) or
+                    (isinstance(v.op, ir.GlobalVarRef) and v.op.name in prims)):
+                return b.loc
+    return NO_LOC
 
 
 def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyReport:

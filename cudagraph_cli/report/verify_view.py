@@ -22,8 +22,9 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
             "message": d.message}
         if d.host_call is not None:
             report["difference"]["replayed_host_call"] = {
-                "symbol": d.host_call, "file": name_b, "line": d.loc.line or None,
-                "column": d.loc.col or None}
+                "symbol": d.host_call, "module": d.module,
+                "file": name_a if d.module == "original" else name_b,
+                "line": d.loc.line or None, "column": d.loc.col or None}
         if d.kind == "ownership":
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
@@ -76,10 +77,11 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
         why = (f"a graph replays '{d.host_call}' with the host state of its capture: it does "
                "host work on every call (the capture-safety table), which a CUDA graph does "
                "not run again")
-        source = (texts or {}).get("rewritten")
+        name = name_a if d.module == "original" else name_b
+        source = (texts or {}).get(d.module)
         if source is not None and d.loc.line:
-            text += "\n" + note(name_b, source, d.loc, why)
+            text += "\n" + note(name, source, d.loc, why)
         else:
-            where = f"{name_b}:{d.loc.line}:{d.loc.col}" if d.loc.line else name_b
+            where = f"{name}:{d.loc.line}:{d.loc.col}" if d.loc.line else name
             text += f"\n{where}: note: {why}"
     return text
