@@ -347,3 +347,18 @@ def test_tvm_pass_takes_the_options(tvm):
     assert capture_function_calls()
     assert not capture_function_calls(strict_extern=True)
     assert capture_function_calls(strict_extern=True, trust_extern=["my_*"])
+
+
+@pytest.mark.parametrize("symbol, verdict", [
+    ("runtime.disco.cuda_ipc.custom_allreduce", "host-state"),  # before runtime.disco.*
+    ("runtime.disco.nccl.sync_worker", "never"),
+    ("runtime.disco.allreduce", "conditional"),
+    ("tvm.contrib.cudnn.conv.forward_find_algo", "never"),  # before tvm.contrib.cudnn.*
+    ("tvm.contrib.cudnn.conv2d.forward", "conditional"),
+    ("fused_relax_nn_attention_cutlass1", "workspace"),  # before *_cutlass*
+    ("fused_relax_matmul_relax_add_relax_add_cutlass", "conditional"),
+    ("fused_relax_matmul_cublas", "conditional"),
+    ("tvm.contrib.random.normal", "never"),
+])
+def test_first_matching_rule_decides(symbol, verdict):
+    assert capture_safety.rule_for(symbol).verdict == verdict
