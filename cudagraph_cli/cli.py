@@ -57,8 +57,19 @@ def _console(to_file: bool):
     colored = not to_file and color(sys.stdout)
     console = Console(file=stream, color_system="auto" if colored else None,
                       force_terminal=colored, no_color=not colored, soft_wrap=True,
-                      highlight=False, width=None if colored else 120)
+                      highlight=False, width=_width(to_file))
     return console, stream
+
+
+def _width(to_file: bool) -> int | None:
+    """The views' width: COLUMNS when set; else the terminal's (None: rich asks it), whether
+    coloured or not (NO_COLOR on an 80-column terminal); else 120 (a pipe, a file)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if not to_file and hasattr(sys.stdout, "isatty") and sys.stdout.isatty():
+        return None
+    return 120
 
 
 def _echo_view(text: str) -> None:
