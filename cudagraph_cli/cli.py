@@ -782,12 +782,13 @@ DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what
 With one file, IN is rewritten first (same options as `cgraph rewrite`); with two, IN and
 OUT are a given pair (OUT made by cgraph or by TVM). The terminal view lists each function's
 bindings with the graph (R0, R1, ...) each went into, the shared-allocation slot of each
-lifted storage, and, for each kernel launch left outside, the reason; then a summary table.
+lifted storage, and, under each kernel launch left outside, the reason; then a summary table.
+Lines nothing happens to (the weights unpacked, allocations, aliases) are folded with a count.
 
 \b
 Examples:
   cgraph diff model.relax
-  cgraph diff model.relax --function decode --fold 0
+  cgraph diff model.relax --function decode --fold 0     # every line, every reason whole
   cgraph diff model.relax model.graph.relax --format json
   cgraph diff model.relax --format html -o report.html
   cgraph diff model.relax --summary --fail-under 0.5     # CI gate: exit 1 below 50%
@@ -813,7 +814,11 @@ def diff_factory():
                   help="Only this Relax function, in every view (its numbers, reasons, "
                        "bindings; unified: its text and the functions its graphs launch).")
     @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
-                  help="Fold runs of more than N bindings in one graph (0: never).")
+                  help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
+                       "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
+                       "packed_params[0..97] unpacked`; HTML: click to open) and, in the "
+                       "terminal, a reason already given whole in the function (0: fold "
+                       "nothing).")
     @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
     @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
                   help="Exit 1 when the fraction of host work removed, 1 - (host work per "

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, chromium_or_skip, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.gen import decode_module
 from cudagraph_cli.text.reader import parse_module
@@ -252,10 +251,6 @@ def test_unified_view(tmp_path):
     assert "+    def cuda_graph_alloc() -> R.Tuple(R.Any, R.Any):" in text
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def test_html_view_renders_in_headless_chromium(tmp_path):
     page = tmp_path / "report.html"
     r = run_cli("diff", str(TVM_DIR / "merge_alloc_funcs_before.relax"), "--format", "html",
@@ -263,11 +258,7 @@ def test_html_view_renders_in_headless_chromium(tmp_path):
     assert r.returncode == 0 and r.stdout == b""
     html_text = page.read_text()
     assert "http://" not in html_text and "https://" not in html_text  # self-contained
-    browser = _chromium()
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required on CI (make test installs Debian's chromium)")
-        pytest.skip("chromium not installed (make test installs it)")
+    browser = chromium_or_skip()
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                           "--dump-dom", page.as_uri()], capture_output=True, timeout=120)
     assert dom.returncode == 0, dom.stderr.decode()[-2000:]

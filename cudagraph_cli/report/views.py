@@ -262,9 +262,11 @@ def _gutter(row: Row, tag: str, tag_style: str, bracket: str):
 
 
 def _wrapped(text: str, width: int, indent: int = 0) -> list:
-    """`text` in lines of at most `width` characters, continuation lines indented."""
-    return textwrap.wrap(text, width, subsequent_indent=" " * indent, break_on_hyphens=False) \
-        or [""]
+    """`text` in lines of at most `width` characters, continuation lines indented; an option
+    and its value (`--min-kernels 2`) kept on one line."""
+    text = re.sub(r"(--[\w-]+) (\w+)", "\\1\xa0\\2", text)
+    return [line.replace("\xa0", " ") for line in textwrap.wrap(
+        text, width, subsequent_indent=" " * indent, break_on_hyphens=False)] or [""]
 
 
 def _print_rows(rows: list, console, fold: int) -> None:
@@ -353,7 +355,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                   _host_work(facts), _removed(facts),
                   f"{facts.kernel_launches} -> "
                   f"{sum(f.kernel_launches_after for f in facts.functions)}", style="bold")
-    console.print(table)
+    console.print(table, soft_wrap=False)  # titles and captions wrapped at the width
     if any(f.reasons for f in facts.functions):
         why = Table(title="why launches stayed outside graphs")
         for col, just in (("function", "left"), ("reason", "left"), ("launches", "right"),
@@ -362,7 +364,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
         for f in facts.functions:
             for code, n, names in f.reasons:
                 why.add_row(f.name, code, str(n), names_text(names))
-        console.print(why)
+        console.print(why, soft_wrap=False)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
@@ -371,7 +373,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
         for s in scopes:
             st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
             mem.add_row(s, f"{st:,}", f"{un:,}", f"{un - st:,}")
-        console.print(mem)
+        console.print(mem, soft_wrap=False)
     for note in facts.notes:
         for text in _wrapped(f"note: {note}", console.width, 2):
             console.print(Text(text))
@@ -398,6 +400,7 @@ tr.total { font-weight: bold; }
        padding-left: 2em; text-indent: -2em; }
 .plain { color: #6b7280; }
 .storage .tag, .slot { color: #92400e; }
+.slot, .opt { white-space: nowrap; }
 .reason .txt { color: #b91c1c; padding-left: 3.5em; text-indent: -1.5em; }
 details.fold > summary { list-style: none; cursor: pointer; }
 details.fold > summary::-webkit-details-marker { display: none; }
@@ -459,6 +462,10 @@ def _html_listing(f: FunctionFacts, fold: int) -> list:
     return out
 
 
+_MIN_KERNELS = "--min-kernels 2"
+_OPT = f"<span class=\"opt\">{_MIN_KERNELS}</span>"  # not broken at its hyphens
+
+
 def _fn_link(name: str) -> str:
     return f"<a href=\"#fn-{html.escape(name)}\">{html.escape(name)}</a>"
 
@@ -512,7 +519,7 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
     for f in facts.functions:
         out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
                    f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)"
-                   f"{esc(_single_kernel_flag(f))}</h2>")
+                   f"{esc(_single_kernel_flag(f)).replace(_MIN_KERNELS, _OPT)}</h2>")
         out.append("<div class=\"code\">")
         out += _html_listing(f, fold)
         out.append("</div></section>")
