@@ -267,7 +267,8 @@ def test_html_view_renders_in_headless_chromium(tmp_path):
     assert "<td><a href=\"#fn-func1\">func1</a></td><td>1</td><td>1</td><td>100%</td>" in shown
     assert "cuda_graph_alloc slot" in shown
     assert "host work per call 2 → 2 (0% removed)" in shown
-    assert "1 of them a single kernel, saving nothing (--min-kernels 2)" in shown
+    assert ("1 of them a single kernel, saving nothing (<span class=\"opt\">--min-kernels 2"
+            "</span>)") in shown
     shot = tmp_path / "shot.png"
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                     f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()],

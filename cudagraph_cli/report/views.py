@@ -115,13 +115,13 @@ def reasons_line(f: FunctionFacts) -> str:
 
 # ---- the listing: rows shared by the terminal and HTML views ------------------------------
 
-# One colour per region, cycling: no red (the reasons' colour) and no yellow (the storages').
+# One colour per region, cycling: no red (the reasons' colour) and no yellow (the storages');
+# the HTML's storage, reason and plain colours are in _CSS (#92400e, #b91c1c, #6b7280).
 REGION_COLORS = ["cyan", "magenta", "green", "blue", "bright_cyan", "bright_magenta",
                  "bright_green", "bright_blue"]
 HTML_COLORS = ["#0e7490", "#7e22ce", "#15803d", "#1d4ed8", "#0f766e", "#a21caf", "#4d7c0f",
                "#4338ca"]
 STORAGE_COLOR, REASON_COLOR = "yellow", "red"
-HTML_STORAGE, HTML_REASON, HTML_PLAIN = "#92400e", "#b91c1c", "#6b7280"
 # A run of this many lines nothing happens to (or more) is folded into one line: on the 1B
 # model of samples/real they are the 98 weights unpacked at the top of each function and,
 # between the launches, the alloc_tensor / alias / reshape lines around each one.
@@ -146,7 +146,8 @@ class Row:
     def tag(self) -> str:
         b = self.binding
         if b is None:
-            return f"R{self.span}" if self.folded and self.folded[0].region is not None else ""
+            region = self.folded[0].region
+            return "" if region is None else f"R{region}"
         if b.region is not None:
             return f"R{b.region}"
         return f"S{b.slot}" if b.slot is not None else ""
@@ -270,7 +271,7 @@ def _wrapped(text: str, width: int, indent: int = 0) -> list:
 
 
 def _print_rows(rows: list, console, fold: int) -> None:
-    width = max(console.width - GUTTER, 24)
+    width = max(console.width - GUTTER, 8)
     shown = set()  # the (code, names) whose reason is already printed whole
     for row in rows:
         b = row.binding
@@ -290,6 +291,8 @@ def _print_rows(rows: list, console, fold: int) -> None:
         line = _gutter(row, row.tag, tag_style, row.bracket)
         if b.slot is not None:
             note = f"  -> cuda_graph_alloc slot {b.slot}"
+            if width - len(note) < 12:
+                note = f" -> slot {b.slot}"  # a narrow console: the code keeps a little room
             line.append(_crop(b.text, width - len(note)), style=style)
             line.append(note, style=STORAGE_COLOR)
         else:
