@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -363,9 +364,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", action="append", metavar="NAME", help="build only these")
     args = parser.parse_args(argv)
 
-    try:
-        import tvm  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("tvm") is None:
         print("apache-tvm is required: pip install -e '.[corpus]'", file=sys.stderr)
         return 2
     unknown = sorted(set(args.only or []) - set(MODULES))
