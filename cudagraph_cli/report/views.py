@@ -137,11 +137,12 @@ def _html_hint(code: str, names) -> str:
 
 # What graphs keyed by symbolic values cost: a row per capture function and bounds, then a
 # row per function with the graphs it can make at most (its unkeyed graphs included).
-KEYED_COLUMNS = ("function", "capture function", "launches", "keyed by", "graphs / launch",
-                 "graphs", "shared static bytes")
-_KEYED_CAPTION = ("keyed by: each variable, how many values it takes and where its bound "
-                  "comes from (a guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); "
-                  "shared static bytes: the shared allocation's storages the graphs are given, "
+KEYED_COLUMNS = ("function", "capture function", "launches", "keyed by", "graphs",
+                 "static bytes")
+_KEYED_CAPTION = ("keyed by: each variable's values and where their bound comes from (a "
+                  "guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); graphs: "
+                  "launches x the values of the keying variables together; static bytes: "
+                  "the shared allocation's storages the graphs are given, "
                   "held once: every graph of the capture function replays into them")
 
 
@@ -162,10 +163,10 @@ def _keyed_rows(facts: ModuleFacts):
                 for name, count, source, least in k.keys)
             memory = ", ".join(f"{n:,}" if scope == "global" else f"{scope}: {n:,}"
                                for scope, n in sorted(k.static_bytes.items())) or "0"
-            yield (f.name, k.capture, str(k.launches), keys, _count_text(k.graphs_per_launch),
-                   _count_text(k.graphs), memory), False
+            yield (f.name, k.capture, str(k.launches), keys, _count_text(k.graphs),
+                   memory), False
         launches = f.unkeyed_launches + sum(k.launches for k in f.keyed)
-        yield (f.name, "all its graphs, at most", str(launches), "", "",
+        yield (f.name, "all its graphs, at most", str(launches), "",
                _count_text(f.graphs_at_most), ""), True
 
 
@@ -273,7 +274,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
         for col in KEYED_COLUMNS:
             keyed.add_column(col, justify="left" if col in ("function", "capture function",
                                                             "keyed by") else "right",
-                             no_wrap=col in ("function", "capture function", "keyed by"))
+                             no_wrap=col != "keyed by")
         for row, total in _keyed_rows(facts):
             keyed.add_row(*row, style="bold" if total else None)
         console.print(keyed)
