@@ -581,7 +581,8 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     visit(v.true_branch.blocks, inner)
                     visit(v.false_branch.blocks, guard)
                 elif _builtin_call(v, ir.RUN_OR_CAPTURE):
-                    fields = v.args[1].fields
+                    packed = _resolve(v.args[1], defs)
+                    fields = packed.fields if type(packed) is ir.Tuple else ()
                     key = _resolve(fields[3], defs) if len(fields) > 3 else None
                     names = []
                     for x in (key.values if type(key) is ir.ShapeExpr else ()):
@@ -594,7 +595,8 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     keys = tuple(_values(n, guard, bounds, non_negative) for n in names)
                     entry = groups.setdefault((_builtin_target(v), keys), [0, set()])
                     entry[0] += 1
-                    entry[1] |= _storages(fields[1], defs, rewritten, 0)
+                    entry[1] |= _storages(fields[1], defs, rewritten, 0) if len(fields) > 1 \
+                        else set()
 
     visit(g.blocks, {})
     keyed = []
@@ -678,7 +680,8 @@ def _alloc_sizes(rewritten: ir.Module, g: ir.Function) -> dict:
         inner = {x.var: x for x in ir.nested_bindings(alloc.blocks)}
         out = _resolve(alloc.body, {v: x.value for v, x in inner.items()})
         for slot, storage in enumerate(out.fields if type(out) is ir.Tuple else ()):
-            rec = _storage_size(inner[storage]) if storage in inner else None
+            rec = _storage_size(inner[storage]) \
+                if type(storage) is ir.Var and storage in inner else None
             if rec:
                 sizes[(name, slot)] = rec
     return sizes
@@ -701,7 +704,9 @@ def _storages(e, defs: dict, module: ir.Module, depth: int) -> set:
             return {(_builtin_target(source), e.index)}
         if _builtin_call(source, ir.RUN_OR_CAPTURE):
             param = _output_param(module.function(_builtin_target(source)), e.index)
-            args = _resolve(source.args[1].fields[1], defs)
+            packed = _resolve(source.args[1], defs)
+            args = _resolve(packed.fields[1], defs) \
+                if type(packed) is ir.Tuple and len(packed.fields) > 1 else None
             if param is not None and type(args) is ir.Tuple and param < len(args.fields):
                 return _storages(args.fields[param], defs, module, depth + 1)
         return set()
