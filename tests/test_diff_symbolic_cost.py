@@ -13,6 +13,7 @@ from rich.console import Console
 
 from conftest import ROOT, run_cli
 from cudagraph_cli import ir
+from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.report.analysis import analyze
 from cudagraph_cli.report.views import render_html, render_terminal, to_json
 from cudagraph_cli.text.reader import parse_module
@@ -154,7 +155,10 @@ def test_no_bound_is_unbounded_with_a_note():
     term = run_cli("diff", str(TVM_DIR / "dynamic_capture_before.relax"),
                    str(TVM_DIR / "dynamic_capture_expected.relax"), "--summary",
                    env={"COLUMNS": "200"}).stdout.decode()
-    assert "│ m: unbounded │" in term.replace("  ", " ").replace("  ", " ")
+    rows = [[c.strip() for c in ln.strip("│ ").split("│")] for ln in term.splitlines()
+            if ln.startswith("│ main ")]
+    assert rows[-2:] == [["main", "main_cuda_graph_capture", "1", "m: unbounded", "unbounded",
+                          "32"], ["main", "all its graphs, at most", "1", "", "unbounded"]]
     assert "note: main: 1 graph launch(es) keyed by m can make unbounded graphs" in term
 
 
@@ -197,7 +201,6 @@ def test_two_keying_vars_multiply():
     # 4 values; 4 * 4 = 16 graphs. Given alloc1 and alloc2, in the two R.shape([48]) storages
     # of the shared allocation: 96 bytes.
     original = parse_module(TWO_VARS, "two.relax")
-    from cudagraph_cli.passes.pipeline import rewrite
     rewritten, report = rewrite(original)
     data = to_json(analyze(original, rewritten, report), "two.relax")
     main = data["functions"][0]
@@ -291,11 +294,12 @@ class Module:
 '''
 
 
-def guarded(module: ir.Module, most: int) -> ir.Module:
+def guarded(module: ir.Module, most: int, op: str = "<=") -> ir.Module:
     """GUARDED_AFTER's main with its graph launch under the guard of `--capture-symbolic
-    m:MAX` (docs/REWRITE.md): `cond: R.Prim("bool") = R.prim_value(m <= T.int64(MAX))`, then
-    `if cond:` launching the graph, `else:` the same launch eagerly. Built as IR: the parser
-    reads no comparison yet (the helper adding the option adds it)."""
+    m:MAX`: `cond: R.Prim("bool") = R.prim_value(m <= T.int64(MAX))` (TVM 0.27 prints it
+    `cond: T.bool = m <= MAX`), then `if cond:` launching the graph, `else:` the same launch
+    eagerly. Built as IR: cgraph's parser reads no comparison yet (the option's own change
+    adds it). `op`: "<=", "<", "and" (`m <= MAX and m <= 2 * MAX`) or "+" (no guard)."""
     main = module.function("main")
     bindings = list(main.blocks[0].bindings)
     k = next(i for i, b in enumerate(bindings) if ir.builtin_called(b.value) == ir.RUN_OR_CAPTURE)
@@ -312,7 +316,12 @@ def guarded(module: ir.Module, most: int) -> ir.Module:
         cond,
         ir.SeqExpr((ir.BindingBlock((launch,)),), launch.var),
         ir.SeqExpr((ir.BindingBlock((eager,)),), ir.Tuple(()))))
-    guard = ir.VarBinding(cond, ir.PrimValue(ir.PrimBinOp("<=", m, ir.IntImm(most))))
+    if op == "and":
+        test = ir.PrimBinOp("and", ir.PrimBinOp("<=", m, ir.IntImm(most)),
+                            ir.PrimBinOp("<=", m, ir.IntImm(2 * most)))
+    else:
+        test = ir.PrimBinOp(op, m, ir.IntImm(most))
+    guard = ir.VarBinding(cond, ir.PrimValue(test))
     bindings[k:k + 1] = [guard, branch]
     main = ir.replace(main, blocks=(ir.replace(main.blocks[0], bindings=tuple(bindings)),))
     return ir.Module(module.name, [main if f.name == "main" else f for f in module.functions],
@@ -340,7 +349,14 @@ def test_guard_bounds_the_graphs():
     row = next(ln for ln in _terminal(facts).splitlines() if "main_cuda_graph_capture" in ln)
     assert "m: 1..4 (guard)" in row and "128" in row
     assert "<td>m: 1..4 (guard)</td><td>4</td><td>128</td>" in render_html(facts, "g")
-    # A guard above the upper bound bounds nothing more: 16 again, from the attribute.
-    main = to_json(analyze(original, guarded(plain, 100)), "g")["functions"][0]
-    assert main["keyed_graphs"][0]["keys"] == [
-        {"name": "m", "values": 16, "least": 1, "bound_from": "tir_var_upper_bound"}]
+    # A guard above the upper bound bounds nothing more: 16 again, from the attribute; so
+    # does a condition that is no bound (m + 4).
+    for plan in (guarded(plain, 100), guarded(plain, 4, "+")):
+        main = to_json(analyze(original, plan), "g")["functions"][0]
+        assert main["keyed_graphs"][0]["keys"] == [
+            {"name": "m", "values": 16, "least": 1, "bound_from": "tir_var_upper_bound"}]
+    # m < 5 is m <= 4; (m <= 3 and m <= 6) bounds m by 3
+    for plan, values in ((guarded(plain, 5, "<"), 4), (guarded(plain, 3, "and"), 3)):
+        main = to_json(analyze(original, plan), "g")["functions"][0]
+        assert main["keyed_graphs"][0]["keys"] == [
+            {"name": "m", "values": values, "least": 1, "bound_from": "guard"}]

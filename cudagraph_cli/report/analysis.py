@@ -645,26 +645,27 @@ def _resolve(e, defs: dict, depth: int = 0):
 
 def _guard_bounds(cond, defs: dict) -> dict:
     """{VAR: MAX} that an `if`'s condition guarantees in its then-branch: `VAR <= MAX`
-    (`VAR < MAX` is `VAR <= MAX - 1`), and each side of a conjunction; {} for anything else."""
+    (`VAR < MAX` is `VAR <= MAX - 1`), and each side of a conjunction (`a and b`, as TVM 0.27
+    prints tir.And, or `T.And(a, b)`); {} for anything else."""
     e = _resolve(cond, defs)
     if type(e) is ir.PrimValue:
         e = e.value
-    out: dict = {}
-    if type(e) is ir.PrimBinOp and e.op in ("and", "&&"):
+    if type(e) is ir.PrimBinOp and e.op == "and":
         parts = (e.lhs, e.rhs)
-    elif type(e) is ir.PrimCall and e.func in ("T.And", "T.And_", "tir.And"):
+    elif type(e) is ir.PrimCall and e.func == "T.And":
         parts = e.args
     else:
-        parts = (e,)
-    for p in parts:
-        if type(p) is ir.PrimBinOp and p.op in ("<=", "<") and type(p.lhs) is ir.SymVar and \
-                type(p.rhs) is ir.IntImm:
-            out[p.lhs.name] = p.rhs.value - (p.op == "<")
-        elif type(p) is ir.PrimBinOp and p.op in ("and", "&&") or \
-                type(p) is ir.PrimCall and p.func in ("T.And", "T.And_", "tir.And"):
-            for name, most in _guard_bounds(ir.PrimValue(p), {}).items():
+        parts = ()
+    if parts:
+        out: dict = {}
+        for p in parts:
+            for name, most in _guard_bounds(p, {}).items():
                 out[name] = min(most, out.get(name, most))
-    return out
+        return out
+    if type(e) is ir.PrimBinOp and e.op in ("<=", "<") and type(e.lhs) is ir.SymVar and \
+            type(e.rhs) is ir.IntImm:
+        return {e.lhs.name: e.rhs.value - (e.op == "<")}
+    return {}
 
 
 def _alloc_sizes(rewritten: ir.Module, g: ir.Function) -> dict:
