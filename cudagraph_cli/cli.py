@@ -798,6 +798,15 @@ kernel launches, graph launches (one per run_or_capture) and the vm.builtin call
 host that launch kernels themselves (vm.builtin.attention_kv_cache_*; allocation, shape and
 tuple builtins do not count; the list is in docs/DIFF.md). A graph of one kernel replaces one
 kernel launch with one graph launch and removes nothing (`--min-kernels 2`).
+
+Graphs keyed by symbolic values (a run_or_capture ending in R.shape([VAR])) capture one
+graph per launch and value: a table gives, per capture function, the keying variables, how
+many graphs they can make (bounded by a `--capture-symbolic VAR:MAX` guard or the function's
+tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graphs replay into
+(held once); JSON `keyed_graphs` and `graphs_at_most`. On a Llama with batch_size <= 32:
+
+\b
+  cgraph diff model.relax --summary --function batch_decode   # 18 launches x 32 = 576 graphs
 """
 
 

@@ -232,7 +232,8 @@ def test_json_schema():
                               "host_launches_after": 2, "kernel_launches_after": 0,
                               "builtins_before": 0, "builtins_after": 0,
                               "host_work_before": 2, "host_work_after": 2,
-                              "host_work_removed": 0.0, "single_kernel_graphs": 2}
+                              "host_work_removed": 0.0, "single_kernel_graphs": 2,
+                              "graphs_at_most": 2}  # two graphs with no key: one each
     assert data["memory"]["global"] == {"static_bytes": 768, "unshared_bytes": 1152,
                                         "saved_bytes": 384}
     f = data["functions"][0]
@@ -240,7 +241,8 @@ def test_json_schema():
                       "graph_launches_per_call", "host_launches_before",
                       "host_launches_after", "kernel_launches_after", "builtins_before",
                       "builtins_after", "host_work_before", "host_work_after",
-                      "host_work_removed", "single_kernel_graphs", "reasons", "bindings"}
+                      "host_work_removed", "single_kernel_graphs", "graphs_at_most",
+                      "keyed_graphs", "reasons", "bindings"}
     assert set(f["bindings"][0]) == {"line", "text", "region", "slot", "launch", "reason"}
 
 
@@ -483,7 +485,9 @@ def test_real_prefill_reasons_are_counted_and_name_seq_len():
     assert [f["name"] for f in data["functions"]] == ["prefill"]
     reasons = {x["code"]: x for x in data["functions"][0]["reasons"]}
     assert reasons["symbolic-shape"] == {"code": "symbolic-shape", "count": 97,
-                                         "names": ["seq_len"]}
+                                         "names": ["seq_len"],
+                                         "hint": "--capture-symbolic seq_len[:MAX]"}
+    assert reasons["param-input"]["hint"] is None
     assert reasons["param-input"]["names"] == ["input_embed"]
     assert reasons["dynamic-alloc"]["names"] == ["alloc586"]
     assert reasons["vm-builtin"]["count"] == 16
@@ -507,7 +511,8 @@ def test_real_reasons_in_terminal_html_and_explain(tmp_path):
     page = tmp_path / "r.html"
     assert run_cli("diff", str(MLC_LLAMA), "--format", "html", "-o", str(page)).returncode == 0
     assert ("<tr><td><a href=\"#fn-prefill\">prefill</a></td><td class=\"l\">symbolic-shape</td>"
-            "<td>97</td><td class=\"l names\">seq_len</td></tr>") in page.read_text()
+            "<td>97</td><td class=\"l names\">seq_len; --capture-symbolic seq_len[:MAX] would "
+            "capture them</td></tr>") in page.read_text()
     explain = run_cli("rewrite", str(MLC_LLAMA), "--explain", "-o", str(tmp_path / "o.relax"))
     summary = [ln for ln in explain.stderr.decode().splitlines()
                if ln.startswith(f"{MLC_LLAMA}: prefill: left outside: ")]

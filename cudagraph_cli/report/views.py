@@ -13,8 +13,8 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..passes.explain import names_text
-from .analysis import BindingFact, FunctionFacts, ModuleFacts
+from ..passes.explain import about_text, capture_hint, counted_text, names_text
+from .analysis import BindingFact, FunctionFacts, KeyedGraphs, ModuleFacts
 
 SCHEMA = 1
 
@@ -58,6 +58,7 @@ def to_json(facts: ModuleFacts, source: str) -> dict:
             "host_launches_before": sum(f.host_launches_before for f in facts.functions),
             "host_launches_after": sum(f.host_launches_after for f in facts.functions),
             **_host_work_json(facts, facts.functions),
+            "graphs_at_most": _at_most_json(facts.graphs_at_most),
         },
         "memory": {s: {"static_bytes": facts.static_bytes.get(s, 0),
                        "unshared_bytes": facts.unshared_bytes.get(s, 0),
@@ -78,7 +79,10 @@ def _function_json(f: FunctionFacts) -> dict:
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
         **_host_work_json(f, [f]),
-        "reasons": [{"code": code, "count": n, "names": list(names)}
+        "graphs_at_most": _at_most_json(f.graphs_at_most),
+        "keyed_graphs": [_keyed_json(k) for k in f.keyed],
+        "reasons": [{"code": code, "count": n, "names": list(names),
+                     "hint": capture_hint(code, names) or None}
                     for code, n, names in f.reasons],
         "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
                       "launch": b.launch,
@@ -86,6 +90,19 @@ def _function_json(f: FunctionFacts) -> dict:
                       {"code": b.reason[0], "message": b.reason[1],
                        "names": list(b.reason[2])}} for b in f.bindings],
     }
+
+
+def _at_most_json(n: int | None):
+    return "unbounded" if n is None else n
+
+
+def _keyed_json(k: KeyedGraphs) -> dict:
+    return {"capture_function": k.capture, "launches": k.launches,
+            "keys": [{"name": name, "values": _at_most_json(count), "least": least,
+                      "bound_from": source} for name, count, source, least in k.keys],
+            "graphs_per_launch": _at_most_json(k.graphs_per_launch),
+            "graphs": _at_most_json(k.graphs),
+            "shared_static_bytes": dict(sorted(k.static_bytes.items()))}
 
 
 def _host_work_json(facts, functions: list) -> dict:
@@ -109,8 +126,47 @@ def _single_kernel_flag(f: FunctionFacts) -> str:
 def reasons_line(f: FunctionFacts) -> str:
     """`symbolic-shape: 97 (seq_len); vm-builtin: 16 (...)`: one function's reasons in
     aggregate, as the terminal, HTML and `rewrite --explain` print them."""
-    return "; ".join(f"{code}: {n}" + (f" ({names_text(names)})" if names else "")
-                     for code, n, names in f.reasons)
+    return "; ".join(counted_text(code, n, names) for code, n, names in f.reasons)
+
+
+def _html_hint(code: str, names) -> str:
+    hint = capture_hint(code, names)
+    return f"; {html.escape(hint)} would capture them" if hint else ""
+
+
+# What graphs keyed by symbolic values cost: a row per capture function and bounds, then a
+# row per function with the graphs it can make at most (its unkeyed graphs included).
+KEYED_COLUMNS = ("function", "capture function", "launches", "keyed by", "graphs",
+                 "static bytes")
+_KEYED_CAPTION = ("keyed by: each variable's values and where their bound comes from (a "
+                  "guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); graphs: "
+                  "launches x the values of the keying variables together; static bytes: "
+                  "the shared allocation's storages the graphs are given, "
+                  "held once: every graph of the capture function replays into them")
+
+
+def _count_text(n: int | None) -> str:
+    return "unbounded" if n is None else f"{n:,}"
+
+
+def _keyed_rows(facts: ModuleFacts):
+    """(cells, is a function's total) for the keyed-graphs table of the terminal and HTML."""
+    for f in facts.functions:
+        if not f.keyed:
+            continue
+        for k in f.keyed:
+            keys = ", ".join(
+                f"{name}: unbounded" if count is None else
+                f"{name}: {least}..{count + least - 1} "
+                f"({'guard' if source == 'guard' else 'upper bound'})"
+                for name, count, source, least in k.keys)
+            memory = ", ".join(f"{n:,}" if scope == "global" else f"{scope}: {n:,}"
+                               for scope, n in sorted(k.static_bytes.items())) or "0"
+            yield (f.name, k.capture, str(k.launches), keys, _count_text(k.graphs),
+                   memory), False
+        launches = f.unkeyed_launches + sum(k.launches for k in f.keyed)
+        yield (f.name, "all its graphs, at most", str(launches), "",
+               _count_text(f.graphs_at_most), ""), True
 
 
 # ---- the listing: rows shared by the terminal and HTML views ------------------------------
@@ -366,7 +422,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
             why.add_column(col, justify=just)
         for f in facts.functions:
             for code, n, names in f.reasons:
-                why.add_row(f.name, code, str(n), names_text(names))
+                why.add_row(f.name, code, str(n), about_text(code, names))
         console.print(why, soft_wrap=False)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
@@ -377,6 +433,16 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
             st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
             mem.add_row(s, f"{st:,}", f"{un:,}", f"{un - st:,}")
         console.print(mem, soft_wrap=False)
+    if any(f.keyed for f in facts.functions):
+        keyed = Table(title="graphs keyed by symbolic values (one graph per launch and "
+                      "distinct value)", caption=_KEYED_CAPTION)
+        for col in KEYED_COLUMNS:
+            keyed.add_column(col, justify="left" if col in ("function", "capture function",
+                                                            "keyed by") else "right",
+                             no_wrap=col != "keyed by")
+        for row, total in _keyed_rows(facts):
+            keyed.add_row(*row, style="bold" if total else None)
+        console.print(keyed, soft_wrap=False)
     for note in facts.notes:
         for text in _wrapped(f"note: {note}", console.width, 2):
             console.print(Text(text))
@@ -508,7 +574,8 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
         for f in facts.functions:
             for code, n, names in f.reasons:
                 out.append(f"<tr><td>{_fn_link(f.name)}</td><td class=\"l\">{esc(code)}</td>"
-                           f"<td>{n}</td><td class=\"l names\">{esc(', '.join(names))}</td></tr>")
+                           f"<td>{n}</td><td class=\"l names\">{esc(', '.join(names))}"
+                           f"{_html_hint(code, names)}</td></tr>")
         out.append("</table>")
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
@@ -519,6 +586,13 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
             out.append(f"<tr><td>{esc(s)}</td><td>{st:,}</td><td>{un:,}</td>"
                        f"<td>{un - st:,}</td></tr>")
         out.append("</table>")
+    if any(f.keyed for f in facts.functions):
+        out.append("<table id=\"keyed-graphs\"><tr>" +
+                   "".join(f"<th>{esc(c)}</th>" for c in KEYED_COLUMNS) + "</tr>")
+        for row, total in _keyed_rows(facts):
+            out.append(("<tr class=\"total\">" if total else "<tr>") +
+                       "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
+        out.append(f"</table><p>{esc(_KEYED_CAPTION)}</p>")
     for f in facts.functions:
         out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
                    f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)"
