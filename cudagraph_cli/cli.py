@@ -21,7 +21,7 @@ from .diagnostics import Loc, SourceError, located_message, one_line, out_of_mem
 from .console import (
     CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
     INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
-    read_module, silence_stdout, use_lenient_streams,
+    read_module, read_module_as_read, silence_stdout, use_lenient_streams,
 )
 
 
@@ -819,11 +819,13 @@ def diff_factory():
         from .fileio import check_output, write_text
         from .passes.stage import wrong_stage
         from .report.analysis import analyze, one_function
-        from .report.views import render_html, render_terminal, render_unified, to_json
+        from .report.patch_view import render_patch
+        from .report.views import render_html, render_terminal, to_json
 
         inputs = (input_path,) + ((output_path,) if output_path else ())
         check_output(output, inputs=inputs)
-        mod, source = read_module(input_path)
+        # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
+        mod, source, in_text = read_module_as_read(input_path)
         name = source.name
         relax_names = [f.name for f in mod.relax_functions()]
         if function is not None and function not in relax_names:
@@ -835,14 +837,14 @@ def diff_factory():
             if options_given:
                 raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
                                        "to the one-file form (which rewrites IN)")
-            out, out_source = read_module(output_path)
+            out, out_source, out_text = read_module_as_read(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
             out_name = out_source.name
             report = None
         else:
             api.refuse_rewritten(mod, source)
             out, report = api.rewrite(mod, options, source=source)
-            out_name = f"{name} (rewritten)"
+            out_name = out_text = None
         # --function selects in every view, the numbers and --fail-under too (one_function,
         # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
         facts = analyze(mod, out, report).only(function)
@@ -854,9 +856,9 @@ def diff_factory():
         elif fmt == "html":
             rendered = render_html(facts, name, fold)
         elif fmt == "unified":
-            before, after = (mod, out) if function is None else one_function(mod, out, function)
-            rendered = render_unified(api.print_module(before), api.print_module(after), name,
-                                      out_name)
+            names = None if function is None else \
+                {f.name for f in one_function(mod, out, function)[1].functions}
+            rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
         else:
             console, stream = _console(to_file=output != "-")
             render_terminal(facts, console, function, fold, summary_only)
