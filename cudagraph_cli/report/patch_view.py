@@ -262,21 +262,36 @@ def _binding_edits(f: ir.Function, g: ir.Function, layout: Layout, printer: Prin
     # Each piece of f: its printed text (what is compared) and its lines in the source.
     old_spans = [(start, firsts[0])] + [(a, b) for a, b in zip(firsts, firsts[1:] + [ret])] \
         + [(ret, stop)]
-    old_keys = [("head", *old.head)] + [("b", *t) for _, t in old.bindings] + \
+    # The printer's head says `cls = Module` whenever the function names a global: compared
+    # without it (a source that spelled `Module.f` has no such line), and added below.
+    old_keys = [("head", *_without_cls(old.head))] + [("b", *t) for _, t in old.bindings] + \
         [("tail", *old.tail)]
     new_texts = [new.head] + [t for _, t in new.bindings] + [new.tail]
-    new_keys = [("head", *new.head)] + [("b", *t) for _, t in new.bindings] + \
+    new_keys = [("head", *_without_cls(new.head))] + [("b", *t) for _, t in new.bindings] + \
         [("tail", *new.tail)]
     edits = []
     matcher = difflib.SequenceMatcher(None, old_keys, new_keys, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
+            if i1 == 0 and _defines_cls(new.head) and not _defines_cls(lines[start:firsts[0]]):
+                # The head is kept and the rewrite's `cls.f` needs the alias: before the first
+                # binding (sorted before any edit there: an insertion, made first).
+                edits.append(Edit(firsts[0], firsts[0], tuple(layout.reindent(
+                    [ln for ln in new.head if _defines_cls([ln])], newline))))
             continue
         at = old_spans[i1][0] if i1 < len(old_spans) else stop
         end = old_spans[i2 - 1][1] if i2 > i1 else at
         printed = [ln for t in new_texts[j1:j2] for ln in t]
         edits.append(Edit(at, end, tuple(layout.reindent(printed, newline))))
     return edits
+
+
+def _defines_cls(lines) -> bool:
+    return any(line.strip().replace(" ", "").startswith("cls=") for line in lines)
+
+
+def _without_cls(lines: list[str]) -> list[str]:
+    return [ln for ln in lines if not _defines_cls([ln])]
 
 
 def _function_edits(f, g, layout: Layout, printer: Printer, module: ir.Module,
@@ -370,6 +385,10 @@ def _end_with_newline(lines: list[str], edits: list[Edit], newline: str) -> list
     return out
 
 
+def _disjoint(edits: list[Edit]) -> bool:
+    return all(a.stop <= b.start for a, b in zip(edits, edits[1:]))
+
+
 def _same(text: str, expected: ir.Module, name: str) -> bool:
     try:
         got = parse_module(text, name)
@@ -391,8 +410,10 @@ def selected(before: ir.Module, after: ir.Module, names: set[str] | None) -> ir.
     for f in before.functions:
         if after.function(f.name) is None:
             functions.append(f)
-    return ir.Module(after.name, functions, after.decorator_args, after.globals_text,
-                     after.leading_comments, after.dialect, after.loc)
+    # What the text says outside the functions stays IN's: a patch of some functions
+    # keeps the rest of the file (TVM's expected modules are `class Expected`).
+    return ir.Module(before.name, functions, before.decorator_args, before.globals_text,
+                     before.leading_comments, before.dialect, before.loc)
 
 
 def rewrite_patch(original_text: str, before: ir.Module, after: ir.Module,
@@ -407,6 +428,8 @@ def rewrite_patch(original_text: str, before: ir.Module, after: ir.Module,
             edits = _edits(lines, layout, before, target, fine)
             if edits is None:
                 break
+            if not _disjoint(edits):
+                continue
             patch = PatchText(tuple(lines), tuple(edits), "binding" if fine else "function")
             if _same(patch.text(), target, name):
                 return patch
@@ -432,11 +455,12 @@ def text_patch(original_text: str, other_text: str, before: ir.Module, after: ir
                     for ln in other[start:stop]]
 
         edits = _edits(lines, layout, before, target, False, own_text)
-        if edits is not None:
+        if edits is not None and _disjoint(edits):
             patch = PatchText(tuple(lines), tuple(edits), "text")
             if _same(patch.text(), target, name):
                 return patch
-    return _whole(lines, print_module(target))
+    # OUT's text read in IN's class (its `cls = Expected` in `class Before`): printed.
+    return rewrite_patch(original_text, before, after, names, name)
 
 
 def _header_same(a: ir.Module, b: ir.Module) -> bool:
