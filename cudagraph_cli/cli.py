@@ -780,6 +780,12 @@ Examples:
   cgraph diff model.relax model.graph.relax --format json
   cgraph diff model.relax --format html -o report.html
   cgraph diff model.relax --summary --fail-under 0.5     # CI gate: exit 1 below 50%
+  cgraph diff model.relax --format unified -o model.patch
+  patch model.relax < model.patch    # now `cgraph check`-equal to `cgraph rewrite model.relax`
+
+--format unified is a patch of IN's own text (its unchanged functions and bindings keep their
+lines; headers `--- IN` `+++ IN`, so also `patch -p0` from IN's directory); with OUT, IN's
+own text into OUT's own text. See docs/DIFF.md.
 
 Host work per call: the host-side calls that launch device work in one call of a function:
 kernel launches, graph launches (one per run_or_capture) and the vm.builtin calls left on the
@@ -800,7 +806,8 @@ def diff_factory():
                   help="Write the view to FILE (default: standard output). Written atomically.")
     @click.option("--function", "function", default=None, metavar="NAME",
                   help="Only this Relax function, in every view (its numbers, reasons, "
-                       "bindings; unified: its text and the functions its graphs launch).")
+                       "bindings; unified: a patch of IN that changes only it and adds the "
+                       "functions its graphs launch).")
     @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
                   help="Fold runs of more than N bindings in one graph (0: never).")
     @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")

@@ -556,10 +556,14 @@ def test_function_selects_in_every_view(tmp_path):
         whole["totals"]["kernel_launches"]
     page = run_cli("diff", str(src), "--function", "decode", "--format", "html").stdout.decode()
     assert "function decode" in page and "prefill" not in page
-    unified = run_cli("diff", str(src), "--function", "decode", "--format",
-                      "unified").stdout.decode()
-    assert "def decode(" in unified and "prefill" not in unified
-    assert "prefill" in run_cli("diff", str(src), "--format", "unified").stdout.decode()
+    def changed(args):  # the unified view's lines that a patch removes or adds
+        text = run_cli("diff", str(src), *args, "--format", "unified").stdout.decode()
+        return "\n".join(ln for ln in text.splitlines()
+                         if ln[:1] in "+-" and not ln.startswith(("+++", "---")))
+
+    unified = changed(("--function", "decode"))
+    assert "def decode_cuda_graph_capture" in unified and "prefill" not in unified
+    assert "prefill" in changed(())
     term = run_cli("diff", str(src), "--function", "decode", env={"COLUMNS": "200"})
     assert "decode" in term.stdout.decode() and "prefill" not in term.stdout.decode()
 
