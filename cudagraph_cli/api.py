@@ -45,12 +45,13 @@ class OverBound(ValueError):
     bound, so the run would only fail later, inside, with a view that does not fit."""
 
 
-def read(path: str | os.PathLike) -> Source:
+def read(path: str | os.PathLike, keep_line_ends: bool = False) -> Source:
     """The text of a module file (`-`: standard input), as `cgraph` reads it: UTF-8, CRLF line
-    ends made LF, at most fileio.MAX_INPUT_BYTES. A SourceError naming the file otherwise."""
+    ends made LF (unless `keep_line_ends`), at most fileio.MAX_INPUT_BYTES. A SourceError
+    naming the file otherwise."""
     from .fileio import read_text
 
-    text, name = read_text(os.fspath(path))
+    text, name = read_text(os.fspath(path), keep_line_ends)
     return Source(name, text)
 
 

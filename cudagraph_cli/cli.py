@@ -21,7 +21,7 @@ from .diagnostics import Loc, SourceError, located_message, one_line, out_of_mem
 from .console import (
     CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
     INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
-    read_module, silence_stdout, use_lenient_streams,
+    read_module, read_module_as_read, silence_stdout, use_lenient_streams,
 )
 
 
@@ -792,6 +792,12 @@ Examples:
   cgraph diff model.relax model.graph.relax --format json
   cgraph diff model.relax --format html -o report.html
   cgraph diff model.relax --summary --fail-under 0.5     # CI gate: exit 1 below 50%
+  cgraph diff model.relax --format unified -o model.patch
+  patch model.relax < model.patch    # now `cgraph check`-equal to `cgraph rewrite model.relax`
+
+--format unified is a patch of IN's own text (its unchanged functions and bindings keep their
+lines; headers `--- IN` `+++ IN`, so also `patch -p0` from IN's directory); with OUT, IN's
+own text into OUT's own text. See docs/DIFF.md.
 
 Host work per call: the host-side calls that launch device work in one call of a function:
 kernel launches, graph launches (one per run_or_capture) and the vm.builtin calls left on the
@@ -821,7 +827,8 @@ def diff_factory():
                   help="Write the view to FILE (default: standard output). Written atomically.")
     @click.option("--function", "function", default=None, metavar="NAME",
                   help="Only this Relax function, in every view (its numbers, reasons, "
-                       "bindings; unified: its text and the functions its graphs launch).")
+                       "bindings; unified: a patch of IN that changes only it and adds the "
+                       "functions its graphs launch).")
     @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
                   help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
                        "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
@@ -844,11 +851,13 @@ def diff_factory():
         from .fileio import check_output, write_text
         from .passes.stage import wrong_stage
         from .report.analysis import analyze, one_function
-        from .report.views import render_html, render_terminal, render_unified, to_json
+        from .report.patch_view import render_patch
+        from .report.views import render_html, render_terminal, to_json
 
         inputs = (input_path,) + ((output_path,) if output_path else ())
         check_output(output, inputs=inputs)
-        mod, source = read_module(input_path)
+        # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
+        mod, source, in_text = read_module_as_read(input_path)
         name = source.name
         relax_names = [f.name for f in mod.relax_functions()]
         if function is not None and function not in relax_names:
@@ -860,14 +869,14 @@ def diff_factory():
             if options_given:
                 raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
                                        "to the one-file form (which rewrites IN)")
-            out, out_source = read_module(output_path)
+            out, out_source, out_text = read_module_as_read(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
             out_name = out_source.name
             report = None
         else:
             api.refuse_rewritten(mod, source)
             out, report = api.rewrite(mod, options, source=source)
-            out_name = f"{name} (rewritten)"
+            out_name = out_text = None
         # --function selects in every view, the numbers and --fail-under too (one_function,
         # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
         facts = analyze(mod, out, report).only(function)
@@ -879,9 +888,9 @@ def diff_factory():
         elif fmt == "html":
             rendered = render_html(facts, name, fold)
         elif fmt == "unified":
-            before, after = (mod, out) if function is None else one_function(mod, out, function)
-            rendered = render_unified(api.print_module(before), api.print_module(after), name,
-                                      out_name)
+            names = None if function is None else \
+                {f.name for f in one_function(mod, out, function)[1].functions}
+            rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
         else:
             console, stream = _console(to_file=output != "-")
             render_terminal(facts, console, function, fold, summary_only)
