@@ -92,7 +92,8 @@ def test_real_1b_keyed_graphs_terminal_and_html(tmp_path):
                    "-o", str(page)).returncode == 0
     html = page.read_text()
     assert "<table id=\"keyed-graphs\">" in html
-    assert ("<tr><td>batch_decode</td><td>batch_decode_cuda_graph_capture</td><td>1</td>"
+    assert ("<tr><td><a href=\"#fn-batch_decode\">batch_decode</a></td>"
+            "<td>batch_decode_cuda_graph_capture</td><td>1</td>"
             "<td>batch_size: 1..32 (upper bound)</td><td>32</td><td>600,834,048</td></tr>") in html
     assert "<td>all its graphs, at most</td><td>18</td><td></td><td>576</td>" in html
 

@@ -241,9 +241,11 @@ def test_html_in_a_real_browser(width, page_1b, facts_json, tmp_path):
     assert facts["scrollWidth"] <= width
     assert facts["reasonsOver"] == facts["linesOver"] == facts["tablesOver"] == 0
     assert facts["reasons"] == facts["reasonHeights"] == len(_reasons(facts_json))
-    # the tables' links lead somewhere: one per function row and per reason row
-    assert facts["links"] == len(facts_json["functions"]) + sum(
-        len(f["reasons"]) for f in facts_json["functions"]) and facts["missing"] == []
+    # the tables' links lead somewhere: one per function row, per reason row, and per row
+    # of the keyed graphs (a row per capture function and one per function)
+    assert facts["links"] == sum(1 + len(f["reasons"]) + len(f["keyed_graphs"]) +
+                                 bool(f["keyed_graphs"]) for f in facts_json["functions"])
+    assert facts["missing"] == []
     # prefill's weights: one line, folded, its 98 lines there but not laid out
     assert facts["foldSummary"].strip() == FOLDED_WEIGHTS
     assert not facts["foldOpen"] and facts["foldLines"] == 98 and facts["foldShown"] == 0

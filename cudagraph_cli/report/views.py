@@ -591,7 +591,8 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
                    "".join(f"<th>{esc(c)}</th>" for c in KEYED_COLUMNS) + "</tr>")
         for row, total in _keyed_rows(facts):
             out.append(("<tr class=\"total\">" if total else "<tr>") +
-                       "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
+                       f"<td>{_fn_link(row[0])}</td>" +
+                       "".join(f"<td>{esc(c)}</td>" for c in row[1:]) + "</tr>")
         out.append(f"</table><p>{esc(_KEYED_CAPTION)}</p>")
     for f in facts.functions:
         out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
