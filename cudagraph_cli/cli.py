@@ -347,6 +347,17 @@ def _csv(ctx, param, value):
     return names
 
 
+def _parsed(parse):
+    """A click callback taking each value of a repeatable option through `parse` (the field's
+    metadata): its ValueError is a usage error naming the option."""
+    def callback(ctx, param, values):
+        try:
+            return tuple(parse(v) for v in values)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    return callback
+
+
 def _rewrite_options(note: str = ""):
     """The flags of RewriteOptions (one per field whose metadata names a flag, with its help),
     and --compat; the command gets them as `options` (a RewriteOptions) and `options_given`
@@ -360,9 +371,14 @@ def _rewrite_options(note: str = ""):
         @functools.wraps(command)
         def with_options(**kwargs):
             given = {f.name: kwargs.pop(f.name) for f in fields}
-            given["exclude"] = tuple(given["exclude"])
+            for f in fields:
+                if f.default == ():
+                    given[f.name] = tuple(given[f.name])
             compat = kwargs.pop("compat")
-            kwargs["options"] = RewriteOptions.compat(compat, **given)
+            try:
+                kwargs["options"] = RewriteOptions.compat(compat, **given)
+            except ValueError as e:  # a value each is fine alone, not together (VAR twice)
+                raise click.UsageError(str(e)) from None
             kwargs["options_given"] = compat != "cgraph" or any(
                 given[f.name] != f.default for f in fields)
             return command(**kwargs)
@@ -376,6 +392,8 @@ def _rewrite_options(note: str = ""):
                           show_default=True)
             elif f.default == ():
                 kw.update(multiple=True)
+                if m["parse"] is not None:
+                    kw.update(callback=_parsed(m["parse"]))
             else:  # names, or None for all: a comma-separated list
                 kw.update(callback=_csv, default=None)
             wrapped = click.option(m["flag"], f.name, **kw)(wrapped)

@@ -860,6 +860,11 @@ PRIM_FUNCS = {"T.max": max, "T.min": min, "T.floordiv": lambda a, b: a // b,
               "T.truncmod": lambda a, b: a - int(a / b) * b}
 
 
+COMPARISONS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,
+               ">": lambda a, b: a > b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+               "and": lambda a, b: bool(a) and bool(b)}
+
+
 def eval_prim(e, value_of):
     """The value of a symbolic expression; `value_of(var)` gives each SymVar's value (a
     KeyError: the variable has none)."""
@@ -885,7 +890,10 @@ def eval_prim(e, value_of):
             return a // b
         if e.op == "%":
             return a % b
-        return a / b
+        if e.op == "/":
+            return a / b
+        # The comparisons and `and` of a bounded graph launch's guard (--capture-symbolic).
+        return int(COMPARISONS[e.op](a, b))
     if t is ir.PrimCall:
         args = [eval_prim(a, value_of) for a in e.args]
         fn = PRIM_FUNCS.get(e.func)
