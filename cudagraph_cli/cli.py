@@ -347,6 +347,14 @@ def _csv(ctx, param, value):
     return names
 
 
+def _rewritten(mod, options, source):
+    """api.rewrite, a --capture-symbolic variable the module lacks a usage error."""
+    try:
+        return api.rewrite(mod, options, source=source)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--capture-symbolic") from None
+
+
 def _parsed(parse):
     """A click callback taking each value of a repeatable option through `parse` (the field's
     metadata): its ValueError is a usage error naming the option."""
@@ -427,7 +435,7 @@ def rewrite_factory():
             api.check_functions(mod, options.functions, name)
         except api.UnknownName as e:
             raise click.BadParameter(str(e), param_hint="--functions") from None
-        out, report = api.rewrite(mod, options, source=source)
+        out, report = _rewritten(mod, options, source)
         if report.stage is not None:
             click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
         if explain:
@@ -859,7 +867,7 @@ def diff_factory():
             report = None
         else:
             api.refuse_rewritten(mod, source)
-            out, report = api.rewrite(mod, options, source=source)
+            out, report = _rewritten(mod, options, source)
             out_name = f"{name} (rewritten)"
         # --function selects in every view, the numbers and --fail-under too (one_function,
         # ModuleFacts.only); the memory stays the module's (one allocation for all functions).

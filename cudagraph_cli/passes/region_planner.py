@@ -570,8 +570,8 @@ def check_capture_symbolic(module: ir.Module, options: RewriteOptions) -> None:
     missing = [name for name, _ in options.capture_symbolic if name not in known]
     if missing:
         raise UnknownSymbolicVar(
-            f"--capture-symbolic: no function of the module has a symbolic variable named "
-            f"{', '.join(missing)} in the shapes of its inputs (it has "
+            f"no function of the module has a symbolic variable named {', '.join(missing)} in "
+            f"the shapes of its inputs, to capture (it has "
             f"{', '.join(known) or 'none'})")
 
 
