@@ -15,8 +15,8 @@ A rewrite that bounds graphs (`--capture-symbolic VAR:MAX`: a graph launch guard
 `VAR <= MAX`, passes/guards.py) runs with values of VAR on both sides of the bound unless
 `--shape` gives VAR's: 1 and MAX (graphs, the second captured after the first, so that a graph
 keyed without VAR would replay the wrong one), MAX + 1 and MAX + 2 (the eager path), within
-the variable's `tir_var_upper_bound`, in the order 1, MAX + 1, MAX, MAX + 2, and at least
-twice each (each graph replayed once). After each call of a function with such a guard in its
+the variable's `tir_var_upper_bound`, in the order 1, MAX + 1, MAX, MAX + 2, and then 1 again
+(at least 5 calls: the graph captured at 1 replays after the one captured at MAX). After each call of a function with such a guard in its
 body, verify checks that the graph ran exactly when the bound holds (a difference of kind
 "guard": the guard inverted, the branches swapped).
 
@@ -454,8 +454,9 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
               if k not in (shapes or {})}
     shapes = {**picked, **(shapes or {})}
     if picked:
-        # Each value at least twice: every graph captured is also replayed.
-        calls = max(calls, 2 * max(len(v) for v in picked.values()))
+        # Every value once, then the first again: the graph captured at 1 is replayed after
+        # the one captured at MAX (a graph keyed without the variable shows at MAX already).
+        calls = max(calls, max(len(v) for v in picked.values()) + 1)
     inputs = Inputs(seed, shapes)
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
@@ -491,7 +492,17 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             try:
                 out_b = ex_b.call(name, args_b)
             except ExecError as e:
-                raise ModuleFails("rewritten", e) from None
+                finding = owners[1][1].first
+                if finding is None or (finding.function, finding.call) != (name, call):
+                    raise ModuleFails("rewritten", e) from None
+                # A graph replayed with wrong inputs in this very call (a graph keyed without
+                # a variable it is given): that, not the failure it leads to, is the cause.
+                report.difference = Difference(
+                    finding.function, finding.call, finding.output,
+                    f"{name}, call {call + 1}", message=f"{finding.message} (the rewritten "
+                    f"module then fails: {e.message})", kind="ownership", module="rewritten",
+                    loc=finding.loc, site=finding.site, graph_input=finding.graph_input)
+                return _finish(report, ex_a, ex_b)
             # Checked after the values: a difference in them is the stronger evidence.
             wrong_path = check_guards(guards, ex_b.graph_log, syms, name, call)
             owners[0][1].returned(out_a)

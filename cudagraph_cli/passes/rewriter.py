@@ -415,7 +415,10 @@ class _FunctionRewriter:
         cond_value = ir.PrimValue(test)
         cond = self.emit(_new_var(self.fresh("cond"), ir.PrimSInfo("bool"), False), cond_value)
         graph = _new_var(self.fresh("gv"), call_ty)
-        then = ir.SeqExpr([ir.BindingBlock([ir.VarBinding(graph, call)])], graph)
+        # A region with no output: both branches give `R.tuple()`, as the reader makes of a
+        # branch that gives a var of type R.Tuple (so the output reads back the same).
+        then = ir.SeqExpr([ir.BindingBlock([ir.VarBinding(graph, call)])],
+                          ir.Tuple(()) if is_void(call_ty) else graph)
         # The region's bindings as written, reading the inputs as the launch does (a storage
         # fetched from the allocation function, an output of an earlier graph).
         own = {b.var: self.remap.get(b.var) for b in plan.bindings}
