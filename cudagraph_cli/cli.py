@@ -333,6 +333,7 @@ Examples:
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --functions decode,prefill
+  cgraph rewrite llama.relax --capture-symbolic seq_len:256   # prefill in graphs up to 256 tokens
   cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
   cgraph check tvm.relax model.after.relax               # ... equal to TVM's own
 """
@@ -859,7 +860,8 @@ def diff_factory():
                                      param_hint="--function")
         if output_path is not None:
             if options_given:
-                raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
+                raise click.UsageError("--min-kernels, --exclude, --functions, "
+                                       "--capture-symbolic and --compat apply "
                                        "to the one-file form (which rewrites IN)")
             out, out_source = read_module(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
