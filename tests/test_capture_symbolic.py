@@ -390,3 +390,15 @@ def test_llama_builds_with_the_bound_and_equals_tvms_hint_without(tvm):
     code, text = cli("rewrite", str(LLAMA), "--capture-symbolic", "seq_len:256")
     assert code == 0
     on_a_short_stack(tvm_parse_with_constants, text, {}, check_well_formed=True)
+
+
+def test_comparisons_read_as_python_reads_them():
+    text = TWO_VARS.replace("R.call_packed(\"copy\"",
+                            "c = R.prim_value(n + 1 <= 8 and m * 2 > 3)\n        "
+                            "R.call_packed(\"copy\"")
+    printed = print_module(parse_module(text))
+    assert "c = R.prim_value(n + 1 <= 8 and m * 2 > 3)" in printed
+    chained = TWO_VARS.replace("R.call_packed(\"copy\"",
+                               "c = R.prim_value(1 <= n <= 8)\n        R.call_packed(\"copy\"")
+    with pytest.raises(Exception, match="chained comparisons are not supported"):
+        parse_module(chained)
