@@ -344,6 +344,7 @@ Examples:
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --functions decode,prefill
+  cgraph rewrite llama.relax --capture-symbolic seq_len:256   # prefill in graphs up to 256 tokens
   cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
   cgraph check tvm.relax model.after.relax               # ... equal to TVM's own
 """
@@ -356,6 +357,25 @@ def _csv(ctx, param, value):
     if not names:
         raise click.BadParameter("expected a comma-separated list of function names")
     return names
+
+
+def _rewritten(mod, options, source):
+    """api.rewrite, a --capture-symbolic variable the module lacks a usage error."""
+    try:
+        return api.rewrite(mod, options, source=source)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--capture-symbolic") from None
+
+
+def _parsed(parse):
+    """A click callback taking each value of a repeatable option through `parse` (the field's
+    metadata): its ValueError is a usage error naming the option."""
+    def callback(ctx, param, values):
+        try:
+            return tuple(parse(v) for v in values)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    return callback
 
 
 def _rewrite_options(note: str = ""):
@@ -371,9 +391,14 @@ def _rewrite_options(note: str = ""):
         @functools.wraps(command)
         def with_options(**kwargs):
             given = {f.name: kwargs.pop(f.name) for f in fields}
-            given["exclude"] = tuple(given["exclude"])
+            for f in fields:
+                if f.default == ():
+                    given[f.name] = tuple(given[f.name])
             compat = kwargs.pop("compat")
-            kwargs["options"] = RewriteOptions.compat(compat, **given)
+            try:
+                kwargs["options"] = RewriteOptions.compat(compat, **given)
+            except ValueError as e:  # a value each is fine alone, not together (VAR twice)
+                raise click.UsageError(str(e)) from None
             kwargs["options_given"] = compat != "cgraph" or any(
                 given[f.name] != f.default for f in fields)
             return command(**kwargs)
@@ -387,6 +412,8 @@ def _rewrite_options(note: str = ""):
                           show_default=True)
             elif f.default == ():
                 kw.update(multiple=True)
+                if m["parse"] is not None:
+                    kw.update(callback=_parsed(m["parse"]))
             else:  # names, or None for all: a comma-separated list
                 kw.update(callback=_csv, default=None)
             wrapped = click.option(m["flag"], f.name, **kw)(wrapped)
@@ -420,7 +447,7 @@ def rewrite_factory():
             api.check_functions(mod, options.functions, name)
         except api.UnknownName as e:
             raise click.BadParameter(str(e), param_hint="--functions") from None
-        out, report = api.rewrite(mod, options, source=source)
+        out, report = _rewritten(mod, options, source)
         if report.stage is not None:
             click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
         if explain:
@@ -867,7 +894,8 @@ def diff_factory():
                                      param_hint="--function")
         if output_path is not None:
             if options_given:
-                raise click.UsageError("--min-kernels, --exclude, --functions and --compat apply "
+                raise click.UsageError("--min-kernels, --exclude, --functions, "
+                                       "--capture-symbolic and --compat apply "
                                        "to the one-file form (which rewrites IN)")
             out, out_source, out_text = read_module_as_read(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
@@ -875,7 +903,7 @@ def diff_factory():
             report = None
         else:
             api.refuse_rewritten(mod, source)
-            out, report = api.rewrite(mod, options, source=source)
+            out, report = _rewritten(mod, options, source)
             out_name = out_text = None
         # --function selects in every view, the numbers and --fail-under too (one_function,
         # ModuleFacts.only); the memory stays the module's (one allocation for all functions).

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.explain import reason_counts
+from ..passes.guards import graph_path
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
@@ -216,7 +217,7 @@ def host_work(call: ir.Call, module: ir.Module, prims: set) -> str | None:
 
 
 def _count_builtins(f: ir.Function, module: ir.Module, prims: set) -> int:
-    return sum(1 for block in f.blocks for b in block.bindings
+    return sum(1 for b in graph_path(f.blocks)
                if isinstance(b.value, ir.Call) and host_work(b.value, module, prims) == "builtin")
 
 
@@ -235,10 +236,10 @@ def _builtin_target(value) -> str:
 
 def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
     n = 0
-    for block in f.blocks:
-        for b in block.bindings:
-            if isinstance(b.value, ir.Call) and launch_kind(b.value, module, prims) == "kernel":
-                n += 1
+    # A launch guarded by --capture-symbolic VAR:MAX counts on its graph path (guards.py).
+    for b in graph_path(f.blocks):
+        if isinstance(b.value, ir.Call) and launch_kind(b.value, module, prims) == "kernel":
+            n += 1
     return n
 
 
@@ -283,12 +284,11 @@ def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
     """Kernel launches a call of `f` makes: its own, and those of the capture functions it
     launches (an input that is already a rewrite counts what its graphs launch)."""
     n = _count_kernels(f, module, prims)
-    for block in f.blocks:
-        for b in block.bindings:
-            if _builtin_call(b.value, ir.RUN_OR_CAPTURE):
-                c = module.function(_builtin_target(b.value))
-                if isinstance(c, ir.Function):
-                    n += _count_kernels(c, module, prims)
+    for b in graph_path(f.blocks):
+        if _builtin_call(b.value, ir.RUN_OR_CAPTURE):
+            c = module.function(_builtin_target(b.value))
+            if isinstance(c, ir.Function):
+                n += _count_kernels(c, module, prims)
     return n
 
 
@@ -323,18 +323,17 @@ def check_is_rewrite(original: ir.Module, rewritten: ir.Module) -> None:
         # normalizer (TVM's included) adds or removes them freely.
         before = [b for block in f.blocks for b in block.bindings if isinstance(b.value, ir.Call)]
         pos = 0
-        for block in g.blocks:
-            for b in block.bindings:
-                if _is_graph_builtin(b) or not isinstance(b.value, ir.Call):
-                    continue
-                sig = _sig(b.value, False)
-                while pos < len(before) and _sig(before[pos].value, False) != sig:
-                    pos += 1
-                if pos == len(before):
-                    raise NotARewrite(f"not a rewrite of the original: this binding of "
-                                      f"'{f.name}' is not one of the original's (or is out of "
-                                      "order)", b.loc)
+        for b in graph_path(g.blocks):
+            if _is_graph_builtin(b) or not isinstance(b.value, ir.Call):
+                continue
+            sig = _sig(b.value, False)
+            while pos < len(before) and _sig(before[pos].value, False) != sig:
                 pos += 1
+            if pos == len(before):
+                raise NotARewrite(f"not a rewrite of the original: this binding of "
+                                  f"'{f.name}' is not one of the original's (or is out of "
+                                  "order)", b.loc)
+            pos += 1
         launched = _launches_with_graphs(g, rewritten, prims_b)
         expected = _launches_with_graphs(f, original, prims_a)
         if launched != expected:
@@ -400,7 +399,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
             functions.append(facts)
             continue
         launches = [rewritten.function(_builtin_target(b.value))  # in launch order
-                    for block in g.blocks for b in block.bindings
+                    for b in graph_path(g.blocks)
                     if _builtin_call(b.value, ir.RUN_OR_CAPTURE)]
         facts.regions = len(launches)
         for c in launches:
