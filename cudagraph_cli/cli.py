@@ -989,7 +989,7 @@ def gen_factory():
     @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
                   help="Largest prefill length the storages are sized for.")
     @click.option("--seed", type=int, default=0, show_default=True)
-    @click.option("--length", type=click.IntRange(min=2), default=100, show_default=True,
+    @click.option("--length", type=click.IntRange(min=1), default=100, show_default=True,
                   help="chain: number of kernels.")
     @click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
                   help="chain: elements per tensor.")
