@@ -71,6 +71,7 @@ bench: $(VENV)/.test
 	$(BIN)/python bench/bench_startup.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_big.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_real_size.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_symbolic.py --write docs/BENCHMARKS.md
 
 # On a machine with an NVIDIA GPU (and, for bench-gpu, PyTorch): the launch-overhead benchmark
 # against PyTorch (its table replaces a section of docs/BENCHMARKS.md), and the GPU checks.
@@ -86,11 +87,13 @@ gpu-check: $(VENV)/.test
 # Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B dimensions included (about 5 s each). Deterministic: a second run
 # rewrites identical files. TVM_TESTS: a copy of apache/tvm's
 # tests/python/relax/test_transform_static_plan_block_memory.py, for the static_plan_* files
-# (without it they are left as they are).
+# (without it they are left as they are). Then samples/real/capture_safety: small modules calling
+# external functions that break under CUDA-graph capture (bench/corpus/build_capture_safety.py).
 TVM_TESTS ?=
 corpus: $(VENV)/.base
 	$(PIP) install -e '.[corpus]'
 	$(BIN)/python bench/corpus/build_corpus.py $(if $(TVM_TESTS),--tvm-tests $(TVM_TESTS))
+	$(BIN)/python bench/corpus/build_capture_safety.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist

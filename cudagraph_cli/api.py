@@ -45,12 +45,13 @@ class OverBound(ValueError):
     bound, so the run would only fail later, inside, with a view that does not fit."""
 
 
-def read(path: str | os.PathLike) -> Source:
+def read(path: str | os.PathLike, keep_line_ends: bool = False) -> Source:
     """The text of a module file (`-`: standard input), as `cgraph` reads it: UTF-8, CRLF line
-    ends made LF, at most fileio.MAX_INPUT_BYTES. A SourceError naming the file otherwise."""
+    ends made LF (unless `keep_line_ends`), at most fileio.MAX_INPUT_BYTES. A SourceError
+    naming the file otherwise."""
     from .fileio import read_text
 
-    text, name = read_text(os.fspath(path))
+    text, name = read_text(os.fspath(path), keep_line_ends)
     return Source(name, text)
 
 
@@ -198,13 +199,17 @@ def rewrite(module, options=None, *, source: Source | None = None):
     `RewriteOptions` (None: cgraph's; `RewriteOptions.tvm_compat()`: TVM 0.27's exact output).
     The report holds the plans (`report.plan`, `report.merged`), why each kernel launch left
     outside stays there (`report.reasons`) and notes. A SourceError raised by the rewrite is
-    located in `source` when given."""
+    located in `source` when given; UnknownName for a `capture_symbolic` variable that no
+    function has in the shapes of its inputs."""
     from .passes.pipeline import rewrite as run_pipeline
+    from .passes.region_planner import UnknownSymbolicVar
 
     try:
         return run_pipeline(module, options)
     except SourceError as e:
         raise located(e, source)
+    except UnknownSymbolicVar as e:
+        raise UnknownName(str(e)) from None
 
 
 def located(err: SourceError, source: Source | None) -> SourceError:

@@ -21,7 +21,7 @@ from .diagnostics import Loc, SourceError, located_message, one_line, out_of_mem
 from .console import (
     CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
     INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
-    read_module, silence_stdout, use_lenient_streams,
+    read_module, read_module_as_read, silence_stdout, use_lenient_streams,
 )
 
 
@@ -57,8 +57,19 @@ def _console(to_file: bool):
     colored = not to_file and color(sys.stdout)
     console = Console(file=stream, color_system="auto" if colored else None,
                       force_terminal=colored, no_color=not colored, soft_wrap=True,
-                      highlight=False, width=None if colored else 120)
+                      highlight=False, width=_width(to_file))
     return console, stream
+
+
+def _width(to_file: bool) -> int | None:
+    """The views' width: COLUMNS when set; else the terminal's (None: rich asks it), whether
+    coloured or not (NO_COLOR on an 80-column terminal); else 120 (a pipe, a file)."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if not to_file and hasattr(sys.stdout, "isatty") and sys.stdout.isatty():
+        return None
+    return 120
 
 
 def _echo_view(text: str) -> None:
@@ -337,6 +348,7 @@ Examples:
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --functions decode,prefill
   cgraph rewrite model.relax --strict-extern --trust-extern 'fused_*_cublas'
+  cgraph rewrite llama.relax --capture-symbolic seq_len:256   # prefill in graphs up to 256 tokens
   cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
   cgraph check tvm.relax model.after.relax               # ... equal to TVM's own
 """
@@ -349,6 +361,25 @@ def _csv(ctx, param, value):
     if not names:
         raise click.BadParameter("expected a comma-separated list of function names")
     return names
+
+
+def _rewritten(mod, options, source):
+    """api.rewrite, a --capture-symbolic variable the module lacks a usage error."""
+    try:
+        return api.rewrite(mod, options, source=source)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--capture-symbolic") from None
+
+
+def _parsed(parse):
+    """A click callback taking each value of a repeatable option through `parse` (the field's
+    metadata): its ValueError is a usage error naming the option."""
+    def callback(ctx, param, values):
+        try:
+            return tuple(parse(v) for v in values)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    return callback
 
 
 def _rewrite_options(note: str = ""):
@@ -364,8 +395,9 @@ def _rewrite_options(note: str = ""):
         @functools.wraps(command)
         def with_options(**kwargs):
             given = {f.name: kwargs.pop(f.name) for f in fields}
-            given["exclude"] = tuple(given["exclude"])
-            given["trust_extern"] = tuple(given["trust_extern"])
+            for f in fields:
+                if f.default == ():
+                    given[f.name] = tuple(given[f.name])
             compat = kwargs.pop("compat")
             if compat == "tvm" and (given["trust_extern"] or given["strict_extern"]):
                 # Both act on correction 8's verdicts, which --compat tvm turns off: accepted,
@@ -373,7 +405,10 @@ def _rewrite_options(note: str = ""):
                 raise click.UsageError("--trust-extern and --strict-extern act on the "
                                        "capture-safety table (correction 8), which --compat tvm "
                                        "turns off")
-            kwargs["options"] = RewriteOptions.compat(compat, **given)
+            try:
+                kwargs["options"] = RewriteOptions.compat(compat, **given)
+            except ValueError as e:  # a value each is fine alone, not together (VAR twice)
+                raise click.UsageError(str(e)) from None
             kwargs["options_given"] = compat != "cgraph" or any(
                 given[f.name] != f.default for f in fields)
             return command(**kwargs)
@@ -387,6 +422,8 @@ def _rewrite_options(note: str = ""):
                           show_default=True)
             elif f.default == ():
                 kw.update(multiple=True)
+                if m["parse"] is not None:
+                    kw.update(callback=_parsed(m["parse"]))
             elif f.default is False:
                 kw.update(is_flag=True)
             else:  # names, or None for all: a comma-separated list
@@ -422,7 +459,7 @@ def rewrite_factory():
             api.check_functions(mod, options.functions, name)
         except api.UnknownName as e:
             raise click.BadParameter(str(e), param_hint="--functions") from None
-        out, report = api.rewrite(mod, options, source=source)
+        out, report = _rewritten(mod, options, source)
         if report.stage is not None:
             click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
         if explain:
@@ -784,21 +821,37 @@ DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what
 With one file, IN is rewritten first (same options as `cgraph rewrite`); with two, IN and
 OUT are a given pair (OUT made by cgraph or by TVM). The terminal view lists each function's
 bindings with the graph (R0, R1, ...) each went into, the shared-allocation slot of each
-lifted storage, and, for each kernel launch left outside, the reason; then a summary table.
+lifted storage, and, under each kernel launch left outside, the reason; then a summary table.
+Lines nothing happens to (the weights unpacked, allocations, aliases) are folded with a count.
 
 \b
 Examples:
   cgraph diff model.relax
-  cgraph diff model.relax --function decode --fold 0
+  cgraph diff model.relax --function decode --fold 0     # every line, every reason whole
   cgraph diff model.relax model.graph.relax --format json
   cgraph diff model.relax --format html -o report.html
   cgraph diff model.relax --summary --fail-under 0.5     # CI gate: exit 1 below 50%
+  cgraph diff model.relax --format unified -o model.patch
+  patch model.relax < model.patch    # now `cgraph check`-equal to `cgraph rewrite model.relax`
+
+--format unified is a patch of IN's own text (its unchanged functions and bindings keep their
+lines; headers `--- IN` `+++ IN`, so also `patch -p0` from IN's directory); with OUT, IN's
+own text into OUT's own text. See docs/DIFF.md.
 
 Host work per call: the host-side calls that launch device work in one call of a function:
 kernel launches, graph launches (one per run_or_capture) and the vm.builtin calls left on the
 host that launch kernels themselves (vm.builtin.attention_kv_cache_*; allocation, shape and
 tuple builtins do not count; the list is in docs/DIFF.md). A graph of one kernel replaces one
 kernel launch with one graph launch and removes nothing (`--min-kernels 2`).
+
+Graphs keyed by symbolic values (a run_or_capture ending in R.shape([VAR])) capture one
+graph per launch and value: a table gives, per capture function, the keying variables, how
+many graphs they can make (bounded by a `--capture-symbolic VAR:MAX` guard or the function's
+tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graphs replay into
+(held once); JSON `keyed_graphs` and `graphs_at_most`. On a Llama with batch_size <= 32:
+
+\b
+  cgraph diff model.relax --summary --function batch_decode   # 18 launches x 32 = 576 graphs
 """
 
 
@@ -813,9 +866,14 @@ def diff_factory():
                   help="Write the view to FILE (default: standard output). Written atomically.")
     @click.option("--function", "function", default=None, metavar="NAME",
                   help="Only this Relax function, in every view (its numbers, reasons, "
-                       "bindings; unified: its text and the functions its graphs launch).")
+                       "bindings; unified: a patch of IN that changes only it and adds the "
+                       "functions its graphs launch).")
     @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
-                  help="Fold runs of more than N bindings in one graph (0: never).")
+                  help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
+                       "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
+                       "packed_params[0..97] unpacked`; HTML: click to open) and, in the "
+                       "terminal, a reason already given whole in the function (0: fold "
+                       "nothing).")
     @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
     @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
                   help="Exit 1 when the fraction of host work removed, 1 - (host work per "
@@ -832,11 +890,13 @@ def diff_factory():
         from .fileio import check_output, write_text
         from .passes.stage import wrong_stage
         from .report.analysis import analyze, one_function
-        from .report.views import render_html, render_terminal, render_unified, to_json
+        from .report.patch_view import render_patch
+        from .report.views import render_html, render_terminal, to_json
 
         inputs = (input_path,) + ((output_path,) if output_path else ())
         check_output(output, inputs=inputs)
-        mod, source = read_module(input_path)
+        # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
+        mod, source, in_text = read_module_as_read(input_path)
         name = source.name
         relax_names = [f.name for f in mod.relax_functions()]
         if function is not None and function not in relax_names:
@@ -846,17 +906,18 @@ def diff_factory():
                                      param_hint="--function")
         if output_path is not None:
             if options_given:
-                raise click.UsageError("--min-kernels, --exclude, --functions, --trust-extern, "
-                                       "--strict-extern and --compat apply to the one-file "
-                                       "form (which rewrites IN)")
-            out, out_source = read_module(output_path)
+                raise click.UsageError("--min-kernels, --exclude, --functions, "
+                                       "--capture-symbolic, --trust-extern, --strict-extern "
+                                       "and --compat apply to the one-file form (which "
+                                       "rewrites IN)")
+            out, out_source, out_text = read_module_as_read(output_path)
             api.check_rewrite(mod, out, sources=(source, out_source))
             out_name = out_source.name
             report = None
         else:
             api.refuse_rewritten(mod, source)
-            out, report = api.rewrite(mod, options, source=source)
-            out_name = f"{name} (rewritten)"
+            out, report = _rewritten(mod, options, source)
+            out_name = out_text = None
         # --function selects in every view, the numbers and --fail-under too (one_function,
         # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
         facts = analyze(mod, out, report).only(function)
@@ -868,9 +929,9 @@ def diff_factory():
         elif fmt == "html":
             rendered = render_html(facts, name, fold)
         elif fmt == "unified":
-            before, after = (mod, out) if function is None else one_function(mod, out, function)
-            rendered = render_unified(api.print_module(before), api.print_module(after), name,
-                                      out_name)
+            names = None if function is None else \
+                {f.name for f in one_function(mod, out, function)[1].functions}
+            rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
         else:
             console, stream = _console(to_file=output != "-")
             render_terminal(facts, console, function, fold, summary_only)
@@ -941,7 +1002,7 @@ def gen_factory():
     @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
                   help="Largest prefill length the storages are sized for.")
     @click.option("--seed", type=int, default=0, show_default=True)
-    @click.option("--length", type=click.IntRange(min=2), default=100, show_default=True,
+    @click.option("--length", type=click.IntRange(min=1), default=100, show_default=True,
                   help="chain: number of kernels.")
     @click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
                   help="chain: elements per tensor.")

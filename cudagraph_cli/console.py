@@ -91,6 +91,16 @@ def read_module(path: str) -> tuple:
     return api.loads(source.text, name=source.name), source
 
 
+def read_module_as_read(path: str) -> tuple:
+    """(module, its Source, its text as read, line ends kept): for a patch of the file, whose
+    left side must be the file's own bytes (stdin can be read only once)."""
+    from . import api
+
+    raw = api.read(path, keep_line_ends=True)
+    source = api.Source(raw.name, raw.text.replace("\r\n", "\n"))
+    return api.loads(source.text, name=source.name), source, raw.text
+
+
 def check_one(got: str, expected: str, fmt: str, prim_bodies: str, echo) -> int:
     """`cgraph check GOT EXPECTED`: compare, print through `echo` (a line), return the exit
     status. Errors are raised (SourceError for bad input)."""

@@ -59,8 +59,10 @@ def read_limited(fh, name: str) -> bytes:
             raise too_large(name)
 
 
-def read_text(path: str) -> tuple[str, str]:
-    """(text, display name) of an input file, or of stdin for `-`."""
+def read_text(path: str, keep_line_ends: bool = False) -> tuple[str, str]:
+    """(text, display name) of an input file, or of stdin for `-`. `keep_line_ends`: the
+    text as read (`cgraph diff --format unified`, whose left side is the input's own bytes);
+    else CRLF made LF."""
     if path == "-":
         name = "<stdin>"
         try:
@@ -99,7 +101,7 @@ def read_text(path: str) -> tuple[str, str]:
         shown = data[: e.start].decode("utf-8", "replace") + "\ufffd"
         raise SourceError(f"not UTF-8 text (byte 0x{data[e.start]:02x})", Loc(line, col),
                           name, shown) from None
-    return text.replace("\r\n", "\n"), name
+    return (text if keep_line_ends else text.replace("\r\n", "\n")), name
 
 
 def is_socket(path: str) -> bool:

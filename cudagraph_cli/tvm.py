@@ -72,10 +72,11 @@ def RewriteCUDAGraph(options=None, **fields):
     """A `tvm.transform.Pass` doing what `tvm.relax.transform.RewriteCUDAGraph()` does, with
     cgraph's rewrite: same name, opt level 0, and like TVM's a no-op unless the PassContext sets
     `relax.backend.use_cuda_graph`. `options`: a `RewriteOptions` (`cgraph rewrite`'s:
-    min_kernels, exclude, functions, trust_extern, strict_extern; `RewriteOptions.tvm_compat()`
-    turns cgraph's corrections of TVM off, TVM 0.27's output exactly); `fields` replace some of
-    its fields
-    (`RewriteCUDAGraph(min_kernels=2)`). Raises `CgraphPassError` (a ValueError) with cgraph's
+    min_kernels, exclude, functions, capture_symbolic, trust_extern, strict_extern;
+    `RewriteOptions.tvm_compat()` turns cgraph's corrections of TVM off, TVM 0.27's output
+    exactly); `fields` replace some of its fields (`RewriteCUDAGraph(min_kernels=2)`,
+    `RewriteCUDAGraph(capture_symbolic=["seq_len:256"])`; a bad value raises ValueError
+    here). Raises `CgraphPassError` (a ValueError) with cgraph's
     located message when cgraph cannot read or rewrite the module: it never hands back
     something else."""
     tvm = import_tvm()
@@ -148,6 +149,8 @@ def rewrite_module(mod, options=None):
         out, _ = api.rewrite(ours, options, source=source)
     except SourceError as e:
         raise CgraphPassError(e.render()) from None
+    except api.UnknownName as e:  # a capture_symbolic variable the module does not have
+        raise CgraphPassError(str(e)) from None
     if out is ours:
         return mod
     before = {f.name: f for f in ours.functions}

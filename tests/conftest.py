@@ -45,6 +45,19 @@ def tvm():
     return _tvm
 
 
+def chromium_or_skip() -> str:
+    """Debian's chromium, to look at the HTML views in a real browser. `make test` installs
+    it; on CI its absence is a failure, elsewhere a skip."""
+    import shutil
+
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is required on CI (make test installs Debian's chromium)")
+        pytest.skip("chromium not installed (make test installs it)")
+    return browser
+
+
 def nvrtc_or_skip(needs_headers: bool = False):
     """NVRTC (and, with `needs_headers`, the CUDA headers a float16 kernel file includes), or
     a skip; on CI (`make test` installs nvidia-cuda-nvrtc and nvidia-cuda-runtime) a failure."""

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, chromium_or_skip, run_cli
 from cudagraph_cli import ir
 from cudagraph_cli.gen import decode_module
 from cudagraph_cli.text.reader import parse_module
@@ -178,9 +177,9 @@ def test_terminal_view_plain_when_not_a_tty():
     text = r.stdout.decode()
     assert r.returncode == 0 and "\x1b[" not in text
     assert "function main: 1 of 3 kernel launches captured in 1 graph(s)" in text
-    assert " R0  ┌ _2: R.Tuple = cls.exp(alloc, alloc1)" in text
+    assert " R0   ┌ _2: R.Tuple = cls.exp(alloc, alloc1)" in text
     assert "-> cuda_graph_alloc slot 0" in text
-    assert "<- vm-builtin:" in text
+    assert "✗ vm-builtin:" in text
     # main's host work, by hand: 3 calls of cls.exp and vm.builtin.dummy (a builtin not known
     # to launch nothing counts) before; after, _2 in one graph: 2 kernels, 1 graph, the builtin
     assert "4 -> 4" in text and "3 -> 2" in text
@@ -196,7 +195,7 @@ def test_folding_and_function_filter(tmp_path):
     src = tmp_path / "decode.relax"
     src.write_text(decode_module(layers=3, kernels_per_layer=12))
     folded = run_cli("diff", str(src), "--function", "decode", "--fold", "4").stdout.decode()
-    assert "more bindings in graph R1 ..." in folded
+    assert "more bindings in graph R1" in folded
     full = run_cli("diff", str(src), "--fold", "0").stdout.decode()
     assert "more bindings" not in full and len(full.splitlines()) > len(folded.splitlines())
     bad = run_cli("diff", str(src), "--function", "nope")
@@ -233,7 +232,8 @@ def test_json_schema():
                               "host_launches_after": 2, "kernel_launches_after": 0,
                               "builtins_before": 0, "builtins_after": 0,
                               "host_work_before": 2, "host_work_after": 2,
-                              "host_work_removed": 0.0, "single_kernel_graphs": 2}
+                              "host_work_removed": 0.0, "single_kernel_graphs": 2,
+                              "graphs_at_most": 2}  # two graphs with no key: one each
     assert data["memory"]["global"] == {"static_bytes": 768, "unshared_bytes": 1152,
                                         "saved_bytes": 384}
     f = data["functions"][0]
@@ -241,7 +241,8 @@ def test_json_schema():
                       "graph_launches_per_call", "host_launches_before",
                       "host_launches_after", "kernel_launches_after", "builtins_before",
                       "builtins_after", "host_work_before", "host_work_after",
-                      "host_work_removed", "single_kernel_graphs", "reasons", "bindings"}
+                      "host_work_removed", "single_kernel_graphs", "graphs_at_most",
+                      "keyed_graphs", "reasons", "bindings"}
     assert set(f["bindings"][0]) == {"line", "text", "region", "slot", "launch", "reason"}
 
 
@@ -252,10 +253,6 @@ def test_unified_view(tmp_path):
     assert "+    def cuda_graph_alloc() -> R.Tuple(R.Any, R.Any):" in text
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
 def test_html_view_renders_in_headless_chromium(tmp_path):
     page = tmp_path / "report.html"
     r = run_cli("diff", str(TVM_DIR / "merge_alloc_funcs_before.relax"), "--format", "html",
@@ -263,20 +260,17 @@ def test_html_view_renders_in_headless_chromium(tmp_path):
     assert r.returncode == 0 and r.stdout == b""
     html_text = page.read_text()
     assert "http://" not in html_text and "https://" not in html_text  # self-contained
-    browser = _chromium()
-    if browser is None:
-        if os.environ.get("CI"):
-            pytest.fail("chromium is required on CI (make test installs Debian's chromium)")
-        pytest.skip("chromium not installed (make test installs it)")
+    browser = chromium_or_skip()
     dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                           "--dump-dom", page.as_uri()], capture_output=True, timeout=120)
     assert dom.returncode == 0, dom.stderr.decode()[-2000:]
     shown = dom.stdout.decode()
     assert "2 of 2 kernel launches captured (100%) in 2 graph(s)" in shown
-    assert "<td>func1</td><td>1</td><td>1</td><td>100%</td>" in shown
+    assert "<td><a href=\"#fn-func1\">func1</a></td><td>1</td><td>1</td><td>100%</td>" in shown
     assert "cuda_graph_alloc slot" in shown
     assert "host work per call 2 → 2 (0% removed)" in shown
-    assert "1 of them a single kernel, saving nothing (--min-kernels 2)" in shown
+    assert ("1 of them a single kernel, saving nothing (<span class=\"opt\">--min-kernels 2"
+            "</span>)") in shown
     shot = tmp_path / "shot.png"
     subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu",
                     f"--screenshot={shot}", "--window-size=1200,900", page.as_uri()],
@@ -491,7 +485,9 @@ def test_real_prefill_reasons_are_counted_and_name_seq_len():
     assert [f["name"] for f in data["functions"]] == ["prefill"]
     reasons = {x["code"]: x for x in data["functions"][0]["reasons"]}
     assert reasons["symbolic-shape"] == {"code": "symbolic-shape", "count": 97,
-                                         "names": ["seq_len"]}
+                                         "names": ["seq_len"],
+                                         "hint": "--capture-symbolic seq_len[:MAX]"}
+    assert reasons["param-input"]["hint"] is None
     assert reasons["param-input"]["names"] == ["input_embed"]
     assert reasons["dynamic-alloc"]["names"] == ["alloc586"]
     assert reasons["vm-builtin"]["count"] == 16
@@ -514,8 +510,9 @@ def test_real_reasons_in_terminal_html_and_explain(tmp_path):
     assert len(rows) == 1 and "prefill" in rows[0] and " 97 " in rows[0] and "seq_len" in rows[0]
     page = tmp_path / "r.html"
     assert run_cli("diff", str(MLC_LLAMA), "--format", "html", "-o", str(page)).returncode == 0
-    assert "<tr><td>prefill</td><td>symbolic-shape</td><td>97</td><td>seq_len</td></tr>" in \
-        page.read_text()
+    assert ("<tr><td><a href=\"#fn-prefill\">prefill</a></td><td class=\"l\">symbolic-shape</td>"
+            "<td>97</td><td class=\"l names\">seq_len; --capture-symbolic seq_len[:MAX] would "
+            "capture them</td></tr>") in page.read_text()
     explain = run_cli("rewrite", str(MLC_LLAMA), "--explain", "-o", str(tmp_path / "o.relax"))
     summary = [ln for ln in explain.stderr.decode().splitlines()
                if ln.startswith(f"{MLC_LLAMA}: prefill: left outside: ")]
@@ -556,10 +553,14 @@ def test_function_selects_in_every_view(tmp_path):
         whole["totals"]["kernel_launches"]
     page = run_cli("diff", str(src), "--function", "decode", "--format", "html").stdout.decode()
     assert "function decode" in page and "prefill" not in page
-    unified = run_cli("diff", str(src), "--function", "decode", "--format",
-                      "unified").stdout.decode()
-    assert "def decode(" in unified and "prefill" not in unified
-    assert "prefill" in run_cli("diff", str(src), "--format", "unified").stdout.decode()
+    def changed(args):  # the unified view's lines that a patch removes or adds
+        text = run_cli("diff", str(src), *args, "--format", "unified").stdout.decode()
+        return "\n".join(ln for ln in text.splitlines()
+                         if ln[:1] in "+-" and not ln.startswith(("+++", "---")))
+
+    unified = changed(("--function", "decode"))
+    assert "def decode_cuda_graph_capture" in unified and "prefill" not in unified
+    assert "prefill" in changed(())
     term = run_cli("diff", str(src), "--function", "decode", env={"COLUMNS": "200"})
     assert "decode" in term.stdout.decode() and "prefill" not in term.stdout.decode()
 
@@ -567,11 +568,12 @@ def test_function_selects_in_every_view(tmp_path):
 def test_real_unified_function_holds_its_capture_functions_only():
     text = run_cli("diff", str(MLC_LLAMA), "--function", "decode", "--format",
                    "unified").stdout.decode()
-    defs = {ln.split("def ")[1].split("(")[0] for ln in text.splitlines() if "    def " in ln}
-    assert "decode" in defs and "cuda_graph_alloc" in defs
-    assert not defs & {"prefill", "batch_decode", "embed", "create_tir_paged_kv_cache"}
-    assert all(d in ("decode", "cuda_graph_alloc") or d.startswith("decode_cuda_graph")
-               for d in defs), defs
+    # A patch of the original: the functions it adds (its other lines: decode's changed
+    # bindings, and context; test_diff_unified_patch.py checks that nothing else changes).
+    defs = {ln.split("def ")[1].split("(")[0] for ln in text.splitlines()
+            if ln.startswith("+    def ")}
+    assert "cuda_graph_alloc" in defs
+    assert all(d == "cuda_graph_alloc" or d.startswith("decode_cuda_graph") for d in defs), defs
 
 
 def test_unknown_function_is_a_usage_error_listing_the_functions():

@@ -110,4 +110,20 @@ def test_gen_chain_cli():
     assert r.returncode == 0
     text = r.stdout.decode()
     assert text.count("cls.add_one(") == 4 and 'T.Buffer((T.int64(8),), "float16")' in text
-    assert run_cli("gen", "chain", "--length", "1").returncode == 2
+    assert run_cli("gen", "chain", "--length", "0").returncode == 2
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_short_chain_rewrite_equals_tvm(tvm, n):
+    """A chain of one kernel (bench_gpu.py --lengths 1: a one-kernel graph against one launch)
+    is one graph of one kernel in TVM's pass, as in cgraph's."""
+    from tvm import relax
+
+    from cudagraph_cli.gen import chain_module
+
+    text = chain_module(n, 64)
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        expected = relax.transform.RewriteCUDAGraph()(tvm_parse(text))
+    assert "run_or_capture" in expected.script()
+    out, _ = rewrite(parse_module(text))
+    assert tvm_equal(tvm_parse(print_module(out)), expected) is None

@@ -102,6 +102,9 @@ class Executor:
         self.on_replay = None
         self.captures = 0
         self.replays = 0
+        # The index of each graph launched (captured or replayed), when a list: verify checks
+        # against it that a graph bounded by --capture-symbolic ran exactly within its bound.
+        self.graph_log: list | None = None
         # (loc, message) of what ran only after the executor corrected the module, once a
         # location; the CLI prints them as located warnings.
         self.warnings: list[tuple[Loc, str]] = []
@@ -762,6 +765,8 @@ class Executor:
         index = _integer(args[2], f"{ir.RUN_OR_CAPTURE}'s index")
         shape = self._shape(args[3], f"{ir.RUN_OR_CAPTURE}'s shape") if len(args) == 4 else None
         key = (index, shape)
+        if self.graph_log is not None:
+            self.graph_log.append(index)
         entry = self.graphs.get(key)
         if entry is not None:
             graph, outputs = entry
@@ -918,6 +923,11 @@ PRIM_FUNCS = {"T.max": max, "T.min": min, "T.floordiv": lambda a, b: a // b,
               "T.truncmod": lambda a, b: a - int(a / b) * b}
 
 
+COMPARISONS = {"<=": lambda a, b: a <= b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b,
+               ">": lambda a, b: a > b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+               "and": lambda a, b: bool(a) and bool(b)}
+
+
 def eval_prim(e, value_of):
     """The value of a symbolic expression; `value_of(var)` gives each SymVar's value (a
     KeyError: the variable has none)."""
@@ -943,7 +953,10 @@ def eval_prim(e, value_of):
             return a // b
         if e.op == "%":
             return a % b
-        return a / b
+        if e.op == "/":
+            return a / b
+        # The comparisons and `and` of a bounded graph launch's guard (--capture-symbolic).
+        return int(COMPARISONS[e.op](a, b))
     if t is ir.PrimCall:
         args = [eval_prim(a, value_of) for a in e.args]
         fn = PRIM_FUNCS.get(e.func)

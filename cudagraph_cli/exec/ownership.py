@@ -162,6 +162,21 @@ class OwnershipCheck:
         given_leaves = list(leaves_with_paths(given))
         if [p for p, _ in captured_leaves] != [p for p, _ in given_leaves]:
             return  # another structure: not an address question (a key with another shape)
+        for path, was, now in ((p, a, b) for (p, a), (_, b) in zip(captured_leaves, given_leaves)):
+            if type(was) is int and type(now) is int and was != now:
+                # A symbolic shape value (the capture function's shape_expr): the graph was
+                # captured for another value and replays that one's launches. Its key, the
+                # trailing R.shape([...]), must hold every variable the graph is given.
+                # Looked at first: the tensors' extents then differ too, as a consequence.
+                site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
+                self.first = OwnershipFinding(
+                    self.function, self.call, "", path, site[0] if site else NO_LOC,
+                    "the run_or_capture call",
+                    f"symbolic shape value {now} ({capture}, graph {index}) where the graph "
+                    f"was captured with {was}: the replay runs the launches captured for {was}; "
+                    "the graph's key (run_or_capture's trailing R.shape([...])) must hold every "
+                    "symbolic variable the graph is given")
+                return
         for position, ((path, was), (_, now)) in enumerate(zip(captured_leaves, given_leaves)):
             e_was, e_now = extent(was), extent(now)
             if e_was is None or e_now is None or e_was == e_now:

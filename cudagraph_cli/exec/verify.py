@@ -11,6 +11,15 @@ run, each after the other has (a graph captured in one branch, then replayed). A
 either module is compared bit for bit, so a result that lives in graph-owned memory and is
 overwritten by a later call (of any function) shows up.
 
+A rewrite that bounds graphs (`--capture-symbolic VAR:MAX`: a graph launch guarded by
+`VAR <= MAX`, passes/guards.py) runs with values of VAR on both sides of the bound unless
+`--shape` gives VAR's: 1 and MAX (graphs, the second captured after the first, so that a graph
+keyed without VAR would replay the wrong one), MAX + 1 and MAX + 2 (the eager path), within
+the variable's `tir_var_upper_bound`, in the order 1, MAX + 1, MAX, MAX + 2, and then 1 again
+(at least 5 calls: the graph captured at 1 replays after the one captured at MAX). After each call of a function with such a guard in its
+body, verify checks that the graph ran exactly when the bound holds (a difference of kind
+"guard": the guard inverted, the branches swapped).
+
 Values can agree by chance (a result that depends only on weights is rewritten with the same
 values by every call), so verify also checks ownership in both modules (exec/ownership.py): a
 returned value in the allocation function's storages, or a graph input at an address other
@@ -29,6 +38,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..ir.equality import Matcher
 from ..passes.capture_safety import body_calls
+from ..passes.guards import Guard, find_guards
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
@@ -79,6 +89,11 @@ class VerifyReport:
     launches_original: int = 0
     launches_rewritten: int = 0
     outputs_compared: int = 0
+    # The values each symbolic variable took, in the order of the calls (the variables of
+    # the functions that ran), and the guards of bounded graphs found: (function, graph
+    # index, Guard.text()).
+    symbolic: dict = field(default_factory=dict)
+    guards: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     # ("original" | "rewritten", loc, message): what ran only after a correction, located
     warnings: list = field(default_factory=list)
@@ -359,6 +374,71 @@ def compare_snapshots(a, b, path: str = ""):
     return None
 
 
+def upper_bounds(module: ir.Module, names) -> dict[str, int]:
+    """The smallest `tir_var_upper_bound` of each symbolic variable, over the functions
+    `names` (of `module`) that declare one."""
+    out: dict[str, int] = {}
+    for name in names:
+        f = module.function(name)
+        bound = f.attr("tir_var_upper_bound", None) if isinstance(f, ir.Function) else None
+        if isinstance(bound, tuple) and len(bound) == 2 and bound[0] == "dict":
+            for k, v in bound[1]:
+                if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool):
+                    out[k] = min(out.get(k, v), v)
+    return out
+
+
+def guard_values(guards: list[Guard], uppers: dict[str, int]) -> dict[str, list[int]]:
+    """For each variable a guard bounds (by its constant T): 1, T + 1, T, T + 2 (as many of
+    them as are distinct, positive and within the variable's upper bound), the values within
+    the bound and above it taking turns."""
+    thresholds: dict[str, int] = {}
+    for g in guards:
+        for name, value in g.bounds.items():
+            thresholds.setdefault(name, value)
+    out = {}
+    for name, t in thresholds.items():
+        top = uppers.get(name)
+        values = []
+        for v in (1, t + 1, t, t + 2):
+            if v >= 1 and (top is None or v <= top) and v not in values:
+                values.append(v)
+        out[name] = values
+    return out
+
+
+def check_guards(guards: list[Guard], launched: list, syms: dict, fname: str,
+                 call: int) -> Difference | None:
+    """A difference of kind "guard" when a graph a guard bounds ran although a variable was
+    above its bound, or (a guard in the function's own blocks, reached on every call) did not
+    run although every variable was within: what a guard inverted or with its branches
+    swapped does. `launched`: the indices of the graphs the call launched; `syms`: the
+    values of the call's symbolic variables."""
+    for g in guards:
+        if g.function != fname or g.index is None:
+            continue
+        values = {name: syms.get(name) for name in g.bounds}
+        if any(v is None for v in values.values()):
+            continue
+        within = all(values[name] <= bound for name, bound in g.bounds.items())
+        ran = g.index in launched
+        if ran == within or (not ran and not g.top_level):
+            continue
+        at = ", ".join(f"{name} = {values[name]}" for name in g.bounds)
+        bound = " and ".join(f"{name} <= {b}" for name, b in g.bounds.items())
+        where = "then" if g.graph_in_then else "else"
+        if ran:
+            why = f"ran at {at}, above its bound: a bounded graph runs only while {bound}"
+        else:
+            why = f"did not run at {at}, within its bound {bound}: its launches ran eagerly"
+        message = (f"graph {g.index} ({g.capture or 'unnamed'}) {why} (its guard reads "
+                   f"`{g.text()}`, the graph in its {where}-branch; --capture-symbolic "
+                   f"VAR:MAX writes `VAR <= MAX` with the graph in the then-branch)")
+        return Difference(fname, call, "", f"{fname}, call {call + 1}", message=message,
+                          kind="guard", module="rewritten", loc=g.loc, site="the guarded if")
+    return None
+
+
 def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
            shapes: dict | None = None, backend_factory=CpuBackend,
            functions: list[str] | None = None, progress=None) -> VerifyReport:
@@ -374,13 +454,21 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     names = check_correspondence(original, rewritten)
     if functions is not None:
         names = [n for n in names if n in functions]
-    inputs = Inputs(seed, shapes or {})
+    guards = [g for g in find_guards(rewritten) if g.function in names]
+    picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
+              if k not in (shapes or {})}
+    shapes = {**picked, **(shapes or {})}
+    if picked:
+        # Every value once, then the first again: the graph captured at 1 is replayed after
+        # the one captured at MAX (a graph keyed without the variable shows at MAX already).
+        calls = max(calls, max(len(v) for v in picked.values()) + 1)
+    inputs = Inputs(seed, shapes)
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
     ex_a = Executor(original, CpuBackend(track_init=True) if backend_factory is CpuBackend
                     else backend_factory())
     ex_b = Executor(rewritten, backend_factory())
-    report = VerifyReport(names, calls)
+    report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     results: list = []  # (function, call, output of original, output of rewritten)
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
     owners = (("original", OwnershipCheck(original, ex_a)),
@@ -394,16 +482,34 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 check.calling(name, call)
             w_a, w_b = weights.of(f)
             fresh = inputs.fresh(f, call)
+            syms = inputs.syms(f, call)
+            for k, v in syms.items():
+                seen = report.symbolic.setdefault(k, [])
+                if v not in seen:
+                    seen.append(v)
             args_a = [to_backend(ex_a.backend, v) for v in fresh] + w_a
             args_b = [to_backend(ex_b.backend, v) for v in fresh] + w_b
             try:
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
                 raise ModuleFails("original", e) from None
+            ex_b.graph_log = []
             try:
                 out_b = ex_b.call(name, args_b)
             except ExecError as e:
-                raise ModuleFails("rewritten", e) from None
+                finding = owners[1][1].first
+                if finding is None or (finding.function, finding.call) != (name, call):
+                    raise ModuleFails("rewritten", e) from None
+                # A graph replayed with wrong inputs in this very call (a graph keyed without
+                # a variable it is given): that, not the failure it leads to, is the cause.
+                report.difference = Difference(
+                    finding.function, finding.call, finding.output,
+                    f"{name}, call {call + 1}", message=f"{finding.message} (the rewritten "
+                    f"module then fails: {e.message})", kind="ownership", module="rewritten",
+                    loc=finding.loc, site=finding.site, graph_input=finding.graph_input)
+                return _finish(report, ex_a, ex_b)
+            # Checked after the values: a difference in them is the stronger evidence.
+            wrong_path = check_guards(guards, ex_b.graph_log, syms, name, call)
             owners[0][1].returned(out_a)
             owners[1][1].returned(out_b)
             results.append((name, call, out_a, out_b))
@@ -425,6 +531,9 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                             d.module, d.loc = "original", _call_site(original, symbol)
                     return _finish(report, ex_a, ex_b)
                     return _finish(report, ex_a, ex_b)
+            if wrong_path is not None:
+                report.difference = wrong_path
+                return _finish(report, ex_a, ex_b)
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).
     found = sorted(((c.first.call, names.index(c.first.function), which, c.first)

@@ -10,18 +10,18 @@ equality's messages are worded by its caller (text/difference.py).
 # A node's location in its source travels with the node: ir.NO_LOC for one cgraph made.
 from ..diagnostics import NO_LOC, Loc
 from .nodes import (
-    CUDA_GRAPH_BUILTINS, GET_CACHED_ALLOC, MEMORY_OPS, RUN_OR_CAPTURE, builtin_called, callee_name,
+    BOOL_OPS, CUDA_GRAPH_BUILTINS, GET_CACHED_ALLOC, MEMORY_OPS, RUN_OR_CAPTURE, builtin_called, callee_name,
     storage_size, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
     FuncSInfo, Function, GlobalVarRef, If, IntImm, Literal, MatchCast, Module, ObjectSInfo, Op,
     PrimBinOp, PrimCall, PrimExpr, PrimFunc, PrimParam, PrimSInfo, PrimValue, SeqExpr,
     ShapeExpr, ShapeSInfo, StringImm, StructInfo, SymVar, TensorSInfo, Tuple, TupleGetItem,
     TupleSInfo, Var, VarBinding, definable_sym_vars, field_names, nested_bindings, prim_vars,
-    replace, sinfo_prim_vars, walk,
+    prim_dtype, replace, sinfo_prim_vars, walk,
 )
 
 __all__ = [
     "Loc", "NO_LOC",
-    "CUDA_GRAPH_BUILTINS", "GET_CACHED_ALLOC", "MEMORY_OPS", "RUN_OR_CAPTURE", "builtin_called",
+    "BOOL_OPS", "CUDA_GRAPH_BUILTINS", "GET_CACHED_ALLOC", "MEMORY_OPS", "RUN_OR_CAPTURE", "builtin_called",
     "callee_name", "storage_size",
     "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
     "ExternFunc", "FloatImm", "FuncSInfo", "Function", "GlobalVarRef", "If", "IntImm",
@@ -29,5 +29,5 @@ __all__ = [
     "PrimFunc", "PrimParam", "PrimSInfo", "PrimValue", "SeqExpr", "ShapeExpr", "ShapeSInfo",
     "StringImm", "StructInfo", "SymVar", "TensorSInfo", "Tuple", "TupleGetItem", "TupleSInfo",
     "Var", "VarBinding", "definable_sym_vars", "field_names", "nested_bindings", "prim_vars",
-    "replace", "sinfo_prim_vars", "walk",
+    "prim_dtype", "replace", "sinfo_prim_vars", "walk",
 ]

@@ -193,7 +193,7 @@ class SymVar(FrozenNode):
 class PrimBinOp(ValueNode):
     """A binary PrimExpr (`n * 2`), kept with its operator's text."""
 
-    op: str  # + - * // % /
+    op: str  # + - * // % /, and (bool results) <= < >= > == != and
     lhs: "PrimExpr"
     rhs: "PrimExpr"
 
@@ -216,6 +216,20 @@ class PrimCall(ValueNode):
 
 
 PrimExpr = IntImm | FloatImm | SymVar | PrimBinOp | PrimCall
+
+# The PrimBinOp operators whose result is a bool: the guard of a graph launch bounded by
+# `--capture-symbolic VAR:MAX` (`seq_len <= 256`, docs/REWRITE.md) is written with them.
+BOOL_OPS = frozenset({"<=", "<", ">=", ">", "==", "!=", "and"})
+
+
+def prim_dtype(e) -> str:
+    """The dtype of a PrimExpr: a leaf's own, bool for a comparison, int64 otherwise (TVM's
+    arithmetic on int64 shape variables)."""
+    if isinstance(e, (IntImm, FloatImm, SymVar)):
+        return e.dtype
+    if isinstance(e, PrimBinOp) and e.op in BOOL_OPS:
+        return "bool"
+    return "int64"
 
 # ---- struct info --------------------------------------------------------------------------
 

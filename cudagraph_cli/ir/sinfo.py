@@ -36,8 +36,7 @@ def deduce(e, functions: dict | None = None):
         return ir.ShapeSInfo(tuple(e.values), len(e.values))
     if t is ir.PrimValue:
         v = e.value
-        dtype = v.dtype if isinstance(v, (ir.IntImm, ir.FloatImm, ir.SymVar)) else "int64"
-        return ir.PrimSInfo(dtype, v)
+        return ir.PrimSInfo(ir.prim_dtype(v), v)
     if t is ir.Constant:
         if e.meta is not None:
             return e.sinfo  # None until a kernel parameter or an annotation gives it

@@ -54,6 +54,31 @@ def reason_counts(reasons) -> list[tuple[str, int, tuple]]:
     return [(c, counts[c], tuple(names[c])) for c in sorted(counts, key=lambda c: (-counts[c], c))]
 
 
+def capture_hint(code: str, names) -> str:
+    """The option that would capture launches left outside for `code`, naming their
+    variables: `--capture-symbolic seq_len[:MAX]` for symbolic-shape (one option each
+    variable; `:MAX` bounds how many graphs it makes), "" for any other code."""
+    if code != "symbolic-shape" or not names:
+        return ""
+    return " ".join(f"--capture-symbolic {n}[:MAX]" for n in names)
+
+
+def counted_text(code: str, n: int, names) -> str:
+    """`symbolic-shape: 97 (seq_len) [--capture-symbolic seq_len[:MAX] would capture them]`:
+    one code of a function's reasons in aggregate, as `rewrite --explain` and `cgraph diff`
+    print it."""
+    hint = capture_hint(code, names)
+    return f"{code}: {n}" + (f" ({names_text(names)})" if names else "") + \
+        (f" [{hint} would capture them]" if hint else "")
+
+
+def about_text(code: str, names) -> str:
+    """What a code of a function's reasons is about, for the tables of `cgraph diff`: the
+    names, then the option that would capture them (symbolic-shape)."""
+    hint = capture_hint(code, names)
+    return names_text(names) + (f"; {hint} would capture them" if hint else "")
+
+
 def names_text(names, limit: int = 6) -> str:
     """`a, b, c` — at most `limit` names, then how many more (a layer loop names dozens)."""
     shown = ", ".join(names[:limit])
@@ -213,9 +238,10 @@ class Explainer:
             what = f"the shape of '{owner}'" if owner and t is ir.ShapeExpr else \
                 f"an offset of '{owner}'" if owner else \
                 "a shape argument" if t is ir.ShapeExpr else "a value argument"
+            names = tuple(v.name for v in syms)
             return ("symbolic-shape", f"{what} uses {self._syms_text(syms)}, not captured "
-                    "(not from a weight, not in relax.rewrite_cuda_graph.capture_symbolic_vars)",
-                    tuple(v.name for v in syms))
+                    "(not from a weight, not in relax.rewrite_cuda_graph.capture_symbolic_vars)"
+                    + _would_capture(names), names)
         if t is not ir.Var:
             return ("non-static-input", f"an argument ({t.__name__}) is not a value fixed "
                     "across calls", ())
@@ -225,9 +251,10 @@ class Explainer:
             if isinstance(s, ir.TensorSInfo) and s.shape is None:
                 return ("unknown-shape", f"the shape of '{name}' is not known", (name,))
             syms = self._uncaptured(_sinfo_syms(s, []))
+            names = tuple(v.name for v in syms)
             return ("symbolic-shape", f"the shape of '{name}' uses {self._syms_text(syms)}, not "
-                    "captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)",
-                    tuple(v.name for v in syms))
+                    "captured (add it to relax.rewrite_cuda_graph.capture_symbolic_vars)"
+                    + _would_capture(names), names)
         if e in self.params:
             if self.fn.attr("num_input") is None:
                 why = "no num_input attribute, so every parameter is an input"
@@ -318,6 +345,13 @@ class Explainer:
                          else v.name)
         return ("the symbolic variable " if len(syms) == 1 else "the symbolic variables ") + \
             ", ".join(parts)
+
+
+def _would_capture(names) -> str:
+    # The attribute is what a model's author writes; the option is what a user of cgraph
+    # can give without editing the model.
+    hint = capture_hint("symbolic-shape", names)
+    return f"; {hint} would capture it" if hint else ""
 
 
 def _expr_syms(e) -> list:

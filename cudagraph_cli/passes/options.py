@@ -1,6 +1,7 @@
 """One frozen object for every option of the rewrite and every correction of TVM's pass.
 
-The options say what to capture (`min_kernels`, `exclude`, `functions`); the corrections say
+The options say what to capture (`min_kernels`, `exclude`, `functions`, `capture_symbolic`); the
+corrections say
 where cgraph departs from TVM 0.27's RewriteCUDAGraph, each one a bug of TVM's (docs/REWRITE.md
 lists them with the case that shows each). `RewriteOptions()` is cgraph; `RewriteOptions.
 tvm_compat()` turns every correction off and reproduces TVM 0.27's output exactly, its mistakes
@@ -8,7 +9,8 @@ included, so that anyone can check cgraph against TVM (`cgraph rewrite --compat 
 
 The command line is derived from the fields: a field whose metadata names a `flag` is a flag of
 `cgraph rewrite` and of `cgraph diff`, with that help; a field marked `correction` is switched
-by `--compat`. Adding an option is adding a field here.
+by `--compat`. A field whose metadata has a `parse` takes each value given on the command line
+through it (a ValueError is a usage error). Adding an option is adding a field here.
 """
 
 from __future__ import annotations
@@ -29,9 +31,49 @@ class Check(enum.Enum):
 
 
 def _option(default, flag: str, help: str, metavar: str | None = None,
-            minimum: int | None = None):
+            minimum: int | None = None, parse=None):
     return field(default=default, metadata=dict(flag=flag, help=help, metavar=metavar,
-                                                minimum=minimum))
+                                                minimum=minimum, parse=parse))
+
+
+def parse_capture_symbolic(text: str) -> tuple[str, int | None]:
+    """`VAR` or `VAR:MAX` (one `--capture-symbolic` value) -> (VAR, MAX or None). ValueError,
+    with one line saying what is wrong, for anything else."""
+    name, sep, bound = text.partition(":")
+    name = name.strip()
+    if not name.isidentifier():
+        raise ValueError(f"expected VAR or VAR:MAX, a symbolic variable's name and an optional "
+                         f"positive bound, not {text!r}")
+    if not sep:
+        return name, None
+    try:
+        value = int(bound.strip())
+    except ValueError:
+        raise ValueError(f"the bound of {name} must be a positive integer, not "
+                         f"{bound.strip()!r}") from None
+    if value < 1:
+        raise ValueError(f"the bound of {name} must be a positive integer, not {value}")
+    return name, value
+
+
+def capture_symbolic_values(values) -> tuple:
+    """The `capture_symbolic` field from what a caller gives: `"VAR"`, `"VAR:MAX"` or
+    `(VAR, MAX or None)` items. ValueError for a bad item or a VAR given twice."""
+    out = []
+    for v in values:
+        if isinstance(v, str):
+            v = parse_capture_symbolic(v)
+        else:
+            name, bound = v
+            if not isinstance(name, str) or not name.isidentifier() or \
+                    (bound is not None and (not isinstance(bound, int) or bound < 1)):
+                raise ValueError(f"expected (VAR, MAX or None) with MAX a positive integer, "
+                                 f"not {v!r}")
+            v = (name, bound)
+        if any(name == v[0] for name, _ in out):
+            raise ValueError(f"{v[0]} is given twice")
+        out.append(v)
+    return tuple(out)
 
 
 def _correction(help: str):
@@ -55,6 +97,15 @@ class RewriteOptions:
     strict_extern: bool = _option(False, "--strict-extern", "Do not capture calls to external "
                                   "functions the capture-safety table does not know "
                                   "(reason unsafe-extern, rule unknown).")
+    # (VAR, MAX or None) pairs: as if every function named VAR in its
+    # `relax.rewrite_cuda_graph.capture_symbolic_vars` attribute; with MAX, each graph keyed by
+    # VAR runs only while VAR <= MAX, and its launches run eagerly otherwise (docs/REWRITE.md).
+    capture_symbolic: tuple = _option(
+        (), "--capture-symbolic", "Capture the regions whose shapes use the symbolic variable "
+        "VAR (one graph per value, keyed by it), as the function attribute relax."
+        "rewrite_cuda_graph.capture_symbolic_vars does; with :MAX, only while VAR <= MAX (the "
+        "launches run eagerly above it), so at most MAX graphs a region (repeatable; e.g. "
+        "seq_len:256).", metavar="VAR[:MAX]", parse=parse_capture_symbolic)
 
     # The corrections of TVM (docs/REWRITE.md, "Corrections"); False is TVM 0.27's behaviour.
     idempotent: bool = _correction("1: a module that already launches CUDA graphs is left as "
@@ -103,6 +154,16 @@ class RewriteOptions:
         if name not in COMPAT_MODES:
             raise ValueError(f"unknown compat mode {name!r} (one of {', '.join(COMPAT_MODES)})")
         return cls.tvm_compat(**options) if name == "tvm" else cls(**options)
+
+    def __post_init__(self):
+        # Normalized here so that the TVM pass and the API take "seq_len:256" too.
+        object.__setattr__(self, "capture_symbolic",
+                           capture_symbolic_values(self.capture_symbolic))
+
+    @property
+    def bounds(self) -> dict[str, int]:
+        """VAR -> MAX of the bounded `capture_symbolic` variables."""
+        return {name: bound for name, bound in self.capture_symbolic if bound is not None}
 
     @property
     def corrections(self) -> dict[str, bool]:

@@ -17,7 +17,7 @@ from . import storage_collector
 from .alloc_merger import MergedAlloc, merge
 from .explain import Reason, explain
 from .options import Check, RewriteOptions
-from .region_planner import ModulePlan, plan_module
+from .region_planner import ModulePlan, check_capture_symbolic, plan_module
 from .rewriter import Rewriter
 from .stage import WrongStage, wrong_stage
 
@@ -99,6 +99,8 @@ def rewrite(module: ir.Module, options: RewriteOptions | None = None
 
 
 def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, RewriteReport]:
+    if options.capture_symbolic:
+        check_capture_symbolic(module, options)
     if options.idempotent and is_rewritten(module):
         report = RewriteReport(None, None, already_rewritten=True)
         report.notes.append("the module already launches CUDA graphs "

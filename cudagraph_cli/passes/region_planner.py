@@ -9,8 +9,10 @@ the same notion of static:
   strings, dtypes, constants and global functions;
 * a symbolic variable may appear in a static shape only if it is captured: it comes from a
   weight's shape, or is named in the `relax.rewrite_cuda_graph.capture_symbolic_vars`
-  attribute; it is then passed to the graph as a trailing `R.shape([...])` and keys the
-  capture;
+  attribute (or in the option `capture_symbolic`, `--capture-symbolic`, as if every function
+  named it there); it is then passed to the graph as a trailing `R.shape([...])` and keys the
+  capture. A region keyed by a variable the option bounds (`VAR:MAX`) carries its guard
+  (`RegionPlan.guards`), which the rewriter turns into an `if` (not TVM);
 * a region is a maximal run of static bindings in one binding block, opened by a kernel
   launch (a PrimFunc call, a packed call, an operator other than memory/builtin/reshape/
   null_value/call_builtin_with_ctx) and closed by any non-static binding; `vm.builtin.*`
@@ -65,6 +67,9 @@ class RegionPlan:
     kernels: int = 0  # kernel launches among the bindings
     dropped: str | None = None  # why the region is not lifted after all (e.g. min-kernels)
     region_id: int = -1  # capture regions: 0, 1, ... in module order
+    # (SymVar, MAX) for each symbolic variable keying the graph that `--capture-symbolic
+    # VAR:MAX` bounds: the graph runs only while every one is <= its MAX (rewriter.py).
+    guards: tuple = ()
 
     @property
     def launch_point(self) -> ir.Var:
@@ -261,8 +266,10 @@ class RegionPlanner:
         self._apply_min_kernels()
         plan = ModulePlan(self.capture_regions, self.alloc_regions, self.outside, self.launches,
                           planned, self.statics)
+        bounds = self.options.bounds
         for i, r in enumerate(plan.kept_captures()):
             r.region_id = i
+            r.guards = tuple((s, bounds[s.name]) for s in r.tir_vars if s.name in bounds)
         return plan
 
     def _plan_function(self, f: ir.Function):
@@ -271,6 +278,7 @@ class RegionPlanner:
         num_inputs = f.num_input
         hints = f.attr("relax.rewrite_cuda_graph.capture_symbolic_vars", None)
         hint_names = set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
+        hint_names.update(name for name, _ in self.options.capture_symbolic)
         for i, p in enumerate(f.params):
             syms = ir.definable_sym_vars(p.sinfo)
             if i < num_inputs:
@@ -551,6 +559,35 @@ class RegionPlanner:
         shape = b.value.args[0]
         return isinstance(shape, ir.ShapeExpr) and \
             all(isinstance(d, ir.IntImm) for d in shape.values)
+
+
+class UnknownSymbolicVar(ValueError):
+    """A `capture_symbolic` variable that no Relax function of the module has in the shapes
+    of its inputs: capturing it would change nothing, most likely a misspelling."""
+
+
+def input_sym_vars(module: ir.Module) -> list[str]:
+    """The names of the symbolic variables the inputs of the module's Relax functions define
+    (the parameters before `num_input`: those `capture_symbolic` and the hint attribute
+    apply to), in order of first appearance."""
+    names: dict[str, None] = {}
+    for f in module.relax_functions():
+        for p in f.params[:f.num_input]:
+            for s in ir.definable_sym_vars(p.sinfo):
+                names.setdefault(s.name, None)
+    return list(names)
+
+
+def check_capture_symbolic(module: ir.Module, options: RewriteOptions) -> None:
+    """UnknownSymbolicVar unless every `capture_symbolic` variable is a symbolic variable of
+    some function's inputs; the message lists those there are."""
+    known = input_sym_vars(module)
+    missing = [name for name, _ in options.capture_symbolic if name not in known]
+    if missing:
+        raise UnknownSymbolicVar(
+            f"no function of the module has a symbolic variable named {', '.join(missing)} in "
+            f"the shapes of its inputs, to capture (it has "
+            f"{', '.join(known) or 'none'})")
 
 
 def plan_module(module: ir.Module, options: RewriteOptions,

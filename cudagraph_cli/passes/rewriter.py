@@ -10,6 +10,11 @@ A port of TVM's CUDAGraphRewriter and FuncBuilder:
   storage of each function by `vm.builtin.cuda_graph.get_cached_alloc`;
 * region outputs are redefined (`x = gv[i]`) where they were bound, or earlier where a later
   launch needs them as input; lifted bindings disappear;
+* a region whose graph is keyed by a variable `--capture-symbolic VAR:MAX` bounds is launched
+  under a guard (not TVM): `cond = R.prim_value(VAR <= MAX)`, then an `if cond:` whose
+  then-branch launches the graph and whose else-branch runs the region's own bindings, both
+  giving the region's outputs as one tuple, redefined from it after the `if`
+  (docs/REWRITE.md, "Capturing symbolic shapes");
 * as TVM's BlockBuilder.AddFunction does, a lifted function structurally equal to one already
   in the module is not added again, and names are made unique (`cuda_graph_alloc1`).
 """
@@ -376,12 +381,65 @@ class _FunctionRewriter:
                 fields += (ir.ShapeExpr(shape.values),)
             call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
                            (ir.ExternFunc(ir.RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
-            gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
-            self.emit(gv, call)
+            if plan.guards:
+                gv = self.guarded(plan, call, call_ty, outputs)
+            else:
+                gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
+                self.emit(gv, call)
             for i, v in enumerate(outputs):
                 self.redef[v] = (gv, i)
         for b in plan.bindings:
             self.lifted.add(b.var)
+
+
+    def guarded(self, plan: RegionPlan, call: ir.Call, call_ty, outputs: list) -> ir.Var:
+        """The graph launch `call` under the guard of `plan` (its bounded symbolic variables
+        each at most their MAX): `cond = R.prim_value(n <= 256 [and ...])`, then `gv = if
+        cond: <call> else: <the region's bindings>`, each branch giving the region's outputs
+        as a tuple, which is returned. Above a bound the region's launches run eagerly on the
+        same storages (sized by the variable's upper bound, like every static storage), so a
+        region makes at most MAX graphs. The inputs are already resolved (`call`'s
+        arguments), so nothing the else-branch reads is defined only inside it."""
+        if self.dataflow:
+            # Only with --compat tvm (correction 7 off) does a region open in a dataflow
+            # block, where Relax has no `if`.
+            raise SourceError(
+                "--capture-symbolic VAR:MAX cannot guard this graph: its region is in a "
+                "dataflow block, where Relax has no `if` (--compat tvm lifts regions there); "
+                "give the variable without a bound, or leave out --compat tvm",
+                plan.bindings[0].loc)
+        test = None
+        for sym, bound in plan.guards:
+            le = ir.PrimBinOp("<=", sym, ir.IntImm(bound))
+            test = le if test is None else ir.PrimBinOp("and", test, le)
+        cond_value = ir.PrimValue(test)
+        cond = self.emit(_new_var(self.fresh("cond"), ir.PrimSInfo("bool"), False), cond_value)
+        graph = _new_var(self.fresh("gv"), call_ty)
+        # A region with no output: both branches give `R.tuple()`, as the reader makes of a
+        # branch that gives a var of type R.Tuple (so the output reads back the same).
+        then = ir.SeqExpr([ir.BindingBlock([ir.VarBinding(graph, call)])],
+                          ir.Tuple(()) if is_void(call_ty) else graph)
+        # The region's bindings as written, reading the inputs as the launch does (a storage
+        # fetched from the allocation function, an output of an earlier graph).
+        own = {b.var: self.remap.get(b.var) for b in plan.bindings}
+        for v in own:
+            self.remap[v] = v
+        try:
+            eager = []
+            for b in plan.bindings:
+                value = self.expr(b.value)
+                eager.append(b if value is b.value else ir.VarBinding(b.var, value, b.loc, b.bare))
+        finally:
+            for v, before in own.items():
+                if before is None:
+                    del self.remap[v]
+                else:
+                    self.remap[v] = before
+        result = ir.Tuple(tuple(ir.Tuple(()) if is_void(v.sinfo) else v for v in outputs))
+        otherwise = ir.SeqExpr([ir.BindingBlock(eager)], result)
+        gv = _new_var(self.fresh("gv"), call_ty)
+        self.emit(gv, ir.If(cond, then, otherwise))
+        return gv
 
 
 def _same_sinfo(a, b) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.explain import reason_counts
+from ..passes.guards import graph_path
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
@@ -41,6 +42,37 @@ class BindingFact:
 
 
 @dataclass
+class KeyedGraphs:
+    """The graphs of one capture function whose launches are keyed by symbolic values (the
+    trailing `R.shape([...])` of `run_or_capture`): TVM's runtime captures one graph per
+    launch (entry index) and distinct key, so each launch makes as many graphs as the keying
+    variables have values together. All of them replay into the same storages of the shared
+    allocation, so `static_bytes` is held once, whatever the number of graphs."""
+
+    capture: str  # the capture function
+    launches: int  # its run_or_capture calls (each with its own entry index)
+    # Per keying variable, in key order: (name, how many values it can take or None when
+    # unbounded, where the bound comes from: "guard" | "tir_var_upper_bound" | None,
+    # its least value: 0 in tir_non_negative_var, else 1)
+    keys: tuple
+    static_bytes: dict  # scope -> bytes of the shared storages its graphs are given
+
+    @property
+    def graphs_per_launch(self) -> int | None:
+        n = 1
+        for _, count, _, _ in self.keys:
+            if count is None:
+                return None
+            n *= count
+        return n
+
+    @property
+    def graphs(self) -> int | None:
+        per = self.graphs_per_launch
+        return None if per is None else per * self.launches
+
+
+@dataclass
 class FunctionFacts:
     name: str
     bindings: list = field(default_factory=list)
@@ -55,6 +87,10 @@ class FunctionFacts:
     builtins_before: int = 0  # calls of builtins that launch device work (device_builtin)
     builtins_after: int = 0
     single_kernel_graphs: int = 0  # graph launches that replace a single kernel launch
+    # What graphs keyed by symbolic values cost (graph_cost): one KeyedGraphs per capture
+    # function and bounds; `unkeyed_launches`: the graph launches with no key (one graph each).
+    keyed: list = field(default_factory=list)
+    unkeyed_launches: int = 0
 
     @property
     def ratio(self) -> float:
@@ -71,6 +107,13 @@ class FunctionFacts:
     @property
     def host_work_removed(self) -> float:
         return removed(self.host_work_before, self.host_work_after)
+
+    @property
+    def graphs_at_most(self) -> int | None:
+        """How many graphs a call of it can capture, over all values of its symbolic
+        variables: one per unkeyed graph launch, and each keyed one's; None: unbounded."""
+        keyed = [k.graphs for k in self.keyed]
+        return None if None in keyed else self.unkeyed_launches + sum(keyed)
 
     @property
     def reasons(self) -> list[tuple[str, int, tuple]]:
@@ -114,6 +157,11 @@ class ModuleFacts:
     @property
     def single_kernel_graphs(self) -> int:
         return sum(f.single_kernel_graphs for f in self.functions)
+
+    @property
+    def graphs_at_most(self) -> int | None:
+        counts = [f.graphs_at_most for f in self.functions]
+        return None if None in counts else sum(counts)
 
     def only(self, function: str | None) -> "ModuleFacts":
         """The facts of one function (`cgraph diff --function`), None: all. The memory stays
@@ -171,7 +219,7 @@ def host_work(call: ir.Call, module: ir.Module, prims: set) -> str | None:
 
 
 def _count_builtins(f: ir.Function, module: ir.Module, prims: set) -> int:
-    return sum(1 for block in f.blocks for b in block.bindings
+    return sum(1 for b in graph_path(f.blocks)
                if isinstance(b.value, ir.Call) and host_work(b.value, module, prims) == "builtin")
 
 
@@ -190,10 +238,10 @@ def _builtin_target(value) -> str:
 
 def _count_kernels(f: ir.Function, module: ir.Module, prims: set) -> int:
     n = 0
-    for block in f.blocks:
-        for b in block.bindings:
-            if isinstance(b.value, ir.Call) and launch_kind(b.value, module, prims) == "kernel":
-                n += 1
+    # A launch guarded by --capture-symbolic VAR:MAX counts on its graph path (guards.py).
+    for b in graph_path(f.blocks):
+        if isinstance(b.value, ir.Call) and launch_kind(b.value, module, prims) == "kernel":
+            n += 1
     return n
 
 
@@ -238,12 +286,11 @@ def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
     """Kernel launches a call of `f` makes: its own, and those of the capture functions it
     launches (an input that is already a rewrite counts what its graphs launch)."""
     n = _count_kernels(f, module, prims)
-    for block in f.blocks:
-        for b in block.bindings:
-            if _builtin_call(b.value, ir.RUN_OR_CAPTURE):
-                c = module.function(_builtin_target(b.value))
-                if isinstance(c, ir.Function):
-                    n += _count_kernels(c, module, prims)
+    for b in graph_path(f.blocks):
+        if _builtin_call(b.value, ir.RUN_OR_CAPTURE):
+            c = module.function(_builtin_target(b.value))
+            if isinstance(c, ir.Function):
+                n += _count_kernels(c, module, prims)
     return n
 
 
@@ -278,18 +325,17 @@ def check_is_rewrite(original: ir.Module, rewritten: ir.Module) -> None:
         # normalizer (TVM's included) adds or removes them freely.
         before = [b for block in f.blocks for b in block.bindings if isinstance(b.value, ir.Call)]
         pos = 0
-        for block in g.blocks:
-            for b in block.bindings:
-                if _is_graph_builtin(b) or not isinstance(b.value, ir.Call):
-                    continue
-                sig = _sig(b.value, False)
-                while pos < len(before) and _sig(before[pos].value, False) != sig:
-                    pos += 1
-                if pos == len(before):
-                    raise NotARewrite(f"not a rewrite of the original: this binding of "
-                                      f"'{f.name}' is not one of the original's (or is out of "
-                                      "order)", b.loc)
+        for b in graph_path(g.blocks):
+            if _is_graph_builtin(b) or not isinstance(b.value, ir.Call):
+                continue
+            sig = _sig(b.value, False)
+            while pos < len(before) and _sig(before[pos].value, False) != sig:
                 pos += 1
+            if pos == len(before):
+                raise NotARewrite(f"not a rewrite of the original: this binding of "
+                                  f"'{f.name}' is not one of the original's (or is out of "
+                                  "order)", b.loc)
+            pos += 1
         launched = _launches_with_graphs(g, rewritten, prims_b)
         expected = _launches_with_graphs(f, original, prims_a)
         if launched != expected:
@@ -355,7 +401,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
             functions.append(facts)
             continue
         launches = [rewritten.function(_builtin_target(b.value))  # in launch order
-                    for block in g.blocks for b in block.bindings
+                    for b in graph_path(g.blocks)
                     if _builtin_call(b.value, ir.RUN_OR_CAPTURE)]
         facts.regions = len(launches)
         for c in launches:
@@ -366,6 +412,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts.kernel_launches_after = _count_kernels(g, rewritten, out_prims)
         facts.builtins_after = _count_builtins(g, rewritten, out_prims)
         facts.host_launches_after = facts.kernel_launches_after + len(launches)
+        facts.keyed, facts.unkeyed_launches = graph_cost(rewritten, g)
         if slots is not None:
             for fact, b in zip(facts.bindings, bindings):
                 fact.slot = slots.get(b)
@@ -397,6 +444,17 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                          "graph(s) launch a single kernel: each replaces one kernel launch "
                          "with one graph launch and saves no host work (--min-kernels 2 "
                          "leaves such kernels outside graphs)")
+    for facts in functions:
+        unbounded = [k for k in facts.keyed if k.graphs is None]
+        names = list(dict.fromkeys(n for k in unbounded for n, count, _, _ in k.keys
+                                   if count is None))
+        if names:
+            notes.append(f"{facts.name}: {sum(k.launches for k in unbounded)} graph "
+                         f"launch(es) keyed by {', '.join(names)} can make unbounded graphs: "
+                         "each distinct value captures one more graph per launch (no guard, "
+                         "no tir_var_upper_bound); " +
+                         " ".join(f"--capture-symbolic {n}:MAX" for n in names) +
+                         " bounds them")
     stage = report.stage if report is not None else wrong_stage(original)
     if stage is not None:
         notes.append(f"line {stage.loc.line}: warning: {stage.message}")
@@ -489,3 +547,192 @@ def _match_regions(facts: FunctionFacts, bindings: list, launches: list, first_i
             return
         for fact in facts.bindings:
             fact.region = None
+
+
+# ---- what graphs keyed by symbolic values cost ---------------------------------------------
+
+def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
+    """The graphs `g` (a function of a rewritten module) can capture, from its text alone:
+    (a KeyedGraphs per capture function and bounds, how many graph launches have no key).
+
+    A launch keyed by `R.shape([VAR, ...])` makes one graph per distinct value of its keying
+    variables (TVM's runtime keys its cache by the entry index and the shape). A variable's
+    values: at most MAX when the launch lies in the then-branch of an `if` on a var bound to
+    `R.prim_value(VAR <= T.int64(MAX))` (the guard of `--capture-symbolic VAR:MAX`), at most
+    its `tir_var_upper_bound` (the smaller of the two when both are given); else unbounded.
+    Its least value is 1, or 0 when the function names it in `tir_non_negative_var` (the
+    attribute that says a variable may be 0; a dimension is otherwise at least 1)."""
+    bounds = _named_ints(g.attr("tir_var_upper_bound"))
+    non_negative = set(_named_list(g.attr("tir_non_negative_var")))
+    allocs = _alloc_sizes(rewritten, g)
+    groups: dict[tuple, list] = {}  # (capture, keys) -> [launches, slots]
+    unkeyed = 0
+    defs: dict = {}  # ir.Var (eq=False, so by identity) -> the value bound to it
+
+    def visit(blocks, guard: dict):
+        nonlocal unkeyed
+        for block in blocks:
+            for b in block.bindings:
+                v = b.value
+                defs[b.var] = v
+                if type(v) is ir.If:
+                    inner = dict(guard)
+                    for name, most in _guard_bounds(v.cond, defs).items():
+                        inner[name] = min(most, inner.get(name, most))
+                    visit(v.true_branch.blocks, inner)
+                    visit(v.false_branch.blocks, guard)
+                elif _builtin_call(v, ir.RUN_OR_CAPTURE):
+                    packed = _resolve(v.args[1], defs)
+                    fields = packed.fields if type(packed) is ir.Tuple else ()
+                    key = _resolve(fields[3], defs) if len(fields) > 3 else None
+                    names = []
+                    for x in (key.values if type(key) is ir.ShapeExpr else ()):
+                        for s in ir.prim_vars(x, []):
+                            if s.name not in names:
+                                names.append(s.name)
+                    if not names:
+                        unkeyed += 1
+                        continue
+                    keys = tuple(_values(n, guard, bounds, non_negative) for n in names)
+                    entry = groups.setdefault((_builtin_target(v), keys), [0, set()])
+                    entry[0] += 1
+                    entry[1] |= _storages(fields[1], defs, rewritten, 0) if len(fields) > 1 \
+                        else set()
+
+    visit(g.blocks, {})
+    keyed = []
+    for (capture, keys), (launches, slots) in groups.items():
+        held: dict[str, int] = {}
+        for slot in slots:
+            if slot in allocs:
+                size, scope = allocs[slot]
+                held[scope] = held.get(scope, 0) + size
+        keyed.append(KeyedGraphs(capture, launches, keys, held))
+    return keyed, unkeyed
+
+
+def _values(name: str, guard: dict, bounds: dict, non_negative: set) -> tuple:
+    """(name, how many values, where the bound comes from, least value) of a keying var."""
+    least = 0 if name in non_negative else 1
+    most, source = guard.get(name), "guard"
+    if name in bounds and (most is None or bounds[name] < most):
+        most, source = bounds[name], "tir_var_upper_bound"
+    if most is None:
+        return (name, None, None, least)
+    return (name, max(most - least + 1, 0), source, least)
+
+
+def _named_ints(value) -> dict:
+    """A dict attribute of ints (`tir_var_upper_bound`) as {name: int}; {} when absent."""
+    if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
+        return {}
+    return {k: v for k, v in value[1]
+            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
+
+
+def _named_list(value) -> tuple:
+    """A list attribute of names (`tir_non_negative_var`); () when absent."""
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "list":
+        return tuple(x for x in value[1] if isinstance(x, str))
+    return ()
+
+
+def _resolve(e, defs: dict, depth: int = 0):
+    """What a var stands for, through aliases: the expression at the end of the chain."""
+    while type(e) is ir.Var and e in defs and depth < 50:
+        e, depth = defs[e], depth + 1
+    return e
+
+
+def _guard_bounds(cond, defs: dict) -> dict:
+    """{VAR: MAX} that an `if`'s condition guarantees in its then-branch: `VAR <= MAX`
+    (`VAR < MAX` is `VAR <= MAX - 1`), and each side of a conjunction (`a and b`, as TVM 0.27
+    prints tir.And, or `T.And(a, b)`); {} for anything else."""
+    e = _resolve(cond, defs)
+    if type(e) is ir.PrimValue:
+        e = e.value
+    if type(e) is ir.PrimBinOp and e.op == "and":
+        parts = (e.lhs, e.rhs)
+    elif type(e) is ir.PrimCall and e.func == "T.And":
+        parts = e.args
+    else:
+        parts = ()
+    if parts:
+        out: dict = {}
+        for p in parts:
+            for name, most in _guard_bounds(p, {}).items():
+                out[name] = min(most, out.get(name, most))
+        return out
+    if type(e) is ir.PrimBinOp and e.op in ("<=", "<") and type(e.lhs) is ir.SymVar and \
+            type(e.rhs) is ir.IntImm:
+        return {e.lhs.name: e.rhs.value - (e.op == "<")}
+    return {}
+
+
+def _alloc_sizes(rewritten: ir.Module, g: ir.Function) -> dict:
+    """(allocation function, slot) -> (bytes, scope) for the shared allocations `g` fetches."""
+    sizes = {}
+    for b in ir.nested_bindings(g.blocks):
+        if not _builtin_call(b.value, ir.GET_CACHED_ALLOC):
+            continue
+        name = _builtin_target(b.value)
+        alloc = rewritten.function(name)
+        if not isinstance(alloc, ir.Function):
+            continue
+        inner = {x.var: x for x in ir.nested_bindings(alloc.blocks)}
+        out = _resolve(alloc.body, {v: x.value for v, x in inner.items()})
+        for slot, storage in enumerate(out.fields if type(out) is ir.Tuple else ()):
+            rec = _storage_size(inner[storage]) \
+                if type(storage) is ir.Var and storage in inner else None
+            if rec:
+                sizes[(name, slot)] = rec
+    return sizes
+
+
+def _storages(e, defs: dict, module: ir.Module, depth: int) -> set:
+    """The shared storages, as (allocation function, slot), that the value `e` of the calling
+    function is or lives in: a storage fetched from `get_cached_alloc`, a tensor allocated in
+    one (`R.memory.alloc_tensor`) or a view of it (`R.reshape`), an output of an earlier graph
+    that its capture function allocated in a storage it was given; tuples field by field."""
+    if depth > 50:
+        return set()
+    e = _resolve(e, defs)
+    t = type(e)
+    if t is ir.Tuple:
+        return set().union(*(_storages(x, defs, module, depth + 1) for x in e.fields))
+    if t is ir.TupleGetItem:
+        source = _resolve(e.tuple_value, defs)
+        if _builtin_call(source, ir.GET_CACHED_ALLOC):
+            return {(_builtin_target(source), e.index)}
+        if _builtin_call(source, ir.RUN_OR_CAPTURE):
+            param = _output_param(module.function(_builtin_target(source)), e.index)
+            packed = _resolve(source.args[1], defs)
+            args = _resolve(packed.fields[1], defs) \
+                if type(packed) is ir.Tuple and len(packed.fields) > 1 else None
+            if param is not None and type(args) is ir.Tuple and param < len(args.fields):
+                return _storages(args.fields[param], defs, module, depth + 1)
+        return set()
+    if t is ir.Call and isinstance(e.op, ir.Op) and e.args and \
+            e.op.name in ("relax.memory.alloc_tensor", "relax.reshape"):
+        return _storages(e.args[0], defs, module, depth + 1)
+    return set()
+
+
+def _output_param(capture, index: int) -> int | None:
+    """The parameter of a capture function whose storage holds its output `index` (the
+    output allocated there by `R.memory.alloc_tensor`, or a view of such), or None."""
+    if not isinstance(capture, ir.Function):
+        return None
+    defs = {b.var: b.value for b in ir.nested_bindings(capture.blocks)}
+    out = _resolve(capture.body, defs)
+    if type(out) is not ir.Tuple or index >= len(out.fields):
+        return None
+    e = out.fields[index]
+    for _ in range(50):
+        e = _resolve(e, defs)
+        if type(e) is ir.Call and isinstance(e.op, ir.Op) and e.args and \
+                e.op.name in ("relax.memory.alloc_tensor", "relax.reshape"):
+            e = e.args[0]
+            continue
+        break
+    return next((i for i, p in enumerate(capture.params) if p is e), None)

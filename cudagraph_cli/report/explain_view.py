@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..passes.explain import names_text, reason_counts
+from ..passes.explain import counted_text, reason_counts
 
 
 def explanation(report, name: str) -> str:
@@ -21,7 +21,7 @@ def explanation(report, name: str) -> str:
     # The aggregate, per function: on a real model the lines above run to hundreds, most
     # of them one cause (prefill's 97 symbolic-shape of seq_len).
     for function, reasons in by_function.items():
-        counted = "; ".join(f"{code}: {n}" + (f" ({names_text(names)})" if names else "")
+        counted = "; ".join(counted_text(code, n, names)
                             for code, n, names in reason_counts(reasons))
         lines.append(f"{name}: {function}: left outside: {counted}")
     if report.plan is not None:

@@ -10,6 +10,9 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
     report = {"equal": result.equal, "original": name_a, "rewritten": name_b,
               "functions": result.functions, "calls": result.calls,
               "captures": result.captures, "replays": result.replays,
+              "symbolic_values": result.symbolic,
+              "bounded_graphs": [{"function": f, "graph": i, "guard": text}
+                                 for f, i, text in result.guards],
               "kernel_launches": {"original": result.launches_original,
                                   "rewritten": result.launches_rewritten}}
     if d is not None:
@@ -25,7 +28,7 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                 "symbol": d.host_call, "module": d.module,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None}
-        if d.kind == "ownership":
+        if d.kind in ("ownership", "guard"):
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
                 "file": name_a if d.module == "original" else name_b,
@@ -48,10 +51,25 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
     the excerpt under an ownership difference."""
     d = result.difference
     if d is None:
-        return (f"equal: {name_b} computes what {name_a} computes "
+        text = (f"equal: {name_b} computes what {name_a} computes "
                 f"({', '.join(result.functions)}: {result.calls} calls each; "
                 f"{result.captures} graph capture(s), {result.replays} replay(s); "
                 f"kernel launches {result.launches_original} vs {result.launches_rewritten})")
+        if result.guards:
+            # Which values ran, on which side of each bound: the proof of the bounded graphs.
+            values = "; ".join(f"{k} = {', '.join(map(str, v))}"
+                               for k, v in result.symbolic.items())
+            text += (f"\n  {len(result.guards)} bounded graph launch(es) "
+                     f"({', '.join(sorted({text for _, _, text in result.guards}))})"
+                     f"; ran with {values}: each graph ran exactly within its bound")
+        return text
+    if d.kind == "guard":
+        text = f"differ: guard in the rewritten module: function '{d.function}', call " \
+               f"{d.call + 1}: {d.message}"
+        source = (texts or {}).get("rewritten")
+        if source is not None and d.loc.line:
+            text += "\n" + note(name_b, source, d.loc, d.site)
+        return text
     if d.kind == "ownership":
         what = f"graph input{d.graph_input}" if d.graph_input is not None else \
             f"output{d.output}"

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import difflib
 import html
+import re
+import textwrap
+from collections import Counter
+from dataclasses import dataclass, field
 
-from ..passes.explain import names_text
-from .analysis import FunctionFacts, ModuleFacts
+from ..passes.explain import about_text, capture_hint, counted_text, names_text
+from .analysis import BindingFact, FunctionFacts, KeyedGraphs, ModuleFacts
 
 SCHEMA = 1
-# One colour per region, cycling (rich colour names; the HTML uses the same hues).
-REGION_COLORS = ["cyan", "magenta", "green", "yellow", "blue", "bright_red", "bright_cyan",
-                 "bright_magenta"]
-HTML_COLORS = ["#0e7490", "#a21caf", "#15803d", "#a16207", "#1d4ed8", "#dc2626", "#0891b2",
-               "#c026d3"]
 
 
 def _host_work(facts) -> str:
@@ -59,6 +58,7 @@ def to_json(facts: ModuleFacts, source: str) -> dict:
             "host_launches_before": sum(f.host_launches_before for f in facts.functions),
             "host_launches_after": sum(f.host_launches_after for f in facts.functions),
             **_host_work_json(facts, facts.functions),
+            "graphs_at_most": _at_most_json(facts.graphs_at_most),
         },
         "memory": {s: {"static_bytes": facts.static_bytes.get(s, 0),
                        "unshared_bytes": facts.unshared_bytes.get(s, 0),
@@ -79,7 +79,10 @@ def _function_json(f: FunctionFacts) -> dict:
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
         **_host_work_json(f, [f]),
-        "reasons": [{"code": code, "count": n, "names": list(names)}
+        "graphs_at_most": _at_most_json(f.graphs_at_most),
+        "keyed_graphs": [_keyed_json(k) for k in f.keyed],
+        "reasons": [{"code": code, "count": n, "names": list(names),
+                     "hint": capture_hint(code, names) or None}
                     for code, n, names in f.reasons],
         "bindings": [{"line": b.line, "text": b.text, "region": b.region, "slot": b.slot,
                       "launch": b.launch,
@@ -89,6 +92,19 @@ def _function_json(f: FunctionFacts) -> dict:
                        **({"rule": b.reason[3]} if b.reason[3] is not None else {})}}
                      for b in f.bindings],
     }
+
+
+def _at_most_json(n: int | None):
+    return "unbounded" if n is None else n
+
+
+def _keyed_json(k: KeyedGraphs) -> dict:
+    return {"capture_function": k.capture, "launches": k.launches,
+            "keys": [{"name": name, "values": _at_most_json(count), "least": least,
+                      "bound_from": source} for name, count, source, least in k.keys],
+            "graphs_per_launch": _at_most_json(k.graphs_per_launch),
+            "graphs": _at_most_json(k.graphs),
+            "shared_static_bytes": dict(sorted(k.static_bytes.items()))}
 
 
 def _host_work_json(facts, functions: list) -> dict:
@@ -112,29 +128,252 @@ def _single_kernel_flag(f: FunctionFacts) -> str:
 def reasons_line(f: FunctionFacts) -> str:
     """`symbolic-shape: 97 (seq_len); vm-builtin: 16 (...)`: one function's reasons in
     aggregate, as the terminal, HTML and `rewrite --explain` print them."""
-    return "; ".join(f"{code}: {n}" + (f" ({names_text(names)})" if names else "")
-                     for code, n, names in f.reasons)
+    return "; ".join(counted_text(code, n, names) for code, n, names in f.reasons)
+
+
+def _html_hint(code: str, names) -> str:
+    hint = capture_hint(code, names)
+    return f"; {html.escape(hint)} would capture them" if hint else ""
+
+
+# What graphs keyed by symbolic values cost: a row per capture function and bounds, then a
+# row per function with the graphs it can make at most (its unkeyed graphs included).
+KEYED_COLUMNS = ("function", "capture function", "launches", "keyed by", "graphs",
+                 "static bytes")
+_KEYED_CAPTION = ("keyed by: each variable's values and where their bound comes from (a "
+                  "guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); graphs: "
+                  "launches x the values of the keying variables together; static bytes: "
+                  "the shared allocation's storages the graphs are given, "
+                  "held once: every graph of the capture function replays into them")
+
+
+def _count_text(n: int | None) -> str:
+    return "unbounded" if n is None else f"{n:,}"
+
+
+def _keyed_rows(facts: ModuleFacts):
+    """(cells, is a function's total) for the keyed-graphs table of the terminal and HTML."""
+    for f in facts.functions:
+        if not f.keyed:
+            continue
+        for k in f.keyed:
+            keys = ", ".join(
+                f"{name}: unbounded" if count is None else
+                f"{name}: {least}..{count + least - 1} "
+                f"({'guard' if source == 'guard' else 'upper bound'})"
+                for name, count, source, least in k.keys)
+            memory = ", ".join(f"{n:,}" if scope == "global" else f"{scope}: {n:,}"
+                               for scope, n in sorted(k.static_bytes.items())) or "0"
+            yield (f.name, k.capture, str(k.launches), keys, _count_text(k.graphs),
+                   memory), False
+        launches = f.unkeyed_launches + sum(k.launches for k in f.keyed)
+        yield (f.name, "all its graphs, at most", str(launches), "",
+               _count_text(f.graphs_at_most), ""), True
+
+
+# ---- the listing: rows shared by the terminal and HTML views ------------------------------
+
+# One colour per region, cycling: no red (the reasons' colour) and no yellow (the storages');
+# the HTML's storage, reason and plain colours are in _CSS (#92400e, #b91c1c, #6b7280).
+REGION_COLORS = ["cyan", "magenta", "green", "blue", "bright_cyan", "bright_magenta",
+                 "bright_green", "bright_blue"]
+HTML_COLORS = ["#0e7490", "#7e22ce", "#15803d", "#1d4ed8", "#0f766e", "#a21caf", "#4d7c0f",
+               "#4338ca"]
+STORAGE_COLOR, REASON_COLOR = "yellow", "red"
+# A run of this many lines nothing happens to (or more) is folded into one line: on the 1B
+# model of samples/real they are the 98 weights unpacked at the top of each function and,
+# between the launches, the alloc_tensor / alias / reshape lines around each one.
+PLAIN_RUN = 2
+
+
+@dataclass
+class Row:
+    """One line of a function's listing. `binding`: the binding shown, None for a fold (then
+    `folded` holds the bindings it stands for, `text` says what they are). `span`: the
+    region whose bracket passes through this line (a storage or other line between two of a
+    region's bindings included), `edge`: "open" (the region's first binding: `┌`),
+    "close" (its last: `└`), "mid" (`│`), or "" (outside every region)."""
+
+    binding: BindingFact | None
+    span: int | None = None
+    edge: str = ""
+    folded: list = field(default_factory=list)
+    text: str = ""
+
+    @property
+    def tag(self) -> str:
+        b = self.binding
+        if b is None:
+            region = self.folded[0].region
+            return "" if region is None else f"R{region}"
+        if b.region is not None:
+            return f"R{b.region}"
+        return f"S{b.slot}" if b.slot is not None else ""
+
+    @property
+    def bracket(self) -> str:
+        return {"open": "┌", "close": "└", "mid": "│"}.get(self.edge, " ")
+
+    @property
+    def continues(self) -> bool:
+        """Whether the bracket goes on below this line (reason lines under it draw it)."""
+        return self.edge in ("open", "mid")
+
+
+def plain(b: BindingFact) -> bool:
+    """A line nothing happens to: not lifted, not a launch (every launch left outside has a
+    reason), not a lifted storage."""
+    return b.region is None and b.slot is None and b.launch is None and b.reason is None
+
+
+def _spans(bindings: list) -> list:
+    """Per binding, the region whose bracket passes through it and the edge drawn there: a
+    region's bracket runs from its first binding to its last, so a storage or a plain line
+    between them does not open it again."""
+    first, last = {}, {}
+    for i, b in enumerate(bindings):
+        if b.region is not None:
+            first.setdefault(b.region, i)
+            last[b.region] = i
+    out = []
+    for i, b in enumerate(bindings):
+        if b.region is not None:
+            r = b.region
+            edge = "open" if i == first[r] else "close" if i == last[r] else "mid"
+        else:
+            inside = [r for r in first if first[r] < i < last[r]]
+            # Spans overlap only if a planner interleaves regions; the latest opened is drawn.
+            r = max(inside, key=first.get) if inside else None
+            edge = "mid" if inside else ""
+        out.append((r, edge))
+    return out
+
+
+def _kind(text: str) -> str:
+    """What a plain line does, from its text: `alloc_tensor`, `reshape`, `alias`, `item`."""
+    rhs = text.split(" = ", 1)[1] if " = " in text else text
+    m = re.match(r"([\w.]+)\(", rhs)
+    if m:
+        return m.group(1).rsplit(".", 1)[-1]
+    if re.fullmatch(r"\w+\[\d+\]", rhs):
+        return "item"
+    return "alias" if re.fullmatch(r"\w+", rhs) else "tuple" if rhs.startswith("(") else "other"
+
+
+def fold_text(bindings: list) -> str:
+    """`98 lines: packed_params[0..97] unpacked`, or `4 lines: alloc_tensor 2, alias 2`."""
+    n = len(bindings)
+    items = [re.fullmatch(r".* = (\w+)\[(\d+)\]", b.text) for b in bindings]
+    if all(items) and len({m.group(1) for m in items}) == 1:
+        idx = [int(m.group(2)) for m in items]
+        if idx == list(range(idx[0], idx[0] + n)):
+            return f"{n} lines: {items[0].group(1)}[{idx[0]}..{idx[-1]}] unpacked"
+    kinds = Counter(_kind(b.text) for b in bindings)
+    return f"{n} lines: " + ", ".join(f"{k} {c}" for k, c in kinds.items())
+
+
+def listing(f: FunctionFacts, fold: int) -> list:
+    """The rows of one function's listing. With `fold` > 0, a run of more than `fold`
+    bindings in one graph keeps its first 3 and last 2, the rest folded into one row, and a
+    run of PLAIN_RUN or more lines nothing happens to is folded into one row; 0: nothing."""
+    spans = _spans(f.bindings)
+    rows, i, items = [], 0, f.bindings
+    while i < len(items):
+        b = items[i]
+        key = ("region", b.region) if b.region is not None else ("plain",) if plain(b) else None
+        j = i
+        while key is not None and j + 1 < len(items) and (
+                items[j + 1].region == b.region if key[0] == "region" else plain(items[j + 1])):
+            j += 1
+        run = [Row(items[k], *spans[k]) for k in range(i, j + 1)]
+        if fold and key and key[0] == "region" and len(run) > fold:
+            middle = items[i + 3:j - 1]
+            rows += run[:3] + [Row(None, b.region, "mid", middle,
+                                   f"{len(middle)} more bindings in graph R{b.region}")]
+            rows += run[-2:]
+        elif fold and key == ("plain",) and len(run) >= PLAIN_RUN:
+            rows.append(Row(None, run[0].span, run[0].edge, items[i:j + 1],
+                            fold_text(items[i:j + 1])))
+        else:
+            rows += run
+        i = j + 1
+    return rows
+
+
+def reason_text(b: BindingFact) -> str:
+    return f"✗ {b.reason[0]}: {b.reason[1]}"
 
 
 # ---- terminal -----------------------------------------------------------------------------
 
-def _folded(f: FunctionFacts, fold: int):
-    """Bindings to show: long runs inside one region keep their first and last lines."""
-    i = 0
-    items = f.bindings
-    while i < len(items):
-        b = items[i]
-        j = i
-        while j + 1 < len(items) and b.region is not None and items[j + 1].region == b.region:
-            j += 1
-        run = items[i:j + 1]
-        if fold and len(run) > fold:
-            yield from run[:3]
-            yield ("fold", len(run) - 5, b.region)
-            yield from run[-2:]
+GUTTER = 8  # " R100 ┌ ": the region or slot tag, the bracket
+
+
+def _gutter(row: Row, tag: str, tag_style: str, bracket: str):
+    from rich.text import Text
+
+    line = Text(" ")
+    line.append(f"{tag:<5}", style=tag_style)
+    color = REGION_COLORS[row.span % len(REGION_COLORS)] if row.span is not None else ""
+    line.append(bracket, style=color)
+    line.append(" ")
+    return line
+
+
+def _wrapped(text: str, width: int, indent: int = 0) -> list:
+    """`text` in lines of at most `width` characters, continuation lines indented; an option
+    and its value (`--min-kernels 2`) kept on one line."""
+    text = re.sub(r"(--[\w-]+) (\w+)", "\\1\xa0\\2", text)
+    return [line.replace("\xa0", " ") for line in textwrap.wrap(
+        text, width, subsequent_indent=" " * indent, break_on_hyphens=False)] or [""]
+
+
+def _print_rows(rows: list, console, fold: int) -> None:
+    width = max(console.width - GUTTER, 8)
+    shown = set()  # the (code, names) whose reason is already printed whole
+    for row in rows:
+        b = row.binding
+        if b is None:
+            style = (REGION_COLORS[row.span % len(REGION_COLORS)] + " italic"
+                     if row.folded[0].region is not None else "dim italic")
+            line = _gutter(row, row.tag, style, row.bracket)
+            line.append(_crop(f"… {row.text}", width), style=style)
+            console.print(line)
+            continue
+        if b.region is not None:
+            style = tag_style = REGION_COLORS[b.region % len(REGION_COLORS)]
+        elif b.slot is not None:
+            style, tag_style = "", STORAGE_COLOR
         else:
-            yield from run
-        i = j + 1
+            style, tag_style = ("" if b.launch else "dim"), "dim"
+        line = _gutter(row, row.tag, tag_style, row.bracket)
+        if b.slot is not None:
+            note = f"  -> cuda_graph_alloc slot {b.slot}"
+            if width - len(note) < 12:
+                note = f" -> slot {b.slot}"  # a narrow console: the code keeps a little room
+            line.append(_crop(b.text, width - len(note)), style=style)
+            line.append(note, style=STORAGE_COLOR)
+        else:
+            line.append(_crop(b.text, width), style=style)
+        console.print(line)
+        if b.reason is not None:
+            # On lines of their own, whole: a reason is what the reader came for. A cause
+            # already given whole above (prefill's 97 symbolic-shape launches on the 1B
+            # model, 3 lines each) is named in one line when folding; --fold 0 repeats it.
+            code, _, names = b.reason[:3]
+            text = reason_text(b)
+            if fold and (code, names) in shown:
+                text = f"✗ {code}" + (f" ({names_text(names)})" if names else "") + ", as above"
+            shown.add((code, names))
+            for text in _wrapped(text, width - 2, 2):
+                line = _gutter(row, "", "", "│" if row.continues else " ")
+                line.append("  " + text, style=REASON_COLOR)
+                console.print(line)
+
+
+def _crop(text: str, width: int) -> str:
+    """Code longer than the line, cut with `…` (the HTML and JSON views have it whole)."""
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
 def render_terminal(facts: ModuleFacts, console, function: str | None = None,
@@ -146,34 +385,16 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
         for f in facts.functions:
             if function is not None and f.name != function:
                 continue
-            console.print(Text(f"function {f.name}: {f.captured} of {f.kernel_launches} kernel "
-                               f"launches captured in {f.regions} graph(s)"
-                               f"{_single_kernel_flag(f)}", style="bold"))
-            prev_region = None
-            for item in _folded(f, fold):
-                if isinstance(item, tuple):
-                    _, n, region = item
-                    color = REGION_COLORS[region % len(REGION_COLORS)]
-                    console.print(Text(f" R{region:<3}│   ... {n} more bindings in graph "
-                                       f"R{region} ...", style=color))
-                    continue
-                b = item
-                line = Text()
-                if b.region is not None:
-                    color = REGION_COLORS[b.region % len(REGION_COLORS)]
-                    edge = "┌" if b.region != prev_region else "│"
-                    line.append(f" R{b.region:<3}{edge} ", style=color)
-                elif b.slot is not None:
-                    line.append(f" S{b.slot:<3}│ ", style="dim")
-                else:
-                    line.append("     │ ", style="dim")
-                line.append(b.text, style="dim" if b.region is None and not b.launch else "")
-                if b.slot is not None:
-                    line.append(f"   -> cuda_graph_alloc slot {b.slot}", style="dim")
-                if b.reason is not None:
-                    line.append(f"   <- {b.reason[0]}: {b.reason[1]}", style="red")
-                console.print(line)
-                prev_region = b.region
+            head = (f"function {f.name}: {f.captured} of {f.kernel_launches} kernel launches "
+                    f"captured in {f.regions} graph(s)")
+            flag = _single_kernel_flag(f)
+            # The flag on a line of its own when both do not fit: its option kept whole.
+            parts = [head + flag] if len(head + flag) <= console.width else [head + ";",
+                                                                            flag[2:]]
+            for k, part in enumerate(p for p in parts if p):
+                for text in _wrapped(part, console.width - 2 * (k > 0), 2):
+                    console.print(Text("  " * (k > 0) + text, style="bold"))
+            _print_rows(listing(f, fold), console, fold)
             console.print()
     table = Table(title="cgraph diff: kernel launches captured into CUDA graphs, host work "
                   "removed", caption="host work: kernel launches, graph launches and builtin "
@@ -195,7 +416,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                   _host_work(facts), _removed(facts),
                   f"{facts.kernel_launches} -> "
                   f"{sum(f.kernel_launches_after for f in facts.functions)}", style="bold")
-    console.print(table)
+    console.print(table, soft_wrap=False)  # titles and captions wrapped at the width
     if any(f.reasons for f in facts.functions):
         why = Table(title="why launches stayed outside graphs")
         for col, just in (("function", "left"), ("reason", "left"), ("launches", "right"),
@@ -203,8 +424,8 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
             why.add_column(col, justify=just)
         for f in facts.functions:
             for code, n, names in f.reasons:
-                why.add_row(f.name, code, str(n), names_text(names))
-        console.print(why)
+                why.add_row(f.name, code, str(n), about_text(code, names))
+        console.print(why, soft_wrap=False)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
         mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
@@ -213,28 +434,111 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
         for s in scopes:
             st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
             mem.add_row(s, f"{st:,}", f"{un:,}", f"{un - st:,}")
-        console.print(mem)
+        console.print(mem, soft_wrap=False)
+    if any(f.keyed for f in facts.functions):
+        keyed = Table(title="graphs keyed by symbolic values (one graph per launch and "
+                      "distinct value)", caption=_KEYED_CAPTION)
+        for col in KEYED_COLUMNS:
+            keyed.add_column(col, justify="left" if col in ("function", "capture function",
+                                                            "keyed by") else "right",
+                             no_wrap=col != "keyed by")
+        for row, total in _keyed_rows(facts):
+            keyed.add_row(*row, style="bold" if total else None)
+        console.print(keyed, soft_wrap=False)
     for note in facts.notes:
-        console.print(f"note: {note}")
+        for text in _wrapped(f"note: {note}", console.width, 2):
+            console.print(Text(text))
 
 
 # ---- HTML ---------------------------------------------------------------------------------
 
 _CSS = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #111; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 2em; }
+h1 { font-size: 1.4em; overflow-wrap: anywhere; } h2 { font-size: 1.1em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 1em 0; }
 td, th { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
-td:first-child, th:first-child { text-align: left; }
+td:first-child, th:first-child, .l { text-align: left; }
+td.names { overflow-wrap: anywhere; }
+td.l { white-space: nowrap; } td.names { white-space: normal; }
 tr.total { font-weight: bold; }
-.code { border-left: 3px solid #ddd; font-family: ui-monospace, monospace;
-        font-size: 0.85em; overflow-x: auto; }
-.line { white-space: pre; }
-.tag { display: inline-block; width: 4.5em; color: #666; }
-.reason { color: #b91c1c; }
-.slot { color: #666; }
-.fold { font-style: italic; }
+.code { font-family: ui-monospace, monospace; font-size: 0.85em; }
+.line { display: flex; align-items: stretch; }
+.tag { flex: 0 0 4em; }
+.br { flex: 0 0 0.7em; margin-right: 0.4em; border-left: 3px solid transparent; }
+.br.open { border-top: 3px solid; } .br.close { border-bottom: 3px solid; }
+.br.open, .br.close, .br.mid { border-left-color: currentColor; }
+.txt { flex: 1 1 auto; min-width: 0; white-space: pre-wrap; overflow-wrap: anywhere;
+       padding-left: 2em; text-indent: -2em; }
+.plain { color: #6b7280; }
+.storage .tag, .slot { color: #92400e; }
+.slot, .opt { white-space: nowrap; }
+.reason .txt { color: #b91c1c; padding-left: 3.5em; text-indent: -1.5em; }
+details.fold > summary { list-style: none; cursor: pointer; }
+details.fold > summary::-webkit-details-marker { display: none; }
+.fold .txt { font-style: italic; }
+details.fold[open] > summary .txt::after { content: " (shown)"; }
 """
+
+
+def _html_bracket(row: Row, edge: str | None = None) -> str:
+    edge = row.edge if edge is None else edge
+    if not edge:
+        return "<span class=\"br\"></span>"
+    color = HTML_COLORS[row.span % len(HTML_COLORS)]
+    return f"<span class=\"br {edge}\" style=\"color:{color}\"></span>"
+
+
+def _html_row(row: Row) -> str:
+    """One binding's line (and its reason's, under it) of the HTML listing."""
+    esc = html.escape
+    b = row.binding
+    if b.region is not None:
+        color = HTML_COLORS[b.region % len(HTML_COLORS)]
+        cls, style = "line captured", f" style=\"color:{color}\""
+    elif b.slot is not None:
+        cls, style = "line storage", ""
+    else:
+        cls, style = "line" + ("" if b.launch else " plain"), ""
+    text = esc(b.text)
+    if b.slot is not None:
+        text += f"  <span class=\"slot\">&rarr; cuda_graph_alloc slot {b.slot}</span>"
+    out = (f"<div class=\"{cls}\" data-region=\"{'' if b.region is None else b.region}\""
+           f"{style}><span class=\"tag\">{row.tag}</span>{_html_bracket(row)}"
+           f"<span class=\"txt\">{text}</span></div>")
+    if b.reason is not None:
+        out += (f"\n<div class=\"line reason\"><span class=\"tag\"></span>"
+                f"{_html_bracket(row, 'mid' if row.continues else '')}"
+                f"<span class=\"txt\">{esc(reason_text(b))}</span></div>")
+    return out
+
+
+def _html_listing(f: FunctionFacts, fold: int) -> list:
+    """A folded run is a <details>: its summary says what it holds, a click shows it."""
+    out = []
+    for row in listing(f, fold):
+        if row.binding is not None:
+            out.append(_html_row(row))
+            continue
+        region = row.folded[0].region
+        style = "" if region is None else \
+            f" style=\"color:{HTML_COLORS[region % len(HTML_COLORS)]}\""
+        out.append(f"<details class=\"fold\"><summary class=\"line"
+                   f"{'' if region is not None else ' plain'}\"{style} title=\"show the "
+                   f"{len(row.folded)} folded lines\"><span class=\"tag\">{row.tag}</span>"
+                   f"{_html_bracket(row)}<span class=\"txt\">&hellip; {html.escape(row.text)}"
+                   "</span></summary>")
+        # The folded lines keep the bracket of the region they lie in.
+        out += [_html_row(Row(b, row.span, "mid" if row.edge else "")) for b in row.folded]
+        out.append("</details>")
+    return out
+
+
+_MIN_KERNELS = "--min-kernels 2"
+_OPT = f"<span class=\"opt\">{_MIN_KERNELS}</span>"  # not broken at its hyphens
+
+
+def _fn_link(name: str) -> str:
+    return f"<a href=\"#fn-{html.escape(name)}\">{html.escape(name)}</a>"
 
 
 def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
@@ -253,7 +557,7 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
            "<th>captured</th><th>%</th><th>graphs</th><th>one-kernel graphs</th>"
            "<th>host work / call</th><th>removed</th><th>kernel launches / call</th></tr>"]
     for f in facts.functions:
-        out.append(f"<tr><td>{esc(f.name)}</td><td>{f.kernel_launches}</td><td>{f.captured}"
+        out.append(f"<tr><td>{_fn_link(f.name)}</td><td>{f.kernel_launches}</td><td>{f.captured}"
                    f"</td><td>{_pct(f.captured, f.kernel_launches)}</td><td>{f.regions}</td>"
                    f"<td>{f.single_kernel_graphs}</td>"
                    f"<td>{f.host_work_before} &rarr; {f.host_work_after}</td>"
@@ -267,12 +571,13 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
                f"<td>{_removed(facts)}</td><td>{facts.kernel_launches} &rarr; "
                f"{sum(f.kernel_launches_after for f in facts.functions)}</td></tr></table>")
     if any(f.reasons for f in facts.functions):
-        out.append("<table id=\"reasons\"><tr><th>function</th><th>reason</th>"
-                   "<th>launches left outside</th><th>about</th></tr>")
+        out.append("<table id=\"reasons\"><tr><th>function</th><th class=\"l\">reason</th>"
+                   "<th>launches left outside</th><th class=\"l\">about</th></tr>")
         for f in facts.functions:
             for code, n, names in f.reasons:
-                out.append(f"<tr><td>{esc(f.name)}</td><td>{esc(code)}</td><td>{n}</td>"
-                           f"<td>{esc(', '.join(names))}</td></tr>")
+                out.append(f"<tr><td>{_fn_link(f.name)}</td><td class=\"l\">{esc(code)}</td>"
+                           f"<td>{n}</td><td class=\"l names\">{esc(', '.join(names))}"
+                           f"{_html_hint(code, names)}</td></tr>")
         out.append("</table>")
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
@@ -283,37 +588,21 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
             out.append(f"<tr><td>{esc(s)}</td><td>{st:,}</td><td>{un:,}</td>"
                        f"<td>{un - st:,}</td></tr>")
         out.append("</table>")
+    if any(f.keyed for f in facts.functions):
+        out.append("<table id=\"keyed-graphs\"><tr>" +
+                   "".join(f"<th>{esc(c)}</th>" for c in KEYED_COLUMNS) + "</tr>")
+        for row, total in _keyed_rows(facts):
+            out.append(("<tr class=\"total\">" if total else "<tr>") +
+                       f"<td>{_fn_link(row[0])}</td>" +
+                       "".join(f"<td>{esc(c)}</td>" for c in row[1:]) + "</tr>")
+        out.append(f"</table><p>{esc(_KEYED_CAPTION)}</p>")
     for f in facts.functions:
-        out.append(f"<h2 id=\"fn-{esc(f.name)}\">function {esc(f.name)}: {f.captured} of "
+        out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
                    f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)"
-                   f"{esc(_single_kernel_flag(f))}</h2>")
+                   f"{esc(_single_kernel_flag(f)).replace(_MIN_KERNELS, _OPT)}</h2>")
         out.append("<div class=\"code\">")
-        for item in _folded(f, fold):
-            if isinstance(item, tuple):
-                _, n, region = item
-                color = HTML_COLORS[region % len(HTML_COLORS)]
-                out.append(f"<div class=\"line fold\" style=\"color:{color}\">"
-                           f"<span class=\"tag\">R{region}</span>... {n} more bindings in graph "
-                           f"R{region} ...</div>")
-                continue
-            b = item
-            if b.region is not None:
-                color = HTML_COLORS[b.region % len(HTML_COLORS)]
-                tag = f"<span class=\"tag\" style=\"color:{color}\">R{b.region}</span>"
-                style = f" style=\"color:{color}\""
-                cls = " captured"
-            else:
-                tag = f"<span class=\"tag\">{'S%d' % b.slot if b.slot is not None else ''}</span>"
-                style = ""
-                cls = ""
-            extra = ""
-            if b.slot is not None:
-                extra += f" <span class=\"slot\">&rarr; cuda_graph_alloc slot {b.slot}</span>"
-            if b.reason is not None:
-                extra += (f" <span class=\"reason\" title=\"{esc(b.reason[1])}\">&#10007; "
-                          f"{esc(b.reason[0])}: {esc(b.reason[1])}</span>")
-            out.append(f"<div class=\"line{cls}\"{style}>{tag}{esc(b.text)}{extra}</div>")
-        out.append("</div>")
+        out += _html_listing(f, fold)
+        out.append("</div></section>")
     for note in facts.notes:
         out.append(f"<p class=\"note\">note: {esc(note)}</p>")
     out.append("</body></html>")

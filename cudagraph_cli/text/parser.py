@@ -32,7 +32,10 @@ def grammar_path():
 
 
 _INT_PREFIXES = frozenset({"0x", "0X", "0o", "0O", "0b", "0B"})
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+# `and` and the comparisons (below the arithmetic, as in Python) write the guard of a
+# bounded graph launch (--capture-symbolic VAR:MAX).
+_PRECEDENCE = {"and": -1, "<=": 0, "<": 0, ">=": 0, ">": 0, "==": 0, "!=": 0,
+               "+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
 
 
 def _tok_pos(children) -> tuple[int, int]:
@@ -158,6 +161,10 @@ class ToSyntax:
         ops: list[str] = []
         for i in range(1, len(c), 2):
             op = c[i].value
+            if _PRECEDENCE[op] == 0 and any(_PRECEDENCE[o] == 0 for o in ops):
+                # Python chains `a <= b <= c` (a <= b and b <= c); TVM never writes one.
+                raise SourceError("chained comparisons are not supported in Relax text",
+                                  Loc(c[i].line, c[i].column))
             while ops and _PRECEDENCE[ops[-1]] >= _PRECEDENCE[op]:
                 rhs = operands.pop()
                 lhs = operands.pop()

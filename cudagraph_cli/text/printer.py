@@ -38,7 +38,8 @@ _TIR_TO_LEGACY = (
     (r'"tirx\.noalias"', '"tir.noalias"'),
 )
 _RESERVED = {"R", "T", "I", "cls", "tvm", "None", "True", "False"}
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
+_PRECEDENCE = {"and": -1, "<=": 0, "<": 0, ">=": 0, ">": 0, "==": 0, "!=": 0,
+               "+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2}
 
 
 def convert_tir(body: str, source: str, target: str) -> str:
@@ -205,7 +206,9 @@ class Printer:
         text = self.prim(e)
         if isinstance(e, ir.PrimBinOp):
             inner, outer = _PRECEDENCE[e.op], _PRECEDENCE[op]
-            if inner < outer or (right and inner == outer):
+            # A comparison inside a comparison is bracketed either side: Python chains
+            # `a <= b <= c`.
+            if inner < outer or (inner == outer and (right or inner == 0)):
                 return f"({text})"
         elif isinstance(e, ir.IntImm) and e.value < 0 and e.dtype == "int64":
             return f"({text})"

@@ -282,14 +282,15 @@ def unparse(node) -> str:
     raise TypeError(f"cannot unparse {type(node).__name__}")
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "neg": 3}
+_PRECEDENCE = {"and": -1, "<=": 0, "<": 0, ">=": 0, ">": 0, "==": 0, "!=": 0,
+               "+": 1, "-": 1, "*": 2, "/": 2, "//": 2, "%": 2, "neg": 3}
 
 
 def _operand(node, op: str, right: bool) -> str:
     text = unparse(node)
     if isinstance(node, BinOp):
         inner, outer = _PRECEDENCE[node.op], _PRECEDENCE[op]
-        if inner < outer or (right and inner == outer):
+        if inner < outer or (inner == outer and (right or inner == 0)):  # no chains
             return f"({text})"
     return text
 

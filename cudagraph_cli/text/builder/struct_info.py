@@ -246,9 +246,7 @@ def _non_int64_leaf(e):
 
 
 def _prim_dtype(e) -> str:
-    if isinstance(e, (ir.IntImm, ir.FloatImm, ir.SymVar)):
-        return e.dtype
-    return "int64"
+    return ir.prim_dtype(e)
 
 
 def fold(op: str, a, b):

@@ -1,0 +1,138 @@
+"""The guard of a graph launch bounded by `--capture-symbolic VAR:MAX`, read back from a module.
+
+The rewriter (rewriter.py, `guarded`) writes each such launch as
+
+    cond: R.Prim("bool") = R.prim_value(seq_len <= 256)
+    if cond:
+        gv1: R.Tuple(...) = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", ...)
+        gv2: R.Tuple(...) = gv1
+    else:
+        <the region's own bindings>
+        gv2: R.Tuple(...) = (out0, out1, ...)
+    out0 = gv2[0]
+    ...
+
+(several bounded variables: `a <= 256 and b <= 8`). This module finds that form in any module
+(cgraph's output, or one edited by hand), for `cgraph diff` (which counts the graph path) and
+`cgraph verify` (which checks that the graph runs exactly while the bound holds). It reads the
+form loosely on purpose -- any comparison of a symbolic variable with a constant, the graph in
+either branch -- so that a guard written wrongly is still found, and verify can say how it
+runs wrongly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One guarded graph launch in a function's body (at any depth of its `if`s)."""
+
+    function: str
+    index: int | None  # the run_or_capture index of the graph (None: not a constant)
+    capture: str  # the capture function it launches ("" when not named)
+    # (symbolic variable name, operator, constant) for each comparison of the condition,
+    # `seq_len <= 256` -> ("seq_len", "<=", 256); the condition is their conjunction.
+    terms: tuple
+    graph_in_then: bool  # the graph is in the then-branch (as the rewriter writes it)
+    top_level: bool  # in the function's own blocks, so that it runs on every call
+    loc: object = ir.NO_LOC  # the `if`
+
+    @property
+    def bounds(self) -> dict[str, int]:
+        """The bound the guard means for each variable: the constant it is compared with."""
+        return {name: value for name, _, value in self.terms}
+
+    def text(self) -> str:
+        return " and ".join(f"{name} {op} {value}" for name, op, value in self.terms)
+
+
+def launches_graph(seq: ir.SeqExpr) -> bool:
+    """Does a branch launch a graph (run_or_capture) in its own blocks?"""
+    return any(ir.builtin_called(b.value) == ir.RUN_OR_CAPTURE
+               for block in seq.blocks for b in block.bindings)
+
+
+def graph_branch(value) -> ir.SeqExpr | None:
+    """The branch of a guarded launch that launches the graph: `value` is an If one branch of
+    which launches a graph and the other not. None for any other value (a model's own `if`)."""
+    if type(value) is not ir.If:
+        return None
+    then, other = launches_graph(value.true_branch), launches_graph(value.false_branch)
+    if then == other:
+        return None
+    return value.true_branch if then else value.false_branch
+
+
+def graph_path(blocks) -> list:
+    """The bindings of `blocks` as a call takes them on the graph path: each guarded launch
+    replaced by the bindings of its graph branch (what `cgraph diff` counts: the launches of
+    a call within the bounds)."""
+    out = []
+    for block in blocks:
+        for b in block.bindings:
+            seq = graph_branch(b.value)
+            if seq is None:
+                out.append(b)
+            else:
+                out.extend(graph_path(seq.blocks))
+    return out
+
+
+def _terms(e, out: list) -> bool:
+    if isinstance(e, ir.PrimBinOp) and e.op == "and":
+        return _terms(e.lhs, out) and _terms(e.rhs, out)
+    if isinstance(e, ir.PrimBinOp) and e.op in ir.BOOL_OPS:
+        if isinstance(e.lhs, ir.SymVar) and isinstance(e.rhs, ir.IntImm):
+            out.append((e.lhs.name, e.op, e.rhs.value))
+            return True
+        if isinstance(e.rhs, ir.SymVar) and isinstance(e.lhs, ir.IntImm):
+            flipped = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}.get(e.op, e.op)
+            out.append((e.rhs.name, flipped, e.lhs.value))
+            return True
+    return False
+
+
+def _graph_call(seq: ir.SeqExpr):
+    for block in seq.blocks:
+        for b in block.bindings:
+            if ir.builtin_called(b.value) == ir.RUN_OR_CAPTURE:
+                return b.value
+    return None
+
+
+def find_guards(module: ir.Module) -> list[Guard]:
+    """Every guarded graph launch of the module's Relax functions, in text order."""
+    found: list[Guard] = []
+    for f in module.relax_functions():
+        _scan(f.name, f.blocks, True, found)
+    return found
+
+
+def _scan(fname: str, blocks, top: bool, found: list) -> None:
+    conds: dict = {}  # var -> the PrimExpr of its R.prim_value
+    for block in blocks:
+        for b in block.bindings:
+            v = b.value
+            if type(v) is ir.PrimValue:
+                conds[b.var] = v.value
+                continue
+            if type(v) is not ir.If:
+                continue
+            seq = graph_branch(v)
+            terms: list = []
+            if seq is not None and type(v.cond) is ir.Var and v.cond in conds and \
+                    _terms(conds[v.cond], terms):
+                call = _graph_call(seq)
+                args = call.args[1].fields if isinstance(call.args[1], ir.Tuple) else ()
+                index = args[2].value.value if len(args) > 2 and \
+                    isinstance(args[2], ir.PrimValue) and \
+                    isinstance(args[2].value, ir.IntImm) else None
+                capture = args[0].name if args and isinstance(args[0], ir.GlobalVarRef) else ""
+                found.append(Guard(fname, index, capture, tuple(terms),
+                                   seq is v.true_branch, top, b.loc))
+            for branch in (v.true_branch, v.false_branch):
+                _scan(fname, branch.blocks, False, found)
