@@ -631,6 +631,8 @@ class Executor:
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
         tensors, scalars, _ = _split(values)
         work = host_work(name) if self.model_host_work else None
+        if name in HOST_COMPUTED and self.model_host_work:
+            return self._host_computed(name, tensors, scalars)
         if _has_tensors(ret):
             if work is not None:
                 scalars = scalars + [self._host_state(name, work, tensors)]
@@ -651,6 +653,33 @@ class Executor:
         if isinstance(ret, ir.TupleSInfo) and not ret.fields:
             return ()
         return HostObject(f"{name}()")
+
+    def _host_computed(self, name: str, tensors: list, scalars: list):
+        """relax.run.unique / relax.run.nonzero as TVM's Python functions compute them
+        (python/tvm/relax/op/set.py: numpy_unique, numpy_nonzero): the input copied to the host,
+        NumPy, a new tensor of the shape the data gives. A graph that captured the call returns
+        the tensor of its capture on every replay (the host code does not run again)."""
+        if len(tensors) != 1:
+            raise ExecError(f"'{name}' takes one tensor, {len(tensors)} given")
+        x = np.array(self.backend.to_numpy(tensors[0]))
+        if self.capture_host_calls is not None:
+            self.capture_host_calls.append((self.binding_loc, name))
+        if name == "relax.run.nonzero":
+            return self.backend.from_numpy(np.stack(np.atleast_1d(x).nonzero(), axis=0))
+        # unique(x, sorted, return_index, return_inverse, return_counts[, axis])
+        flags = [bool(v) for v in scalars[:4]]
+        sort = flags[0] if flags else True
+        axis = scalars[4] if len(scalars) > 4 and _is_number(scalars[4]) else None
+        if any(flags[1:4]):
+            # The result is then a tuple, which TVM's reorders when unsorted; no module of the
+            # corpus asks for it.
+            raise ExecError(f"the executor runs '{name}' for its unique values only (no "
+                            "return_index, return_inverse or return_counts)")
+        values = np.unique(x, axis=axis)
+        if not sort:
+            first = np.unique(x, return_index=True, axis=axis)[1]
+            values = np.take(x, np.sort(first), axis=axis)
+        return self.backend.from_numpy(np.ascontiguousarray(values))
 
     def _vm_builtin(self, name: str, values: list):
         """The VM builtins TVM lowers the view operators to, called by name."""
@@ -824,6 +853,10 @@ OPERATOR_KERNELS = {
     "relax.exp": "exp", "relax.nn.relu": "relu", "relax.negative": "negative",
     "relax.tanh": "tanh", "relax.sqrt": "sqrt", "relax.sigmoid": "sigmoid",
 }
+
+# Packed functions whose result the executor computes on the host, as TVM's do: their result's
+# shape depends on the data (its struct info gives none to allocate).
+HOST_COMPUTED = ("relax.run.unique", "relax.run.nonzero")
 
 # The VM builtins those operators are lowered to, when a module calls them by name -> their
 # number of arguments.
