@@ -98,6 +98,46 @@ class Module:
 '''
 
 
+EVERY_PLACE = '''@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice({"kind": "cuda", "keys": ["cuda", "gpu"]}, 0, "global"), I.vdevice({"kind": "llvm", "keys": ["cpu"]}, 0, "global")]})
+    @T.prim_func(private=True, s_tir=True)
+    def add_one(a: T.Buffer((T.int64(4),), "float32"), b: T.Buffer((T.int64(4),), "float32")):
+        for i in range(T.int64(4)):
+            with T.sblock("b"):
+                vi = T.axis.spatial(T.int64(4), i)
+                b[vi] = a[vi] + T.float32(1.0)
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32", vdevice="cuda:0:global"), y: R.Any) -> R.Tensor((4,), dtype="float32", vdevice="cuda:0:global"):
+        cls = Module
+        z = R.call_tir(cls.add_one, (x,), out_ty=R.Tensor((4,), dtype="float32", vdevice="cuda:0:global"))
+        w = R.match_cast(y, R.Tensor((4,), dtype="float32", vdevice="llvm:0:global"))
+        return z
+'''
+
+
+def test_out_ty_and_match_cast_keep_their_vdevice(tmp_path):
+    m = parse_module(EVERY_PLACE)
+    assert binding(m, "main", "z").value.sinfo_args[0].vdevice == "cuda:0:global"
+    assert binding(m, "main", "w").sinfo.vdevice == "llvm:0:global"
+    text = print_module(m)
+    for line in EVERY_PLACE.splitlines()[10:]:
+        assert line in text.splitlines(), line
+    path, changed = tmp_path / "a.relax", tmp_path / "b.relax"
+    path.write_text(EVERY_PLACE)
+    changed.write_text(EVERY_PLACE.replace('(x,), out_ty=R.Tensor((4,), dtype="float32", '
+                                           'vdevice="cuda:0:global")', '(x,), out_ty=R.Tensor('
+                                           '(4,), dtype="float32", vdevice="llvm:0:global")'))
+    code, output = cli("check", str(changed), str(path))
+    assert code == 1 and "binding 'z'" in output and "b.relax:14:9: note: got" in output
+
+
+def test_tvm_reads_every_place_as_written(tvm):
+    assert tvm_equal(tvm_parse(print_module(parse_module(EVERY_PLACE))),
+                     tvm_parse(EVERY_PLACE)) is None
+
+
 # ---- printing ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", [CASE, BEFORE, AFTER], ids=["case", "before", "after"])
@@ -314,3 +354,21 @@ def test_tvm_prints_the_names_cgraph_prints(tvm):
     tvm_def = next(ln for ln in tvm_parse(text).script().splitlines() if " def main(" in ln)
     ours = next(ln for ln in print_module(parse_module(text)).splitlines() if " def main(" in ln)
     assert re.findall(r'vdevice="[^"]*"', ours) == re.findall(r'vdevice="[^"]*"', tvm_def)
+
+
+def test_cgraph_as_tvms_pass_gives_tvms_result(tvm):
+    """cudagraph_cli.tvm.RewriteCUDAGraph (through text, global infos included) on TVM's reading
+    of the before file: TVM's own pass's result, and the after file."""
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    def reading(path):
+        return tvm_parse_with_constants(without_alloc_ty_args(path.read_text()), constants={},
+                                        check_well_formed=False)
+
+    with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+        ours = RewriteCUDAGraph()(reading(BEFORE))
+        theirs = relax.transform.RewriteCUDAGraph()(reading(BEFORE))
+    assert tvm_equal(ours, theirs) is None
+    assert tvm_equal(ours, reading(AFTER)) is None
