@@ -372,3 +372,24 @@ def test_cgraph_as_tvms_pass_gives_tvms_result(tvm):
         theirs = relax.transform.RewriteCUDAGraph()(reading(BEFORE))
     assert tvm_equal(ours, theirs) is None
     assert tvm_equal(ours, reading(AFTER)) is None
+
+
+@pytest.mark.parametrize("path, rewritten", [(BEFORE, AFTER), (CASE, None)],
+                         ids=["dump_with_tvms_after", "case_with_cgraphs_rewrite"])
+def test_run_on_the_simulated_gpu_equals_the_reference(path, rewritten):
+    """`cgraph run --device N`'s path without a GPU (tests/host_driver.py): the copies are
+    device-to-device copies on the run's stream, and in the case's graph (TVM's pass and
+    cgraph's lift its copies) memcpy nodes; eager and graph runs compute the reference's
+    bytes."""
+    from host_driver import HostDriver, gxx
+
+    from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu
+
+    if gxx() is None:
+        pytest.skip("g++ is needed to run kernels.cu on the host")
+    mod = parse_module(path.read_text())
+    given = parse_module(rewritten.read_text()) if rewritten else None
+    r = run_on_gpu(mod, path.name, RunOptions(calls=3, warmup=1, iters=2),
+                   open_device=HostDriver, rewritten=given)
+    assert r.ok, (r.difference_between, r.difference)
+    assert r.compared == "reference (cpu) = eager (GPU) = graph (GPU)"
