@@ -2,8 +2,9 @@
 
 `ModuleBuilder` is the builder: its parts live in the mixins it is made of, one file a job
 (see __init__.py), and share the state set up here. This part reads the module level (imports,
-`TypeVar`s, the class and its decorator), reads every signature before any body (a function may
-call one defined later), and at the end settles the dialect and checks that each metadata
+`TypeVar`s, the class and its decorator, the class's `I.module_global_infos`, before any
+function: struct info names its vdevices), reads every signature before any body (a function
+may call one defined later), and at the end settles the dialect and checks that each metadata
 constant learned its struct info.
 """
 
