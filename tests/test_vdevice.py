@@ -229,13 +229,32 @@ def test_a_bad_vdevice_name_is_a_located_error(name, message, tmp_path):
     assert "Traceback" not in output
 
 
+@pytest.mark.parametrize("name, message", [
+    ("cuda:2", "The target VDevice in the GlobalInfos was not found."),
+    ("cuda:-1", "The target VDevice in the GlobalInfos was not found."),
+    ("cuda:x", "invalid literal for int() with base 10: 'x'"),
+])
+def test_tvm_rejects_those_names_in_those_words(name, message, tvm):
+    with pytest.raises(Exception) as e:
+        tvm_parse(CASE.read_text().replace('dst_vdevice="cuda")', f'dst_vdevice="{name}")'))
+    assert message in str(e.value)
+
+
+NO_INFOS = TWO_LLVM.replace(f"    I.module_global_infos({INFOS})\n", "").replace(
+    "SIG", 'x: R.Tensor((2,), "float32", vdevice="llvm:0:global")')
+
+
 def test_a_vdevice_without_global_infos_is_tvms_error(tmp_path):
     path = tmp_path / "bad.relax"
-    path.write_text(TWO_LLVM.replace(f"    I.module_global_infos({INFOS})\n", "")
-                    .replace("SIG", 'x: R.Tensor((2,), "float32", vdevice="llvm:0:global")'))
+    path.write_text(NO_INFOS)
     code, output = cli("fmt", str(path))
     assert code == 2 and "bad.relax:4:" in output
     assert "The GlobalInfos in the IRModule is not defined." in output
+
+
+def test_tvm_rejects_a_vdevice_without_global_infos_so(tvm):
+    with pytest.raises(Exception, match="The GlobalInfos in the IRModule is not defined."):
+        tvm_parse(NO_INFOS)
 
 
 @pytest.mark.parametrize("infos, message", [
