@@ -469,9 +469,7 @@ def one_function(original: ir.Module, rewritten: ir.Module,
     --format unified`): the original's function alone; the rewrite's function and the
     allocation and capture functions it launches, which the rewrite added for it."""
     def cut(module, names):
-        return ir.Module(module.name, [f for f in module.functions if f.name in names],
-                         module.decorator_args, module.globals_text, module.leading_comments,
-                         module.dialect, module.loc)
+        return ir.replace(module, functions=[f for f in module.functions if f.name in names])
 
     g = rewritten.function(name)
     added = {_builtin_target(b.value) for block in (g.blocks if isinstance(g, ir.Function)
