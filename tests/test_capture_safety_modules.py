@@ -47,17 +47,6 @@ EXPECTED = {
     "to_vdevice": {"relax.to_vdevice": (0, 2)},
 }
 
-# cgraph cannot read the module's vdevices yet (`I.module_global_infos(...)` in the class and
-# `vdevice=` in R.Tensor: "only functions may appear in a module class"); reading them needs the
-# struct info to carry a vdevice (cudagraph_cli/ir), not a parser fix alone.
-NOT_READ = {"to_vdevice"}
-
-
-def not_read(name: str):
-    return pytest.mark.xfail(name in NOT_READ, strict=True,
-                             reason="cgraph does not read vdevices (module_global_infos)")
-
-
 def cli(*args: str):
     result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
     return result.exit_code, result.output
@@ -128,13 +117,13 @@ def test_provenance_header(name, stage):
 
 
 @pytest.mark.parametrize("stage", ["before", "after"])
-@pytest.mark.parametrize("name", [pytest.param(n, marks=not_read(n)) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_cgraph_reads_it(name, stage):
     code, output = cli("fmt", path(name, stage))
     assert code == 0, output
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=not_read(n)) for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_cgraph_compat_rewrite_is_tvms_after_file(name, tmp_path):
     """The oracle agreement: with its corrections off, cgraph's rewrite of what TVM's pass was
     given is what TVM's pass gave."""

@@ -247,6 +247,11 @@ def test_diff_counts_the_graph_path(tmp_path):
         # k_in, copy outside; k1 and k2 in one graph (the path taken while n <= 8).
         assert (f["kernel_launches"], f["captured"], f["regions"],
                 f["kernel_launches_after"]) == (4, 2, 1, 2)
+        # Beyond n <= 8 the region's k1 and k2 run eagerly: 4 kernel launches, no graph.
+        assert (f["host_work_after"], f["host_work_above_bound"]) == (3, 4)
+    code, text = cli("diff", str(SMALL), "--capture-symbolic", "n:8", "--summary")
+    assert "main: host work 3 per call within its guards (n <= 8), 4 beyond them" in \
+        " ".join(text.split())
 
 
 # ---- the Llama 1B of samples/real ----------------------------------------------------------
@@ -269,6 +274,11 @@ def test_llama_prefill_is_captured_below_the_bound(llama, tmp_path):
     # decode as without the option.
     assert facts["prefill"]["kernel_launches"] == 180
     assert facts["prefill"]["host_launches_after"] <= 25
+    # Beyond seq_len 256 the 18 guarded regions run their launches eagerly: the 180 kernel
+    # launches and 16 attention builtins of the original (its host work, 196).
+    assert (facts["prefill"]["host_work_before"], facts["prefill"]["host_work_above_bound"]) \
+        == (196, 196)
+    assert facts["decode"]["host_work_above_bound"] is None
     assert (facts["decode"]["host_launches_before"], facts["decode"]["host_launches_after"]) \
         == (179, 21)
     assert {g.function for g in find_guards(out)} == {"prefill"}

@@ -448,6 +448,16 @@ class CudaBackend(Backend):
         storage = self._storage(n)
         return DeviceTensor(storage.ptr, shape, dtype, storage, 0)
 
+    def copy(self, t: DeviceTensor) -> DeviceTensor:
+        """R.to_vdevice: the bytes into a new tensor, in stream order (one GPU: a device to
+        device copy stands for every copy between the module's vdevices). Not a kernel
+        launch: launch_count does not count it."""
+        out = self.alloc_tensor(tuple(t.shape), t.dtype)
+        if t.nbytes:
+            # on a capturing stream, a memcpy node of the graph; traced like a scratch copy
+            self._issue(CopyOp(out.ptr, t.ptr, t.nbytes))
+        return out
+
     def _scratch(self, nbytes: int) -> int:
         ptr, _ = self._alloc(nbytes)
         if self.capturing is None and self.trace is None:

@@ -89,6 +89,11 @@ class Graph:
     launches: list = field(default_factory=list)  # (spec, tensors, scalars)
 
 
+# The spec of a copy (R.to_vdevice) recorded in a Graph beside the launches: (COPY, [src,
+# dst], []). Never launched: no backend's `launch` is given it.
+COPY = KernelSpec("relax.to_vdevice", (1,), None)
+
+
 _DTYPES = {"float32": np.float32, "float16": np.float16, "float64": np.float64,
            "int32": np.int32, "int64": np.int64, "int16": np.int16, "int8": np.int8,
            "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "uint64": np.uint64,
@@ -166,6 +171,10 @@ class Backend:
         return hasattr(value, "nbytes") and not isinstance(value, Tensor)
 
     def launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        raise NotImplementedError
+
+    def copy(self, t: Tensor) -> Tensor:
+        """A new tensor holding `t`'s bytes (R.to_vdevice: a copy to another device)."""
         raise NotImplementedError
 
     def begin_capture(self) -> None:
@@ -321,6 +330,28 @@ class CpuBackend(Backend):
         taken, self.warnings = self.warnings, []
         return taken
 
+    def copy(self, t: Tensor) -> Tensor:
+        """Inside a capture the copy is a node of the graph, as a copy issued on a capturing
+        CUDA stream is: each replay copies again, into the tensor the capture allocated."""
+        n = t.array.nbytes
+        written = t.storage.written
+        if written is not None and not written.covers(t.offset, t.offset + n):
+            raise UninitializedRead("R.to_vdevice copies a tensor before anything wrote it "
+                                    "(uninitialized memory: the module's results are "
+                                    "undefined)")
+        out = self.alloc_tensor(tuple(t.shape), t.dtype)
+        if self.capturing is not None:
+            self.capturing.launches.append((COPY, [t, out], []))
+        self._copy_bytes(t, out)
+        if out.storage.written is not None:
+            out.storage.written.add(out.offset, out.offset + n)
+        return out
+
+    def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
+        source = self._source(src, src.array.nbytes)
+        # a repeating block stays one (Periodic); dense bytes are copied, not shared
+        self._store(dst, source if isinstance(source, Periodic) else np.array(source))
+
     def _check_init(self, spec: KernelSpec, tensors: list) -> None:
         for i, t in enumerate(tensors):
             written = t.storage.written
@@ -356,6 +387,9 @@ class CpuBackend(Backend):
 
     def replay(self, graph: Graph) -> None:
         for spec, tensors, scalars in graph.launches:
+            if spec is COPY:  # a copy, not a kernel launch
+                self._copy_bytes(*tensors)
+                continue
             self.launch_count += 1
             self._run(spec, tensors, scalars)
 

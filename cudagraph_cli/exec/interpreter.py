@@ -371,6 +371,8 @@ class Executor:
                 return self._call_dps(c, env, syms)
             if name in OTHER_OPS:
                 return self._other_op(c, env, syms)
+            if name == "relax.to_vdevice":
+                return self._to_vdevice(c, env, syms)
             reason = NOT_EXECUTED.get(name)
             if reason is not None:
                 raise ExecError(f"operator '{name}' is not executed by the executor: {reason}")
@@ -496,6 +498,17 @@ class Executor:
                                                  builtin if fits else None)
         self._launch(spec, tensors + flat, scalars)
         return outs
+
+    def _to_vdevice(self, c: ir.Call, env: dict, syms: dict) -> Tensor:
+        """R.to_vdevice(x, dst_vdevice=...): a copy of x's bytes into a new tensor, as TVM's
+        runtime copies between devices. The executor has one device, so host and device
+        copies are the same copy; what the program can tell apart (a new tensor, x unchanged
+        by later writes to it and the other way round) is kept. Inside a capture (TVM's pass
+        lifts a copy whose input is static) the copy is part of the graph: each replay copies
+        again into the tensor the capture made."""
+        _arity(c, 1)
+        x = self._tensor(self._eval(c.args[0], env, syms), "R.to_vdevice's data")
+        return self.backend.copy(x)
 
     def _tensor(self, value, what: str) -> Tensor:
         if not isinstance(value, Tensor):
@@ -865,7 +878,6 @@ VM_BUILTIN_OPS = {"vm.builtin.reshape": 2, "vm.builtin.shape_of": 1,
 
 # Operators TVM can leave in a module at this point that the executor does not run, and why.
 NOT_EXECUTED = {
-    "relax.to_vdevice": "it copies data to another device, and the executor has one",
     "relax.hint_on_device": "it places data on a device, and the executor has one",
     "relax.call_py_func": "it calls a Python function the module does not contain",
     "relax.nonzero": "its result's shape depends on the data (relax.run.nonzero)",

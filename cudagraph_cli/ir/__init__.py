@@ -15,8 +15,8 @@ from .nodes import (
     FuncSInfo, Function, GlobalVarRef, If, IntImm, Literal, MatchCast, Module, ObjectSInfo, Op,
     PrimBinOp, PrimCall, PrimExpr, PrimFunc, PrimParam, PrimSInfo, PrimValue, SeqExpr,
     ShapeExpr, ShapeSInfo, StringImm, StructInfo, SymVar, TensorSInfo, Tuple, TupleGetItem,
-    TupleSInfo, Var, VarBinding, definable_sym_vars, field_names, nested_bindings, prim_vars,
-    prim_dtype, replace, sinfo_prim_vars, walk,
+    TupleSInfo, Var, VarBinding, VDevice, definable_sym_vars, field_names, nested_bindings,
+    prim_vars, prim_dtype, replace, sinfo_prim_vars, vdevice_names, walk,
 )
 
 __all__ = [
@@ -28,6 +28,6 @@ __all__ = [
     "Literal", "MatchCast", "Module", "ObjectSInfo", "Op", "PrimBinOp", "PrimCall", "PrimExpr",
     "PrimFunc", "PrimParam", "PrimSInfo", "PrimValue", "SeqExpr", "ShapeExpr", "ShapeSInfo",
     "StringImm", "StructInfo", "SymVar", "TensorSInfo", "Tuple", "TupleGetItem", "TupleSInfo",
-    "Var", "VarBinding", "definable_sym_vars", "field_names", "nested_bindings", "prim_vars",
-    "prim_dtype", "replace", "sinfo_prim_vars", "walk",
+    "Var", "VarBinding", "VDevice", "definable_sym_vars", "field_names", "nested_bindings",
+    "prim_vars", "prim_dtype", "replace", "sinfo_prim_vars", "vdevice_names", "walk",
 ]

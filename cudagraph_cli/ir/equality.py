@@ -144,7 +144,8 @@ class Encoder:
         t = type(s)
         if t is ir.TensorSInfo:
             return (t, s.dtype, s.ndim,
-                    None if s.shape is None else tuple([self.prim(x) for x in s.shape]))
+                    None if s.shape is None else tuple([self.prim(x) for x in s.shape]),
+                    s.vdevice)
         if t is ir.ObjectSInfo:
             return t
         if t is ir.TupleSInfo:

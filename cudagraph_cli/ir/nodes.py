@@ -244,18 +244,25 @@ class ObjectSInfo(ValueNode):
 
 @value_node
 class TensorSInfo(ValueNode):
-    """`R.Tensor(shape, dtype)`, each part possibly unknown."""
+    """`R.Tensor(shape, dtype)`, each part possibly unknown; `vdevice="cuda:0:global"`: on
+    which of the module's virtual devices (`Module.global_infos`) the tensor lives."""
 
     shape: tuple[PrimExpr, ...] | None = None  # None when unknown
     dtype: str = ""  # "" = unknown (void)
     ndim: int = -1  # -1 = unknown; len(shape) when the shape is known
+    # "" = none; else the name TVM 0.27 prints for one entry of the module's vdevices,
+    # "<target kind>:<index among that kind's entries>:<memory scope>" (vdevice_names): in
+    # one module a name is one entry, and modules compare their global infos too, so the
+    # name stands for TVM's VDevice object in equality.
+    vdevice: str = ""
 
     def __init__(self, shape: tuple[PrimExpr, ...] | None = None, dtype: str = "",
-                 ndim: int = -1):
+                 ndim: int = -1, vdevice: str = ""):
         set_field(self, "shape", shape if shape is None or type(shape) is tuple
                   else tuple(shape))
         set_field(self, "dtype", dtype)
         set_field(self, "ndim", ndim)
+        set_field(self, "vdevice", vdevice)
 
 
 @value_node
@@ -530,6 +537,50 @@ class If(FrozenNode):
 # ---- bindings, functions, module ---------------------------------------------------------
 
 
+@value_node
+class VDevice(ValueNode):
+    """`I.vdevice(target, vdevice_id, memory_scope)`: a virtual device of the module's global
+    infos (TVM's relax.VDevice). `target` is a Literal value as written, a dict (its keys
+    sorted, as TVM prints a target) or a string; cgraph does not complete a target as TVM's
+    Target does (`"llvm"` stays `"llvm"`)."""
+
+    target: object
+    vdevice_id: int = 0
+    memory_scope: str = "global"
+
+    def __init__(self, target: object, vdevice_id: int = 0, memory_scope: str = "global"):
+        set_field(self, "target", target)
+        set_field(self, "vdevice_id", vdevice_id)
+        set_field(self, "memory_scope", memory_scope)
+
+    @property
+    def kind(self) -> str:
+        """The target's kind: a dict's "kind", or a string's first word (`"llvm -mcpu=x"`)."""
+        t = self.target
+        if isinstance(t, tuple) and t[0] == "dict":
+            for k, v in t[1]:
+                if k == "kind" and isinstance(v, str):
+                    return v
+            return ""
+        return t.split()[0] if isinstance(t, str) and t.split() else ""
+
+
+def vdevice_names(global_infos) -> list[str]:
+    """The name TVM 0.27 prints for each vdevice of a module's global infos, in order:
+    `kind:i:scope`, where i counts the entries of that kind before it (TVM's printer; its
+    reader looks `kind:i` up the same way and ignores the scope written)."""
+    seen: dict[str, int] = {}
+    names = []
+    for key, entries in global_infos:
+        if key != "vdevice":
+            continue
+        for v in entries:
+            i = seen.get(v.kind, 0)
+            seen[v.kind] = i + 1
+            names.append(f"{v.kind}:{i}:{v.memory_scope}")
+    return names
+
+
 @node
 class VarBinding(Node):
     """`var = value` (or a bare expression statement)."""
@@ -687,11 +738,15 @@ class Module(Node):
     leading_comments: tuple[str, ...] = ()
     dialect: str = "current"  # "current" | "legacy": what the input was written in
     loc: Loc = NO_LOC
+    # `I.module_global_infos({"vdevice": [I.vdevice(...), ...]})`: (key, entries) in source
+    # order; cgraph reads the "vdevice" key only (entries: VDevice)
+    global_infos: tuple[tuple[str, tuple[VDevice, ...]], ...] = ()
+    global_infos_loc: Loc = NO_LOC
 
     def __init__(self, name: str, functions: tuple[Function | PrimFunc, ...],
                  decorator_args: str = "", globals_text: tuple[str, ...] = (),
                  leading_comments: tuple[str, ...] = (), dialect: str = "current",
-                 loc: Loc = NO_LOC):
+                 loc: Loc = NO_LOC, global_infos: tuple = (), global_infos_loc: Loc = NO_LOC):
         self.name = name
         self.functions = functions if type(functions) is tuple else tuple(functions)
         self.decorator_args = decorator_args
@@ -701,6 +756,8 @@ class Module(Node):
                                  else tuple(leading_comments))
         self.dialect = dialect
         self.loc = loc
+        self.global_infos = tuple((k, tuple(v)) for k, v in global_infos)
+        self.global_infos_loc = global_infos_loc
 
     def function(self, name: str):
         for f in self.functions:

@@ -70,7 +70,7 @@ def unify(a, b):
         dtype = a.dtype if a.dtype == b.dtype else ""
         ndim = a.ndim if a.ndim == b.ndim else -1
         shape = a.shape if a.shape == b.shape else None
-        return ir.TensorSInfo(shape, dtype, ndim)
+        return ir.TensorSInfo(shape, dtype, ndim, a.vdevice if a.vdevice == b.vdevice else "")
     if ta is ir.ShapeSInfo:
         ndim = a.ndim if a.ndim == b.ndim else -1
         return ir.ShapeSInfo(a.values if a.values == b.values else None, ndim)
@@ -100,6 +100,13 @@ def _deduce_call(call: ir.Call, functions: dict):
             return ir.TensorSInfo(None, dt, -1)
         if name in ("relax.memory.kill_storage", "relax.memory.kill_tensor"):
             return VOID
+        if name == "relax.to_vdevice":
+            # TVM's InferStructInfoToVDevice: the input's shape and dtype, on the new device
+            x = deduce(call.args[0], functions) if call.args else None
+            dst = dict(call.attrs).get("dst_vdevice")
+            if isinstance(x, ir.TensorSInfo) and isinstance(dst, ir.Literal):
+                return ir.TensorSInfo(x.shape, x.dtype, x.ndim, dst.value)
+            return None
         if name in ("relax.reshape", "relax.memory.view") and not call.sinfo_args:
             # Views: TVM deduces them from their arguments, and a lifted unannotated view
             # needs its struct info in the capture function's signature (printed there).
@@ -138,7 +145,7 @@ def _deduce_view(call: ir.Call, functions: dict):
         dtype = args[2].value
     shape_arg = args[1] if len(args) > 1 else None
     if call.op.name == "relax.memory.view" and not isinstance(shape_arg, (ir.ShapeExpr, ir.Var)):
-        return ir.TensorSInfo(x.shape, dtype, x.ndim)  # no new shape: the input's
+        return ir.TensorSInfo(x.shape, dtype, x.ndim, x.vdevice)  # no new shape: the input's
     if isinstance(shape_arg, ir.ShapeExpr):
         values = tuple(shape_arg.values)
     else:
@@ -146,7 +153,7 @@ def _deduce_view(call: ir.Call, functions: dict):
         if not isinstance(s, ir.ShapeSInfo):
             return None
         if s.values is None:
-            return ir.TensorSInfo(None, dtype, s.ndim)
+            return ir.TensorSInfo(None, dtype, s.ndim, x.vdevice)
         values = tuple(s.values)
     holes = [i for i, d in enumerate(values) if isinstance(d, ir.IntImm) and d.value == -1]
     if holes:
@@ -164,7 +171,7 @@ def _deduce_view(call: ir.Call, functions: dict):
             return None
         dt = values[holes[0]].dtype
         values = values[:holes[0]] + (ir.IntImm(total // known, dt),) + values[holes[0] + 1:]
-    return ir.TensorSInfo(values, dtype, len(values))
+    return ir.TensorSInfo(values, dtype, len(values), x.vdevice)
 
 
 def _instantiate(f: ir.Function, call: ir.Call, functions: dict):
@@ -203,7 +210,8 @@ def substitute(s, binding: dict):
     if not binding:
         return s
     if isinstance(s, ir.TensorSInfo) and s.shape is not None:
-        return ir.TensorSInfo(tuple(subst_prim(d, binding) for d in s.shape), s.dtype, s.ndim)
+        return ir.TensorSInfo(tuple(subst_prim(d, binding) for d in s.shape), s.dtype, s.ndim,
+                              s.vdevice)
     if isinstance(s, ir.ShapeSInfo) and s.values is not None:
         return ir.ShapeSInfo(tuple(subst_prim(d, binding) for d in s.values), s.ndim)
     if isinstance(s, ir.TupleSInfo):
@@ -230,7 +238,7 @@ def erase_to_well_defined(s, defined: set[ir.SymVar]):
         return all(v in defined for d in values for v in ir.prim_vars(d))
 
     if isinstance(s, ir.TensorSInfo) and s.shape is not None and not ok(s.shape):
-        return ir.TensorSInfo(None, s.dtype, s.ndim)
+        return ir.TensorSInfo(None, s.dtype, s.ndim, s.vdevice)
     if isinstance(s, ir.ShapeSInfo) and s.values is not None and not ok(s.values):
         return ir.ShapeSInfo(None, s.ndim)
     if isinstance(s, ir.TupleSInfo):

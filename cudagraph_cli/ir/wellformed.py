@@ -6,7 +6,9 @@
   vars), and no var is bound twice;
 * every called or referenced global function exists in the module;
 * every symbolic variable is defined (by a parameter's struct info or an `R.match_cast`)
-  before it is used.
+  before it is used;
+* every vdevice a struct info or an `R.to_vdevice` names is one of the module's (its global
+  infos), as TVM's reader requires.
 
 The reader already rejects undefined names; this check is what guards the passes' output.
 """
@@ -20,15 +22,32 @@ from ..diagnostics import SourceError
 def check_module(mod: ir.Module, only: set[str] | None = None) -> None:
     """Raise SourceError at the first violation (in the functions named in `only`, if given)."""
     globals_ = {f.name for f in mod.functions}
+    vdevices = frozenset(ir.vdevice_names(mod.global_infos))
     for f in mod.relax_functions():
         if only is None or f.name in only:
-            _Checker(f, globals_).run()
+            _Checker(f, globals_, vdevices).run()
+
+
+def _sinfo_vdevices(s, out: list) -> list:
+    """The vdevice names in a struct info."""
+    if isinstance(s, ir.TensorSInfo):
+        if s.vdevice:
+            out.append(s.vdevice)
+    elif isinstance(s, ir.TupleSInfo):
+        for x in s.fields:
+            _sinfo_vdevices(x, out)
+    elif isinstance(s, ir.FuncSInfo):
+        for x in s.params or ():
+            _sinfo_vdevices(x, out)
+        _sinfo_vdevices(s.ret, out)
+    return out
 
 
 class _Checker:
-    def __init__(self, f: ir.Function, globals_: set[str]):
+    def __init__(self, f: ir.Function, globals_: set[str], vdevices: frozenset = frozenset()):
         self.f = f
         self.globals = globals_
+        self.vdevices = vdevices
         # Vars and symbolic vars hash by identity: two bindings of one name are two entries.
         self.defined: set[ir.Var] = set()  # in scope here
         self.bound: set[ir.Var] = set()  # bound so far, in scope or not
@@ -118,6 +137,8 @@ class _Checker:
             self.syms.add(v)
 
     def _use_sinfo(self, s):
+        for name in _sinfo_vdevices(s, []):
+            self._vdevice(name)
         for v in ir.sinfo_prim_vars(s):
             if v not in self.syms:
                 raise SourceError(f"symbolic variable '{v.name}' is used but not defined by a "
@@ -147,6 +168,10 @@ class _Checker:
                 self._use(v)
             for s in e.sinfo_args:
                 self._use_sinfo(s)
+            if type(op) is ir.Op and op.name == "relax.to_vdevice":
+                for k, v in e.attrs:
+                    if k == "dst_vdevice":
+                        self._vdevice(v.value if isinstance(v, ir.Literal) else v)
         elif t is ir.Tuple:
             for a in e.fields:
                 self._use(a)
@@ -159,6 +184,11 @@ class _Checker:
                 self._use_prim(v)
         elif t is ir.PrimValue:
             self._use_prim(e.value)
+
+    def _vdevice(self, name):
+        if name not in self.vdevices:
+            raise SourceError(f"vdevice {name!r} is not one of the module's global infos "
+                              f"({', '.join(sorted(self.vdevices)) or 'none'})", self.loc)
 
     def _global(self, g: ir.GlobalVarRef):
         if g.name not in self.globals:

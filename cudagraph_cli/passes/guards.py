@@ -67,10 +67,11 @@ def graph_branch(value) -> ir.SeqExpr | None:
     return value.true_branch if then else value.false_branch
 
 
-def graph_path(blocks) -> list:
+def graph_path(blocks, eager: bool = False) -> list:
     """The bindings of `blocks` as a call takes them on the graph path: each guarded launch
     replaced by the bindings of its graph branch (what `cgraph diff` counts: the launches of
-    a call within the bounds)."""
+    a call within the bounds). `eager`: the path of a call above the bounds instead, each
+    guarded launch replaced by the branch that runs the region's launches."""
     out = []
     for block in blocks:
         for b in block.bindings:
@@ -78,7 +79,10 @@ def graph_path(blocks) -> list:
             if seq is None:
                 out.append(b)
             else:
-                out.extend(graph_path(seq.blocks))
+                if eager:
+                    seq = b.value.false_branch if seq is b.value.true_branch \
+                        else b.value.true_branch
+                out.extend(graph_path(seq.blocks, eager))
     return out
 
 

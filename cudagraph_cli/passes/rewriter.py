@@ -119,7 +119,8 @@ class _Copier:
         value = self.expr(b.value)
         # TVM re-derives the struct info of a re-emitted binding from its new value. For an
         # unannotated var that is the old deduction with symbolic vars renewed.
-        sinfo = deduce(value, functions) if b.var.annotated else None
+        sinfo = _with_value_vdevice(deduce(value, functions), b.var.sinfo) \
+            if b.var.annotated else None
         if sinfo is None:
             sinfo = self.sinfo(b.var.sinfo)
         var = _new_var(b.var.name, sinfo)
@@ -289,7 +290,7 @@ class _FunctionRewriter:
             self.out.append(b)
             return
         var = b.var
-        sinfo = deduce(value, o.functions)
+        sinfo = _with_value_vdevice(deduce(value, o.functions), var.sinfo)
         if sinfo is not None and not _same_sinfo(sinfo, var.sinfo):
             var = ir.Var(var.name, sinfo, var.is_dataflow, var.loc, var.annotated)
             self.remap[b.var] = var
@@ -391,7 +392,6 @@ class _FunctionRewriter:
         for b in plan.bindings:
             self.lifted.add(b.var)
 
-
     def guarded(self, plan: RegionPlan, call: ir.Call, call_ty, outputs: list) -> ir.Var:
         """The graph launch `call` under the guard of `plan` (its bounded symbolic variables
         each at most their MAX): `cond = R.prim_value(n <= 256 [and ...])`, then `gv = if
@@ -440,6 +440,18 @@ class _FunctionRewriter:
         gv = _new_var(self.fresh("gv"), call_ty)
         self.emit(gv, ir.If(cond, then, otherwise))
         return gv
+
+
+def _with_value_vdevice(deduced, annotated):
+    """The struct info TVM's value has, from what cgraph deduces of it and the var's
+    annotation: TVM's reader gives an annotated binding's value the annotation's vdevice
+    (`alloc: R.Tensor(..., vdevice="cuda:0:global") = R.memory.alloc_tensor(...)`: the call's
+    struct info has it, though alloc_tensor's inference gives none), so the binding keeps it
+    when the pass re-emits it (TVM's to_vdevice dump: every re-emitted alloc keeps its var)."""
+    if type(deduced) is ir.TensorSInfo and type(annotated) is ir.TensorSInfo and \
+            not deduced.vdevice and annotated.vdevice:
+        return ir.replace(deduced, vdevice=annotated.vdevice)
+    return deduced
 
 
 def _same_sinfo(a, b) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.explain import reason_counts
-from ..passes.guards import graph_path
+from ..passes.guards import find_guards, graph_path
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
@@ -87,6 +87,9 @@ class FunctionFacts:
     builtins_before: int = 0  # calls of builtins that launch device work (device_builtin)
     builtins_after: int = 0
     single_kernel_graphs: int = 0  # graph launches that replace a single kernel launch
+    # Host work per call above the bounds of --capture-symbolic VAR:MAX (its guarded regions
+    # run their launches eagerly); None: no guarded graph launch.
+    host_work_above_bound: int | None = None
     # What graphs keyed by symbolic values cost (graph_cost): one KeyedGraphs per capture
     # function and bounds; `unkeyed_launches`: the graph launches with no key (one graph each).
     keyed: list = field(default_factory=list)
@@ -221,6 +224,17 @@ def host_work(call: ir.Call, module: ir.Module, prims: set) -> str | None:
 def _count_builtins(f: ir.Function, module: ir.Module, prims: set) -> int:
     return sum(1 for b in graph_path(f.blocks)
                if isinstance(b.value, ir.Call) and host_work(b.value, module, prims) == "builtin")
+
+
+def _host_work_above_bound(g: ir.Function, module: ir.Module, prims: set) -> int | None:
+    """Host work per call of `g` above the bounds of its guarded graph launches (each guarded
+    region's own launches, run eagerly; docs/DIFF.md), or None when it has no guard."""
+    eager = graph_path(g.blocks, eager=True)
+    if len(eager) == len(graph_path(g.blocks)) and \
+            all(a is b for a, b in zip(eager, graph_path(g.blocks))):
+        return None
+    return sum(1 for b in eager if isinstance(b.value, ir.Call)
+               and host_work(b.value, module, prims) is not None)
 
 
 def _builtin_call(value, name: str) -> bool:
@@ -413,6 +427,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts.builtins_after = _count_builtins(g, rewritten, out_prims)
         facts.host_launches_after = facts.kernel_launches_after + len(launches)
         facts.keyed, facts.unkeyed_launches = graph_cost(rewritten, g)
+        facts.host_work_above_bound = _host_work_above_bound(g, rewritten, out_prims)
         if slots is not None:
             for fact, b in zip(facts.bindings, bindings):
                 fact.slot = slots.get(b)
@@ -445,6 +460,14 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                          "with one graph launch and saves no host work (--min-kernels 2 "
                          "leaves such kernels outside graphs)")
     for facts in functions:
+        if facts.host_work_above_bound is not None:
+            guarded = sorted({g.text() for g in find_guards(rewritten)
+                              if g.function == facts.name})
+            notes.append(f"{facts.name}: host work {facts.host_work_after} per call within "
+                         f"its guards ({', '.join(guarded)}), {facts.host_work_above_bound} "
+                         "beyond them, where the guarded regions run their launches eagerly "
+                         "(--capture-symbolic VAR:MAX)")
+    for facts in functions:
         unbounded = [k for k in facts.keyed if k.graphs is None]
         names = list(dict.fromkeys(n for k in unbounded for n, count, _, _ in k.keys
                                    if count is None))
@@ -471,9 +494,7 @@ def one_function(original: ir.Module, rewritten: ir.Module,
     --format unified`): the original's function alone; the rewrite's function and the
     allocation and capture functions it launches, which the rewrite added for it."""
     def cut(module, names):
-        return ir.Module(module.name, [f for f in module.functions if f.name in names],
-                         module.decorator_args, module.globals_text, module.leading_comments,
-                         module.dialect, module.loc)
+        return ir.replace(module, functions=[f for f in module.functions if f.name in names])
 
     g = rewritten.function(name)
     added = {_builtin_target(b.value) for block in (g.blocks if isinstance(g, ir.Function)

@@ -79,6 +79,7 @@ def _function_json(f: FunctionFacts) -> dict:
         "host_launches_before": f.host_launches_before,
         "host_launches_after": f.host_launches_after,
         **_host_work_json(f, [f]),
+        "host_work_above_bound": f.host_work_above_bound,
         "graphs_at_most": _at_most_json(f.graphs_at_most),
         "keyed_graphs": [_keyed_json(k) for k in f.keyed],
         "reasons": [{"code": code, "count": n, "names": list(names),

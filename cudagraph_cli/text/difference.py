@@ -16,7 +16,7 @@ from collections import namedtuple
 
 from .. import ir
 from ..ir.equality import Matcher, Mismatch, Wording
-from .printer import FunctionPrinter, Printer, convert_tir
+from .printer import FunctionPrinter, Printer, convert_tir, global_infos_text, vdevice_text
 from .tir_names import module_type_vars, without_shadowing
 
 
@@ -63,6 +63,12 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
         if f.name not in names_a:
             return Difference(f"function '{f.name}' is only in the second module", a.loc,
                               f.loc, f.name)
+    if a.global_infos != b.global_infos:
+        # TVM compares a module's global infos; within one module a vdevice name is one entry
+        # of them, so with equal global infos equal names are equal VDevices.
+        return Difference(f"module global infos differ: {_global_infos_difference(a, b)}",
+                          a.global_infos_loc if a.global_infos_loc.line else a.loc,
+                          b.global_infos_loc if b.global_infos_loc.line else b.loc)
     type_vars_a, type_vars_b = module_type_vars(a.globals_text), module_type_vars(b.globals_text)
     for fa in a.functions:
         fb = names_b[fa.name]
@@ -80,6 +86,19 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
                               d.loc_a if d.loc_a.line else fa.loc,
                               d.loc_b if d.loc_b.line else fb.loc, fa.name)
     return None
+
+
+def _global_infos_difference(a: ir.Module, b: ir.Module) -> str:
+    """The first entry that differs, as printed, or the two wholes when the keys differ."""
+    if [k for k, _ in a.global_infos] == [k for k, _ in b.global_infos]:
+        for (key, xs), (_, ys) in zip(a.global_infos, b.global_infos):
+            if len(xs) != len(ys):
+                return f"{key!r} has {len(xs)} entries vs {len(ys)}"
+            for i, (x, y) in enumerate(zip(xs, ys)):
+                if x != y:
+                    return f"{key!r} entry {i}: {vdevice_text(x)} vs {vdevice_text(y)}"
+    return " vs ".join(global_infos_text(m.global_infos) if m.global_infos else "none"
+                       for m in (a, b))
 
 
 # ---- PrimFuncs ----------------------------------------------------------------------------

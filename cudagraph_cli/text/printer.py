@@ -87,6 +87,8 @@ class Printer:
             out.append("")
         out.append("@I.ir_module" + self._decorator_args(mod.decorator_args, has_prim, mod))
         out.append(f"class {mod.name}:")
+        if mod.global_infos:
+            out.append(f"    {global_infos_text(mod.global_infos)}")
         type_vars = module_type_vars(mod.globals_text)
         first = True
         for f in mod.functions:
@@ -142,6 +144,8 @@ class Printer:
                 parts.append(f"ndim={s.ndim}")
             if s.dtype:
                 parts.append(f'dtype="{s.dtype}"')
+            if s.vdevice:
+                parts.append(f"vdevice={quote(s.vdevice)}")
             return f"R.Tensor({', '.join(parts)})" if parts else "R.Tensor"
         if t is ir.TupleSInfo:
             if not s.fields:
@@ -460,6 +464,17 @@ def _literal_text(v) -> str:
     if isinstance(v, float) and not math.isfinite(v):
         return f'float("{v!r}")'
     return repr(v)
+
+
+def global_infos_text(global_infos) -> str:
+    """`I.module_global_infos({...})` as TVM 0.27 prints it, one line in the class."""
+    items = [f"{quote(key)}: [{', '.join(vdevice_text(v) for v in entries)}]"
+             for key, entries in global_infos]
+    return "I.module_global_infos({" + ", ".join(items) + "})"
+
+
+def vdevice_text(v: ir.VDevice) -> str:
+    return f"I.vdevice({_literal_text(v.target)}, {v.vdevice_id}, {quote(v.memory_scope)})"
 
 
 def _has_metadata(mod: ir.Module) -> bool:

@@ -23,6 +23,8 @@ One `ModuleBuilder`, made of one part a job, each in its own file (each says wha
     relax_calls.py      the R.* calls: parameters, defaults, literal sugar; other operators
                         against their signatures recorded from TVM (../relax_ops.py)
     struct_info.py      struct info annotations, shapes, symbolic integer expressions
+    vdevices.py         the module's virtual devices (I.module_global_infos) and the names
+                        struct info and R.to_vdevice give them
     dialect.py          the evidence of which TVMScript dialect the text is written in
     checks.py           literals and the checks of TVM's reader that need no scope
 """

@@ -2,8 +2,9 @@
 
 `ModuleBuilder` is the builder: its parts live in the mixins it is made of, one file a job
 (see __init__.py), and share the state set up here. This part reads the module level (imports,
-`TypeVar`s, the class and its decorator), reads every signature before any body (a function may
-call one defined later), and at the end settles the dialect and checks that each metadata
+`TypeVar`s, the class and its decorator, the class's `I.module_global_infos`, before any
+function: struct info names its vdevices), reads every signature before any body (a function
+may call one defined later), and at the end settles the dialect and checks that each metadata
 constant learned its struct info.
 """
 
@@ -20,6 +21,7 @@ from .prim_signatures import PRIM_DECORATORS, PrimFuncBuilder
 from .relax_calls import RelaxCallBuilder
 from .scopes import FunctionScope
 from .struct_info import StructInfoBuilder
+from .vdevices import VDeviceBuilder
 
 _MODULE_DECORATORS = {"I.ir_module", "ir_module", "tvm.script.ir_module", "tvm.script.ir.ir_module",
                       "IRModule"}
@@ -27,7 +29,7 @@ _RELAX_DECORATORS = {"R.function", "relax.function", "tvm.script.relax.function"
 
 
 class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, StructInfoBuilder,
-                    PrimFuncBuilder):
+                    PrimFuncBuilder, VDeviceBuilder):
     """Syntax tree -> `ir.Module`, in one pass; one instance a module."""
 
     def __init__(self):
@@ -48,6 +50,10 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
         # for each struct info value.
         self.memo_shapes: dict = {}
         self.memo_sinfos: dict = {}
+        # The module's vdevices (its global infos' "vdevice" entries) and the name TVM prints
+        # for each: read before any function, whose struct info names them.
+        self.vdevices: list[ir.VDevice] = []
+        self.vdevice_names: list[str] = []
 
     def build(self, stmts: list, leading_comments: list[str]) -> ir.Module:
         stmts = S.materialized(stmts)
@@ -100,6 +106,15 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
             elif isinstance(s, S.Pass) or (isinstance(s, S.ExprStmt) and
                                            isinstance(s.value, S.Str)):
                 continue  # a class docstring: TVM reads it and drops it
+            elif isinstance(s, S.ExprStmt) and isinstance(s.value, S.Call) and \
+                    S.dotted(s.value.func) in ("I.module_global_infos", "ir.module_global_infos"):
+                if module.global_infos_loc.line:
+                    raise SourceError("I.module_global_infos is given twice", s.loc)
+                module.global_infos = self.global_infos(s)
+                module.global_infos_loc = s.loc
+                self.vdevices = [v for key, entries in module.global_infos
+                                 if key == "vdevice" for v in entries]
+                self.vdevice_names = ir.vdevice_names(module.global_infos)
             else:
                 raise SourceError("only functions may appear in a module class", s.loc)
         # Signatures first: a function may call one defined later in the class.

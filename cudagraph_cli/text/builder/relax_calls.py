@@ -291,6 +291,17 @@ class RelaxCallBuilder:
         return ir.Call(ir.Op("relax.call_builtin_with_ctx"), (func, args), (), sinfo_args,
                        node.loc)
 
+    def _r_to_vdevice(self, node, fctx):
+        """`R.to_vdevice(x, dst_vdevice="llvm:0:global")`: the name resolved against the
+        module's vdevices (vdevices.py) and kept as the attribute TVM prints."""
+        data, dst = bind_args(node, ["data", "dst_vdevice"], {}, 2)
+        x = self.expr(data, fctx)
+        s = deduce(x, self.signatures)
+        if s is not None and not isinstance(s, ir.TensorSInfo):
+            raise SourceError(f"R.to_vdevice copies a tensor, not {sinfo_text(s)}", data.loc)
+        return ir.Call(ir.Op("relax.to_vdevice"), (x,),
+                       (("dst_vdevice", ir.Literal(self.resolve_vdevice(dst))),), (), node.loc)
+
     def _r_call_tir(op):  # noqa: N805 - factory for call_tir and call_dps_packed
         def build(self, node, fctx, callee, arg_tuple, out_sinfo, tir_vars):
             if isinstance(callee, ir.GlobalVarRef) and \
@@ -385,6 +396,7 @@ RELAX_CALLS = {
                                   own_sinfo_args=True),
     "call_builtin_with_ctx": RelaxCall(None, build=RelaxCallBuilder._r_call_builtin_with_ctx,
                                        own_sinfo_args=True),
+    "to_vdevice": RelaxCall(None, build=RelaxCallBuilder._r_to_vdevice, own_sinfo_args=True),
     "call_tir": _call_tir("relax.call_tir"),
     "call_dps_packed": _call_tir("relax.call_dps_packed"),
 }

@@ -22,7 +22,8 @@ from .scopes import FunctionScope
 
 class StructInfoBuilder:
     """The struct info and prim value part of ModuleBuilder; of the shared state, reads
-    `in_binding_annotation`, votes in `dialect`."""
+    `in_binding_annotation` and (through vdevices.py) the module's vdevices, votes in
+    `dialect`."""
 
     # ---- shapes and symbolic integer expressions ------------------------------------------
 
@@ -148,9 +149,11 @@ class StructInfoBuilder:
                 bind_args(node, [], {}, 0)
                 return ir.ObjectSInfo()
             if name == "R.Tensor":
-                shape, dtype, ndim = bind_args(node, ["shape", "dtype", "ndim"], {}, 0)
+                # TVM 0.27's R.Tensor(shape, dtype, vdevice, ndim)
+                shape, dtype, vdevice, ndim = bind_args(
+                    node, ["shape", "dtype", "vdevice", "ndim"], {}, 0)
                 for k in node.kwargs:
-                    if k.name not in ("shape", "dtype", "ndim"):
+                    if k.name not in ("shape", "dtype", "vdevice", "ndim"):
                         raise SourceError(f"unexpected keyword argument '{k.name}'", k.loc)
                 dims = None
                 if isinstance(shape, S.Str) and dtype is None:  # R.Tensor("float32", ndim=2)
@@ -173,7 +176,11 @@ class StructInfoBuilder:
                     if nd not in (-1, len(dims)):
                         raise SourceError("ndim does not match the shape", node.loc)
                     nd = len(dims)
-                return ir.TensorSInfo(dims, dt, nd)
+                vd = ""
+                if vdevice is not None and not (isinstance(vdevice, S.Const) and
+                                                vdevice.value is None):
+                    vd = self.resolve_vdevice(vdevice)
+                return ir.TensorSInfo(dims, dt, nd, vd)
             if name == "R.Tuple":
                 no_kwargs(node, name)
                 return ir.TupleSInfo(tuple(self.sinfo(a, fctx, define) for a in node.args))
