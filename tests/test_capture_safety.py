@@ -94,7 +94,7 @@ THRUST = 'R.call_packed("tvm.contrib.thrust.sort", a, b, b, R.prim_value(1){}, t
 ALLREDUCE = ('R.call_packed("runtime.disco.cuda_ipc.custom_allreduce", a, R.prim_value(0), b, '
              'ty_args=(R.Tuple,))')
 UNKNOWN = 'R.call_packed("my_fused_kernel", a, b, ty_args=(R.Tuple,))'
-TO_VDEVICE = 'R.to_vdevice(a, dst_vdevice="cuda:0")'
+TO_VDEVICE = 'R.to_vdevice(a, dst_vdevice="llvm:0:global")'
 
 
 def planned(text: str, options: RewriteOptions | None = None):
@@ -162,8 +162,14 @@ def test_prim_func_calling_thrust_in_its_body(with_workspace):
         assert captured(text, RewriteOptions.tvm_compat())
 
 
+VDEVICES = ('    I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cuda", "gpu"], "kind": '
+            '"cuda", "tag": ""}, 0, "global"), I.vdevice({"keys": ["cpu"], "kind": "llvm", '
+            '"tag": ""}, 0, "global")]})\n')
+
+
 def test_to_vdevice_operator():
-    text = module_text(TO_VDEVICE).replace("_1: R.Tuple", '_1: R.Tensor((8,), "float32")')
+    text = module_text(TO_VDEVICE, VDEVICES).replace(
+        "_1: R.Tuple", '_1: R.Tensor((8,), "float32", vdevice="llvm:0:global")')
     cause, reason = planned(text)
     assert cause == "unsafe-extern" and reason.names == ("relax.to_vdevice",)
     assert "vm.builtin.to_device" in reason.message
