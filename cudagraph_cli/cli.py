@@ -334,8 +334,8 @@ The output is what TVM's relax.transform.RewriteCUDAGraph makes of IN (same modu
 to local names), except where TVM's is wrong: the rewrite is idempotent, functions that
 run at the same time (one calls the other) never share graph storage, values a function
 returns never live in graph-owned storage, and no call to an external function a CUDA graph
-cannot replay is captured (the capture-safety table: relax.run.unique, thrust sort
-without its workspace, ...; --trust-extern and --strict-extern adjust it). See
+cannot replay is captured (the capture-safety table: relax.run.unique, thrust sort,
+a thrust scan without its workspace, ...; --trust-extern and --strict-extern adjust it). See
 docs/REWRITE.md.
 
 With --compat tvm those corrections are off: the output is TVM 0.27's, its mistakes

@@ -65,6 +65,13 @@ SORT_PRIM = '''
     def sort_thrust(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
         T.call_packed("tvm.contrib.thrust.sort", T.tvm_stack_make_array(A.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0), T.tvm_stack_make_array(B.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0), T.tvm_stack_make_array(B.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0), T.bool(True)WS)
 '''
+# ... and its scan (topi's thrust cumsum, as in samples/real/capture_safety/sampler_thrust):
+# the workspace is the 4th argument.
+SCAN_PRIM = '''
+    @T.prim_func(private=True, s_tir=True)
+    def cumsum(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        T.call_packed("tvm.contrib.thrust.sum_scan", T.tvm_stack_make_array(A.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0), T.tvm_stack_make_array(B.data, T.tvm_stack_make_shape(8), 0, 1, T.float32(0.0), 0), T.bool(False)WS)
+'''
 TIR_WS = (", T.tvm_stack_make_array(B.data, T.tvm_stack_make_shape(1024), 0, 1, T.uint8(0), "
           "0)")
 
@@ -88,9 +95,15 @@ def sort_module(with_workspace: bool) -> str:
                        SORT_PRIM.replace("WS", TIR_WS if with_workspace else ""))
 
 
+def scan_module(with_workspace: bool) -> str:
+    return module_text("Module.cumsum(a, b)",
+                       SCAN_PRIM.replace("WS", TIR_WS if with_workspace else ""))
+
+
 UNIQUE = ('R.call_packed("relax.run.unique", a, True, False, False, False, '
           'ty_args=(R.Tensor(dtype="float32", ndim=1),))')
 THRUST = 'R.call_packed("tvm.contrib.thrust.sort", a, b, b, R.prim_value(1){}, ty_args=(R.Tuple,))'
+SCAN = 'R.call_packed("tvm.contrib.thrust.sum_scan", a, b, R.prim_value(0){}, ty_args=(R.Tuple,))'
 ALLREDUCE = ('R.call_packed("runtime.disco.cuda_ipc.custom_allreduce", a, R.prim_value(0), b, '
              'ty_args=(R.Tuple,))')
 UNKNOWN = 'R.call_packed("my_fused_kernel", a, b, ty_args=(R.Tuple,))'
@@ -137,29 +150,42 @@ def test_host_state_extern():
 
 
 @pytest.mark.parametrize("workspace, safe", [("", False), (", ws", True)])
-def test_thrust_sort_needs_its_workspace_argument(workspace, safe):
-    text = module_text(THRUST.format(workspace))
+def test_thrust_scan_needs_its_workspace_argument(workspace, safe):
+    text = module_text(SCAN.format(workspace))
     cause, reason = planned(text)
     if safe:
         assert cause is None and captured(text)
     else:
-        assert cause == "unsafe-extern"
-        assert reason.message.startswith("tvm.contrib.thrust.sort (needs a workspace argument: "
-                                         "5 arguments, the workspace last; this call has 4")
+        assert cause == "unsafe-extern" and reason.rule["verdict"] == "workspace"
+        assert reason.message.startswith("tvm.contrib.thrust.sum_scan (needs a workspace "
+                                         "argument: 4 arguments, the workspace last; this call "
+                                         "has 3")
+
+
+@pytest.mark.parametrize("workspace", ["", ", ws"])
+def test_thrust_sort_is_unsafe_even_with_its_workspace(workspace):
+    """thrust_sort's thrust::sequence runs without TVM's stream policy (thrust.cu)."""
+    cause, reason = planned(module_text(THRUST.format(workspace)))
+    assert cause == "unsafe-extern" and reason.rule["verdict"] == "never"
+    assert "thrust::sequence without TVM's stream policy" in reason.message
 
 
 @pytest.mark.parametrize("with_workspace", [False, True])
 def test_prim_func_calling_thrust_in_its_body(with_workspace):
-    text = sort_module(with_workspace)
+    text = scan_module(with_workspace)
     cause, reason = planned(text)
     if with_workspace:
         assert cause is None and captured(text)
     else:
         assert cause == "unsafe-extern"
-        assert reason.names == ("tvm.contrib.thrust.sort",)
-        assert reason.message.startswith("tvm.contrib.thrust.sort, called in PrimFunc "
-                                         "'sort_thrust' (needs a workspace argument")
+        assert reason.names == ("tvm.contrib.thrust.sum_scan",)
+        assert reason.message.startswith("tvm.contrib.thrust.sum_scan, called in PrimFunc "
+                                         "'cumsum' (needs a workspace argument")
         assert captured(text, RewriteOptions.tvm_compat())
+    # the sort kernel: never, with its workspace or without
+    cause, reason = planned(sort_module(with_workspace))
+    assert cause == "unsafe-extern" and reason.message.startswith(
+        "tvm.contrib.thrust.sort, called in PrimFunc 'sort_thrust' (never captured: ")
 
 
 VDEVICES = ('    I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cuda", "gpu"], "kind": '
@@ -208,23 +234,24 @@ def test_strict_extern_ignores_device_functions_in_kernel_bodies():
 
 def test_explain_and_json_report_name_the_symbol_and_rule(tmp_path):
     src = tmp_path / "m.relax"
-    src.write_text(module_text(THRUST.format("")))
+    src.write_text(module_text(SCAN.format("")))
     r = run_cli("rewrite", str(src), "--explain", "-o", str(tmp_path / "out.relax"))
     assert r.returncode == 0, r.stderr.decode()
     lines = r.stderr.decode().splitlines()
     assert any(ln.startswith(f"{src}:{CALL_LINE}:9: main: not captured [unsafe-extern]: "
-                             "tvm.contrib.thrust.sort (needs a workspace argument") for ln in lines)
-    assert any("left outside: " in ln and "unsafe-extern: 1 (tvm.contrib.thrust.sort)" in ln
+                             "tvm.contrib.thrust.sum_scan (needs a workspace argument")
+               for ln in lines)
+    assert any("left outside: " in ln and "unsafe-extern: 1 (tvm.contrib.thrust.sum_scan)" in ln
                for ln in lines)
     r = run_cli("diff", str(src), "--format", "json")
     assert r.returncode == 0, r.stderr.decode()
     f = json.loads(r.stdout)["functions"][0]
     [counted] = [x for x in f["reasons"] if x["code"] == "unsafe-extern"]
-    assert (counted["count"], counted["names"]) == (1, ["tvm.contrib.thrust.sort"])
+    assert (counted["count"], counted["names"]) == (1, ["tvm.contrib.thrust.sum_scan"])
     [b] = [b for b in f["bindings"] if b["reason"] and b["reason"]["code"] == "unsafe-extern"]
     assert b["line"] == CALL_LINE
     assert b["reason"]["rule"]["verdict"] == "workspace"
-    assert b["reason"]["rule"]["rule"] == "tvm.contrib.thrust.sort"
+    assert b["reason"]["rule"]["rule"] == "tvm.contrib.thrust.sum_scan"
     r = run_cli("diff", str(src))
     assert r.returncode == 0 and "unsafe-extern" in r.stdout.decode()
 
@@ -394,7 +421,8 @@ def real(name: str, which: str) -> str:
     ("unique_nonzero", ["relax.run.unique", "relax.run.nonzero"]),
     ("sampler_thrust_no_workspace", ["tvm.contrib.thrust.sort", "tvm.contrib.thrust.sort",
                                      "tvm.contrib.thrust.sum_scan"]),
-    ("sampler_thrust", []),  # DispatchSortScan gave every thrust call its workspace
+    # DispatchSortScan gave every thrust call its workspace: the scan is captured, not the sorts
+    ("sampler_thrust", ["tvm.contrib.thrust.sort", "tvm.contrib.thrust.sort"]),
     ("cublas_byoc", []),  # conditional, captured by default
     ("cublas_te_extern", []),
     ("unknown_extern", []),

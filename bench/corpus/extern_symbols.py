@@ -58,7 +58,7 @@ def main(dirs: list[str]) -> None:
         for where, s in symbols(mod):
             key = (where, "vm.builtin.*" if s.startswith("vm.builtin.") else s)
             calls[key] += 1
-            where_files[key].add(p.relative_to(ROOT).parts[0] + "/" + p.relative_to(ROOT).parts[1])
+            where_files[key].add(str(p.parent.relative_to(ROOT)))
     print(f"{len(files)} files read ({len(unread)} unreadable) under {', '.join(dirs)}")
     print(f"{'where':6} {'symbol':45} {'calls':>6}  {'table':12} directories")
     for (where, s), n in sorted(calls.items(), key=lambda kv: (-kv[1], kv[0])):
