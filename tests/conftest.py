@@ -10,6 +10,12 @@ from pathlib import Path
 
 import pytest
 
+# The views take their width from COLUMNS (cli.py, _width), and pytest-xdist's workers run with
+# COLUMNS=80 LINES=24 whatever the terminal: a test that wants a width sets it itself, so no
+# test depends on how the suite was started (-n 0, -n auto, a terminal or CI).
+for _name in ("COLUMNS", "LINES"):
+    os.environ.pop(_name, None)
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 TVM_SAMPLES = sorted((SAMPLES / "tvm").glob("*.relax"))
