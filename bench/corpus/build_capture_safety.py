@@ -334,28 +334,9 @@ MODULES = {
 }
 
 
-def header(name: str, stage: str, lines: list[str]) -> str:
-    import tvm
-
-    stage_text = "right before" if stage == "before" else "right after"
-    return "".join(f"# {line}\n" for line in [
-        f"cgraph capture-safety corpus: {name}.{stage}.relax, the module {stage_text} TVM's "
-        f"{PASS_NAME}",
-        *lines,
-        f"TVM: apache-tvm {tvm.__version__}, printed by mod.script(); below this header the",
-        "text is exactly TVM's",
-        f"made by: {COMMAND}",
-    ])
-
-
 def write_pair(out: Path, name: str, lines: list[str], before: str, after: str):
-    for stage, text in (("before", before), ("after", after)):
-        if not text.endswith("\n"):
-            text += "\n"
-        path = out / f"{name}.{stage}.relax"
-        path.write_text(header(name, stage, lines) + text)
-        print(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
-              f" ({len(text.splitlines())} lines)")
+    build_corpus.write_pair(out, name, lines, before, after,
+                            corpus="cgraph capture-safety corpus", command=COMMAND)
 
 
 def main(argv=None) -> int:

@@ -346,25 +346,29 @@ def static_plan_modules(path: Path):
 
 # --- output ------------------------------------------------------------------------------
 
-def header(name: str, stage: str, lines: list[str]) -> str:
+def header(name: str, stage: str, lines: list[str], corpus: str = "cgraph real corpus",
+           command: str = COMMAND) -> str:
     import tvm
 
     stage_text = "right before" if stage == "before" else "right after"
     return "".join(f"# {line}\n" for line in [
-        f"cgraph real corpus: {name}.{stage}.relax, the module {stage_text} TVM's {PASS_NAME}",
+        f"{corpus}: {name}.{stage}.relax, the module {stage_text} TVM's {PASS_NAME}",
         *lines,
         f"TVM: apache-tvm {tvm.__version__}, printed by mod.script(); below this header the",
         "text is exactly TVM's",
-        f"made by: {COMMAND}",
+        f"made by: {command}",
     ])
 
 
-def write_pair(out: Path, name: str, lines: list[str], before: str, after: str):
+def write_pair(out: Path, name: str, lines: list[str], before: str, after: str,
+               corpus: str = "cgraph real corpus", command: str = COMMAND):
+    """`name`.before.relax and `name`.after.relax in `out`: TVM's text under the header
+    (shared with build_capture_safety.py, which names its own corpus and command)."""
     for stage, text in (("before", before), ("after", after)):
         if not text.endswith("\n"):
             text += "\n"
         path = out / f"{name}.{stage}.relax"
-        path.write_text(header(name, stage, lines) + text)
+        path.write_text(header(name, stage, lines, corpus, command) + text)
         print(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
               f" ({len(text.splitlines())} lines)")
 
