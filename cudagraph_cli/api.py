@@ -281,11 +281,7 @@ def check_shapes(module, shapes: dict | None, source_name: str,
 def upper_bounds(function) -> dict[str, int]:
     """A Relax function's `tir_var_upper_bound` attribute (variable name -> its largest
     value, for which memory planning sized the storages), {} when it has none."""
-    value = function.attr("tir_var_upper_bound")
-    if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
-        return {}
-    return {k: v for k, v in value[1]
-            if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
+    return function.upper_bounds()
 
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,

@@ -462,6 +462,8 @@ def rewrite_factory():
         out, report = _rewritten(mod, options, source)
         if report.stage is not None:
             click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
+        for loc, message in report.warnings:
+            click.echo(_warning(source, loc, message), err=True)
         if explain:
             from .report.explain_view import explanation
 
@@ -924,6 +926,8 @@ def diff_factory():
         stage = report.stage if report is not None else wrong_stage(mod)
         if stage is not None:
             click.echo(_warning(source, stage.loc, stage.message), err=True)
+        for loc, message in report.warnings if report is not None else ():
+            click.echo(_warning(source, loc, message), err=True)
         if fmt == "json":
             rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
         elif fmt == "html":

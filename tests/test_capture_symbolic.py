@@ -139,6 +139,21 @@ class Module:
 """
 
 
+@pytest.mark.parametrize("most", [16, 100])
+def test_a_bound_not_below_the_upper_bound_writes_no_guard_and_warns(most):
+    # n's tir_var_upper_bound is 16: n:16 and n:100 hold for every call, so the output is the
+    # unbounded one (graphs keyed by n, at most 16 values), and the command says why.
+    _, bounded = small(capture_symbolic=(f"n:{most}",))
+    _, plain = small(capture_symbolic=("n",))
+    assert find_guards(bounded) == [] and module_difference(bounded, plain) is None
+    code, text = cli("rewrite", str(SMALL), "--capture-symbolic", f"n:{most}")
+    assert code == 0
+    assert f"bounded.relax:8:9: warning: --capture-symbolic n:{most} is not below main's " \
+        "tir_var_upper_bound of n, 16: every call is within it, so no guard is written" in text
+    _, below = small(capture_symbolic=("n:15",))
+    assert [g.text() for g in find_guards(below)] == ["n <= 15"]
+
+
 def test_several_bounded_variables_make_one_conjunction():
     mod = parse_module(TWO_VARS)
     out, _ = rewrite(mod, RewriteOptions(capture_symbolic=("n:8", "m:3")))

@@ -380,11 +380,8 @@ def upper_bounds(module: ir.Module, names) -> dict[str, int]:
     out: dict[str, int] = {}
     for name in names:
         f = module.function(name)
-        bound = f.attr("tir_var_upper_bound", None) if isinstance(f, ir.Function) else None
-        if isinstance(bound, tuple) and len(bound) == 2 and bound[0] == "dict":
-            for k, v in bound[1]:
-                if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool):
-                    out[k] = min(out.get(k, v), v)
+        for k, v in (f.upper_bounds() if isinstance(f, ir.Function) else {}).items():
+            out[k] = min(out.get(k, v), v)
     return out
 
 

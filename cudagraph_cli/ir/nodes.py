@@ -672,6 +672,15 @@ class Function(Node):
                 return v.value if isinstance(v, Literal) else v
         return default
 
+    def upper_bounds(self) -> dict[str, int]:
+        """The `tir_var_upper_bound` attribute (variable name -> its largest value, for which
+        memory planning sized the storages), {} when it has none."""
+        value = self.attr("tir_var_upper_bound")
+        if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
+            return {}
+        return {k: v for k, v in value[1]
+                if isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)}
+
     @property
     def num_input(self) -> int:
         """How many leading parameters are inputs (the rest are weights): the `num_input`

@@ -31,6 +31,8 @@ class RewriteReport:
     notes: list = field(default_factory=list)
     # The stage the input looks like it was dumped before (stage.py), when not the right one.
     stage: WrongStage | None = None
+    # (Loc, message): what the command line prints as located warnings (unused_bounds).
+    warnings: list = field(default_factory=list)
 
 FORCE_PURE = "relax.force_pure"
 
@@ -122,4 +124,24 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
         check_module(out)
     elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
-    return out, RewriteReport(plan, merged, reasons, stage=stage)
+    return out, RewriteReport(plan, merged, reasons, stage=stage,
+                              warnings=unused_bounds(module, plan, options))
+
+
+def unused_bounds(module: ir.Module, plan: ModulePlan, options: RewriteOptions) -> list:
+    """A warning per function whose graphs a `--capture-symbolic VAR:MAX` keys, where MAX is not
+    below VAR's tir_var_upper_bound: every call is within the bound, so the planner writes no
+    guard (the graphs are bounded by the upper bound already)."""
+    warnings = []
+    for name, most in options.bounds.items():
+        keyed = dict.fromkeys(r.function for r in plan.kept_captures()
+                              if any(s.name == name for s in r.tir_vars))
+        for fname in keyed:
+            f = module.function(fname)
+            upper = f.upper_bounds().get(name)
+            if upper is not None and most >= upper:
+                warnings.append((f.loc, f"--capture-symbolic {name}:{most} is not below "
+                                        f"{fname}'s tir_var_upper_bound of {name}, {upper}: "
+                                        "every call is within it, so no guard is written "
+                                        f"(its graphs take at most {upper} values of {name})"))
+    return warnings

@@ -269,7 +269,11 @@ class RegionPlanner:
         bounds = self.options.bounds
         for i, r in enumerate(plan.kept_captures()):
             r.region_id = i
-            r.guards = tuple((s, bounds[s.name]) for s in r.tir_vars if s.name in bounds)
+            # A bound not below the variable's tir_var_upper_bound holds for every call: no
+            # guard (pipeline.py warns).
+            upper = self.module.function(r.function).upper_bounds()
+            r.guards = tuple((s, bounds[s.name]) for s in r.tir_vars if s.name in bounds
+                             and bounds[s.name] < upper.get(s.name, bounds[s.name] + 1))
         return plan
 
     def _plan_function(self, f: ir.Function):
