@@ -95,6 +95,7 @@ def load_table(path: str | None = None) -> tuple[Rule, ...]:
     return tuple(rules)
 
 
+@functools.cache  # the executor asks for every packed call it runs
 def rule_for(symbol: str, is_op: bool = False) -> Rule | None:
     for rule in load_table():
         if rule.is_op == is_op and rule.matches(symbol):

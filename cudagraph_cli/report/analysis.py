@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.explain import reason_counts
-from ..passes.guards import find_guards, graph_path
+from ..passes.guards import find_guards, graph_branch, graph_path
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
@@ -229,11 +229,9 @@ def _count_builtins(f: ir.Function, module: ir.Module, prims: set) -> int:
 def _host_work_above_bound(g: ir.Function, module: ir.Module, prims: set) -> int | None:
     """Host work per call of `g` above the bounds of its guarded graph launches (each guarded
     region's own launches, run eagerly; docs/DIFF.md), or None when it has no guard."""
-    eager = graph_path(g.blocks, eager=True)
-    if len(eager) == len(graph_path(g.blocks)) and \
-            all(a is b for a, b in zip(eager, graph_path(g.blocks))):
+    if not any(graph_branch(b.value) is not None for block in g.blocks for b in block.bindings):
         return None
-    return sum(1 for b in eager if isinstance(b.value, ir.Call)
+    return sum(1 for b in graph_path(g.blocks, eager=True) if isinstance(b.value, ir.Call)
                and host_work(b.value, module, prims) is not None)
 
 
@@ -459,10 +457,11 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                          "graph(s) launch a single kernel: each replaces one kernel launch "
                          "with one graph launch and saves no host work (--min-kernels 2 "
                          "leaves such kernels outside graphs)")
+    guards = find_guards(rewritten) if any(f.host_work_above_bound is not None
+                                           for f in functions) else []
     for facts in functions:
         if facts.host_work_above_bound is not None:
-            guarded = sorted({g.text() for g in find_guards(rewritten)
-                              if g.function == facts.name})
+            guarded = sorted({g.text() for g in guards if g.function == facts.name})
             notes.append(f"{facts.name}: host work {facts.host_work_after} per call within "
                          f"its guards ({', '.join(guarded)}), {facts.host_work_above_bound} "
                          "beyond them, where the guarded regions run their launches eagerly "
