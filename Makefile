@@ -16,8 +16,9 @@ $(VENV)/.base: pyproject.toml | $(BIN)/python
 	$(PIP) install -e .
 	@touch $@
 
-# Plus what only the tests need: pytest, hypothesis, apache-tvm as the reference, and
-# Debian's chromium to render `cgraph diff --format html` (installed when root and missing).
+# Plus what only the tests need: pytest, hypothesis, apache-tvm as the reference, Debian's
+# chromium to render `cgraph diff --format html` and GNU patch to apply `--format unified`
+# (each installed when root and missing).
 $(VENV)/.test: $(VENV)/.base
 	$(PIP) install -e '.[test]'
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
@@ -26,6 +27,12 @@ $(VENV)/.test: $(VENV)/.base
 	    apt-get update -qq >/dev/null && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } || \
 	  echo "note: chromium is not installed: the HTML report test fails on CI, skips elsewhere"
+	@command -v patch >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    echo "installing patch (Debian) for the unified-diff test" && \
+	    apt-get update -qq >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq patch >/dev/null; } || \
+	  echo "note: patch is not installed: the unified-diff test fails on CI, skips elsewhere"
 	@touch $@
 
 DEMO := samples/models/decode_32.relax
