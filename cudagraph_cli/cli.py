@@ -18,11 +18,76 @@ import click
 
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
-from .console import (
-    CHECK_OPTIONS, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK,
-    INTERRUPTED, NESTED_TOO_DEEPLY, check_one, color, error_line, internal_error, json_error,
-    read_module, read_module_as_read, silence_stdout, use_lenient_streams,
-)
+
+EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130
+
+NESTED_TOO_DEEPLY = "input nested too deeply"  # a RecursionError: `1 + 1 + ... + 1`
+INTERRUPTED = "cgraph: interrupted"
+
+
+def color(stream) -> bool:
+    """Color only on a terminal, and never with NO_COLOR set or TERM=dumb."""
+    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+def use_lenient_streams() -> None:
+    """Human text on a stream that cannot encode it shows escapes (\\u2502), never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):
+            pass  # not a TextIOWrapper (a test's capture): nothing to configure
+
+
+def silence_stdout() -> None:
+    """After a broken pipe: what is still buffered goes nowhere, instead of failing at exit."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def error_line(message: str) -> str:
+    """An error with no file to point at, as one line."""
+    return f"cgraph: error: {one_line(message)}"
+
+
+def json_error(kind: str, message: str, err: SourceError | None = None) -> str:
+    """The error as the JSON report a CI job reads under --format json (schema in
+    docs/CLI.md): "input", "usage" or "internal"; located where `err` is."""
+    loc = err.loc if err is not None and err.loc.line > 0 else None
+    report = {"error": {"kind": kind, "file": err.filename if err is not None else None,
+                        "line": loc.line if loc else None, "column": loc.col if loc else None,
+                        "message": message}}
+    return json.dumps(report, indent=2)
+
+
+def internal_error(e: Exception) -> str:
+    """The message of an exception no input should cause."""
+    return (f"internal error: {type(e).__name__}: {e} (this is a bug; CGRAPH_DEBUG=1 shows the "
+            "traceback)")
+
+
+def read_module(path: str) -> tuple:
+    """(module, its Source) of a command's input file."""
+    source = api.read(path)
+    return api.loads(source.text, name=source.name), source
+
+
+def read_module_as_read(path: str) -> tuple:
+    """(module, its Source, its text as read, line ends kept): for a patch of the file, whose
+    left side must be the file's own bytes (stdin can be read only once)."""
+    raw = api.read(path, keep_line_ends=True)
+    source = api.Source(raw.name, raw.text.replace("\r\n", "\n"))
+    return api.loads(source.text, name=source.name), source, raw.text
 
 
 class _CommandError(Exception):
@@ -78,28 +143,7 @@ def _echo_view(text: str) -> None:
 
 
 class _Group(click.Group):
-    """Turns every SourceError into a located message and exit status 2; makes a command
-    (its options, and what they import) only when it is run or listed."""
-
-    # Command name -> the function that makes it (`_command`): `cgraph check` does not pay for
-    # the eight commands' options nor import the rewrite options that two of them derive theirs
-    # from; `cgraph --version` makes none.
-    factories: dict = {}
-
-    def list_commands(self, ctx):
-        return sorted(set(self.commands) | set(self.factories))
-
-    def get_command(self, ctx, name):
-        if name not in self.commands and name in self.factories:
-            self.add_command(self.factories[name](), name)
-        return super().get_command(ctx, name)
-
-    def resolve_command(self, ctx, args):
-        if args and args[0] not in self.commands and args[0] not in self.factories:
-            # An unknown name: click suggests the close ones among the commands made.
-            for name in self.factories:
-                self.get_command(ctx, name)
-        return super().resolve_command(ctx, args)
+    """Turns every SourceError into a located message and exit status 2."""
 
     def invoke(self, ctx):
         use_lenient_streams()
@@ -185,15 +229,6 @@ def main():
     pass
 
 
-def _command(name: str):
-    """Registers a function that makes the `cgraph NAME` command (a click.Command)."""
-    def register(factory):
-        _Group.factories[name] = factory
-        return factory
-
-    return register
-
-
 def _output_options(command):
     """-o/--output and --dialect, shared by the commands that write a module."""
     command = click.option("--dialect", type=click.Choice(["current", "legacy"]), default=None,
@@ -218,27 +253,24 @@ Examples:
 """
 
 
-@_command("fmt")
-def fmt_factory():
-    @click.command("fmt", help=FMT_HELP)
-    @click.argument("input_path", metavar="IN")
-    @_output_options
-    @click.option("--check", "check_only", is_flag=True,
-                  help="Write nothing; exit 1 if the input is not canonical.")
-    def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
-        from .fileio import check_output, write_text
+@main.command("fmt", help=FMT_HELP)
+@click.argument("input_path", metavar="IN")
+@_output_options
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 if the input is not canonical.")
+def fmt_command(input_path: str, output: str, dialect: str | None, check_only: bool):
+    from .fileio import check_output, write_text
 
-        if not check_only:
-            check_output(output, inputs=(input_path,))
-        mod, source = read_module(input_path)
-        out = api.print_module(mod, dialect)
-        if check_only:
-            if out != source.text:
-                click.echo(f"{source.name}: would be reformatted", err=True)
-                sys.exit(EXIT_CHECK_FAILED)
-            return
-        write_text(output, out, inputs=(input_path,))
-    return fmt_command
+    if not check_only:
+        check_output(output, inputs=(input_path,))
+    mod, source = read_module(input_path)
+    out = api.print_module(mod, dialect)
+    if check_only:
+        if out != source.text:
+            click.echo(f"{source.name}: would be reformatted", err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        return
+    write_text(output, out, inputs=(input_path,))
 
 
 CHECK_HELP = """Compare two modules structurally: equal when they differ only in the names of
@@ -265,44 +297,49 @@ Examples:
 """
 
 
-@_command("check")
-def check_factory():
-    @click.command("check", help=CHECK_HELP)
-    @click.argument("got", metavar="GOT", required=False)
-    @click.argument("expected", metavar="EXPECTED", required=False)
-    @click.option("--list", "list_path", default=None, metavar="PAIRS",
-                  help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
-                       "line each; # starts a comment.")
-    @_format_option(CHECK_OPTIONS["--format"], "text", "Report format (json: for machines; "
-                    "schema in docs/CLI.md).")
-    @click.option("--prim-bodies", type=click.Choice(CHECK_OPTIONS["--prim-bodies"]),
-                  default="text",
-                  help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
-                       "normalized text (default), or not at all (signatures only).")
-    @click.pass_context
-    def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
-                      prim_bodies: str):
-        if list_path is not None:
-            if got is not None:
-                raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
-            source = api.read(list_path)
-            _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
-                         f"no pairs listed in {source.name}")
-            return
-        for name, value in (("got", got), ("expected", expected)):
-            if value is None:
-                # What click says of a missing required argument: the single form's own words.
-                param = next(p for p in ctx.command.params if p.name == name)
-                raise click.MissingParameter(ctx=ctx, param=param)
-        if os.path.isdir(got) and os.path.isdir(expected):
-            _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
-                         f"no *.relax files in {got} or {expected}")
-            return
-        if got == "-" and expected == "-":
-            raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-        # console.quick_check serves the plain form of this without click: one function.
-        sys.exit(check_one(got, expected, fmt, prim_bodies, click.echo))
-    return check_command
+@main.command("check", help=CHECK_HELP)
+@click.argument("got", metavar="GOT", required=False)
+@click.argument("expected", metavar="EXPECTED", required=False)
+@click.option("--list", "list_path", default=None, metavar="PAIRS",
+              help="Check the pairs listed in PAIRS (- for standard input), a `GOT EXPECTED` "
+                   "line each; # starts a comment.")
+@_format_option(["text", "json"], "text", "Report format (json: for machines; "
+                "schema in docs/CLI.md).")
+@click.option("--prim-bodies", type=click.Choice(["text", "ignore"]),
+              default="text",
+              help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
+                   "normalized text (default), or not at all (signatures only).")
+@click.pass_context
+def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
+                  prim_bodies: str):
+    if list_path is not None:
+        if got is not None:
+            raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
+        source = api.read(list_path)
+        _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
+                     f"no pairs listed in {source.name}")
+        return
+    for name, value in (("got", got), ("expected", expected)):
+        if value is None:
+            # What click says of a missing required argument: the single form's own words.
+            param = next(p for p in ctx.command.params if p.name == name)
+            raise click.MissingParameter(ctx=ctx, param=param)
+    if os.path.isdir(got) and os.path.isdir(expected):
+        _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
+                     f"no *.relax files in {got} or {expected}")
+        return
+    if got == "-" and expected == "-":
+        raise click.UsageError("only one of GOT and EXPECTED can be standard input")
+    from .report.check_view import check_json, check_text
+
+    mod_a, source_a = read_module(got)
+    mod_b, source_b = read_module(expected)
+    diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
+    if fmt == "json":
+        click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
+    else:
+        click.echo(check_text(diff, source_a, source_b))
+    sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
 
 
 def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str) -> None:
@@ -437,65 +474,62 @@ def _rewrite_options(note: str = ""):
     return decorate
 
 
-@_command("rewrite")
-def rewrite_factory():
-    @click.command("rewrite", help=REWRITE_HELP)
-    @click.argument("input_path", metavar="IN")
-    @_output_options
-    @_rewrite_options()
-    @click.option("--explain", is_flag=True,
-                  help="Print, on stderr, why each kernel launch left outside a graph is there.")
-    @click.option("--verify", "verify_calls", is_flag=True,
-                  help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
-                       "if it computes something else. -o is checked first.")
-    def rewrite_command(input_path, output, dialect, options, options_given, explain,
-                        verify_calls):
-        from .fileio import check_output, write_text
+@main.command("rewrite", help=REWRITE_HELP)
+@click.argument("input_path", metavar="IN")
+@_output_options
+@_rewrite_options()
+@click.option("--explain", is_flag=True,
+              help="Print, on stderr, why each kernel launch left outside a graph is there.")
+@click.option("--verify", "verify_calls", is_flag=True,
+              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
+                   "if it computes something else. -o is checked first.")
+def rewrite_command(input_path, output, dialect, options, options_given, explain,
+                    verify_calls):
+    from .fileio import check_output, write_text
 
-        check_output(output, inputs=(input_path,))
-        mod, source = read_module(input_path)
-        name = source.name
+    check_output(output, inputs=(input_path,))
+    mod, source = read_module(input_path)
+    name = source.name
+    try:
+        api.check_functions(mod, options.functions, name)
+    except api.UnknownName as e:
+        raise click.BadParameter(str(e), param_hint="--functions") from None
+    out, report = _rewritten(mod, options, source)
+    if report.stage is not None:
+        click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
+    for loc, message in report.warnings:
+        click.echo(_warning(source, loc, message), err=True)
+    if explain:
+        from .report.explain_view import explanation
+
+        click.echo(explanation(report, name), err=True)
+    if verify_calls:
+        from .exec.verify import ModuleFails
+        from .report.verify_view import verify_text
+
         try:
-            api.check_functions(mod, options.functions, name)
-        except api.UnknownName as e:
-            raise click.BadParameter(str(e), param_hint="--functions") from None
-        out, report = _rewritten(mod, options, source)
-        if report.stage is not None:
-            click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
-        for loc, message in report.warnings:
-            click.echo(_warning(source, loc, message), err=True)
-        if explain:
-            from .report.explain_view import explanation
-
-            click.echo(explanation(report, name), err=True)
-        if verify_calls:
-            from .exec.verify import ModuleFails
-            from .report.verify_view import verify_text
-
-            try:
-                # The rewrite has no file to point into; the original (IN) has.
-                with _progress("text") as progress:
-                    result = api.verify(mod, out, calls=4, sources=(source, None),
-                                        progress=progress)
-            except ModuleFails as e:
-                if e.which == "original":
-                    raise
-                # The rewrite of a module that runs must run too: one that does not is a
-                # difference (exit 1), with nothing of it to point at in IN.
-                click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
-                sys.exit(EXIT_CHECK_FAILED)
-            if not result.equal:
-                click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
-                           err=True)
-                sys.exit(EXIT_CHECK_FAILED)
-            click.echo(f"{name}: verified: the rewrite computes what the original computes "
-                       f"({', '.join(result.functions)}: {result.calls} calls each; "
-                       f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
-        if not mod.relax_functions():
-            # Still a valid module (written as read), but most likely a file cut off early.
-            click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
-        write_text(output, api.print_module(out, dialect), inputs=(input_path,))
-    return rewrite_command
+            # The rewrite has no file to point into; the original (IN) has.
+            with _progress("text") as progress:
+                result = api.verify(mod, out, calls=4, sources=(source, None),
+                                    progress=progress)
+        except ModuleFails as e:
+            if e.which == "original":
+                raise
+            # The rewrite of a module that runs must run too: one that does not is a
+            # difference (exit 1), with nothing of it to point at in IN.
+            click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        if not result.equal:
+            click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
+                       err=True)
+            sys.exit(EXIT_CHECK_FAILED)
+        click.echo(f"{name}: verified: the rewrite computes what the original computes "
+                   f"({', '.join(result.functions)}: {result.calls} calls each; "
+                   f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
+    if not mod.relax_functions():
+        # Still a valid module (written as read), but most likely a file cut off early.
+        click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
+    write_text(output, api.print_module(out, dialect), inputs=(input_path,))
 
 
 VERIFY_HELP = """Check that REWRITTEN computes what ORIGINAL computes, without a GPU.
@@ -542,43 +576,40 @@ def _shapes(ctx, param, values):
     return out
 
 
-@_command("verify")
-def verify_factory():
-    @click.command("verify", help=VERIFY_HELP)
-    @click.argument("original", metavar="ORIGINAL")
-    @click.argument("rewritten", metavar="REWRITTEN")
-    @click.option("--calls", type=click.IntRange(min=1), default=4, show_default=True,
-                  help="Calls of each public function.")
-    @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
-    @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
-                  help="Values of a symbolic variable, used in turn across calls (default 1,2); "
-                       "at most the function's tir_var_upper_bound.")
-    @click.option("--function", "functions", multiple=True, metavar="NAME",
-                  help="Run only this public function (repeatable). Default: all.")
-    @_format_option(["text", "json"], "text", "Report format.")
-    def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
-        from .report.verify_view import verify_json, verify_text
+@main.command("verify", help=VERIFY_HELP)
+@click.argument("original", metavar="ORIGINAL")
+@click.argument("rewritten", metavar="REWRITTEN")
+@click.option("--calls", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Calls of each public function.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the inputs.")
+@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+              help="Values of a symbolic variable, used in turn across calls (default 1,2); "
+                   "at most the function's tir_var_upper_bound.")
+@click.option("--function", "functions", multiple=True, metavar="NAME",
+              help="Run only this public function (repeatable). Default: all.")
+@_format_option(["text", "json"], "text", "Report format.")
+def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
+    from .report.verify_view import verify_json, verify_text
 
-        if original == "-" and rewritten == "-":
-            raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
-        mod_a, source_a = read_module(original)
-        mod_b, source_b = read_module(rewritten)
-        name_a, name_b = source_a.name, source_b.name
-        functions = _functions_checked(mod_a, functions, name_a)
-        with _shape_names_checked(), _progress(fmt) as progress:
-            result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
-                                sources=(source_a, source_b), functions=functions,
-                                progress=progress)
-        for which, loc, message in result.warnings:
-            click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
-                       err=True)
-        if fmt == "json":
-            click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
-        else:
-            click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
-                                                            "rewritten": source_b.text}))
-        sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
-    return verify_command
+    if original == "-" and rewritten == "-":
+        raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
+    mod_a, source_a = read_module(original)
+    mod_b, source_b = read_module(rewritten)
+    name_a, name_b = source_a.name, source_b.name
+    functions = _functions_checked(mod_a, functions, name_a)
+    with _shape_names_checked(), _progress(fmt) as progress:
+        result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
+                            sources=(source_a, source_b), functions=functions,
+                            progress=progress)
+    for which, loc, message in result.warnings:
+        click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
+                   err=True)
+    if fmt == "json":
+        click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
+    else:
+        click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
+                                                        "rewritten": source_b.text}))
+    sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
 
 
 @contextlib.contextmanager
@@ -605,7 +636,7 @@ def _functions_checked(module, functions, name: str) -> list[str] | None:
 def _progress(fmt: str):
     """The `progress` callback of api.verify and api.run_cpu (a real model's call takes
     seconds, a run minutes): a transient line on stderr, only on a terminal that colour is
-    allowed on (console.color: NO_COLOR, TERM=dumb) and not under --format json. Yields
+    allowed on (`color`: NO_COLOR, TERM=dumb) and not under --format json. Yields
     None when there is to be none."""
     if fmt != "text" or not color(sys.stderr):
         yield None
@@ -662,42 +693,39 @@ Examples:
 """
 
 
-@_command("run")
-def run_factory():
-    @click.command("run", help=RUN_HELP)
-    @click.argument("input_path", metavar="IN")
-    @click.argument("output_path", metavar="[OUT]", required=False)
-    @click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
-                  help="cpu for the reference executor, or a GPU ordinal.")
-    @click.option("--calls", type=click.IntRange(min=1), default=None,
-                  help="Calls of each function (checked). Default: 1 on cpu; on a GPU 3, or "
-                       "twice the number of --shape values.")
-    @click.option("--seed", type=int, default=0, show_default=True)
-    @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
-                  help="Values of a symbolic dimension, used in turn (one capture per value).")
-    @click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True,
-                  help="GPU: untimed calls before timing.")
-    @click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
-                  help="GPU: timed calls of each launch list.")
-    @click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
-                  help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
-                       "kernels`, used instead of cgraph's.")
-    @click.option("--function", "functions", multiple=True, metavar="NAME",
-                  help="Run only this public function (repeatable). Default: all.")
-    @_format_option(["text", "json"], "text")
-    def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
-                    kernels_path, functions, fmt):
-        if device != "cpu":
-            if not device.isdigit():
-                raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
-            _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
-                     kernels_path, functions, fmt)
-            return
-        if kernels_path or output_path:
-            raise click.UsageError("OUT and --kernels apply to a GPU (--device N); "
-                                   "cgraph verify compares two modules on the cpu")
-        _run_cpu(input_path, calls or 1, seed, shapes, functions, fmt)
-    return run_command
+@main.command("run", help=RUN_HELP)
+@click.argument("input_path", metavar="IN")
+@click.argument("output_path", metavar="[OUT]", required=False)
+@click.option("--device", default="cpu", show_default=True, metavar="cpu|N",
+              help="cpu for the reference executor, or a GPU ordinal.")
+@click.option("--calls", type=click.IntRange(min=1), default=None,
+              help="Calls of each function (checked). Default: 1 on cpu; on a GPU 3, or "
+                   "twice the number of --shape values.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
+              help="Values of a symbolic dimension, used in turn (one capture per value).")
+@click.option("--warmup", type=click.IntRange(min=0), default=20, show_default=True,
+              help="GPU: untimed calls before timing.")
+@click.option("--iters", type=click.IntRange(min=1), default=200, show_default=True,
+              help="GPU: timed calls of each launch list.")
+@click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
+              help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
+                   "kernels`, used instead of cgraph's.")
+@click.option("--function", "functions", multiple=True, metavar="NAME",
+              help="Run only this public function (repeatable). Default: all.")
+@_format_option(["text", "json"], "text")
+def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
+                kernels_path, functions, fmt):
+    if device != "cpu":
+        if not device.isdigit():
+            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
+        _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
+                 kernels_path, functions, fmt)
+        return
+    if kernels_path or output_path:
+        raise click.UsageError("OUT and --kernels apply to a GPU (--device N); "
+                               "cgraph verify compares two modules on the cpu")
+    _run_cpu(input_path, calls or 1, seed, shapes, functions, fmt)
 
 
 def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
@@ -764,33 +792,30 @@ Examples:
 """
 
 
-@_command("kernels")
-def kernels_factory():
-    @click.command("kernels", help=KERNELS_HELP)
-    @click.argument("input_path", metavar="IN")
-    @click.option("-o", "--output", "output", default="-", metavar="OUT",
-                  help="Output file (default: - for standard output). Written atomically.")
-    @click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
-                  help="The CUDA architecture TVM generates code for.")
-    def kernels_command(input_path: str, output: str, arch: str):
-        from .cuda.tvm_kernels import TvmUnavailable, lower_module
-        from .fileio import check_output, write_text
+@main.command("kernels", help=KERNELS_HELP)
+@click.argument("input_path", metavar="IN")
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+@click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
+              help="The CUDA architecture TVM generates code for.")
+def kernels_command(input_path: str, output: str, arch: str):
+    from .cuda.tvm_kernels import TvmUnavailable, lower_module
+    from .fileio import check_output, write_text
 
-        if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
-            raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
-                                     param_hint="--arch")
-        check_output(output, inputs=(input_path,))
-        mod, source = read_module(input_path)
-        try:
-            kernels = lower_module(mod, source.name, arch)
-        except TvmUnavailable as e:
-            raise _CommandError(str(e)) from None
-        except SourceError as e:
-            raise api.located(e, source)
-        write_text(output, kernels.source, inputs=(input_path,))
-        for note in kernels.notes:
-            click.echo(f"{source.name}: note: {note}", err=True)
-    return kernels_command
+    if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
+        raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
+                                 param_hint="--arch")
+    check_output(output, inputs=(input_path,))
+    mod, source = read_module(input_path)
+    try:
+        kernels = lower_module(mod, source.name, arch)
+    except TvmUnavailable as e:
+        raise _CommandError(str(e)) from None
+    except SourceError as e:
+        raise api.located(e, source)
+    write_text(output, kernels.source, inputs=(input_path,))
+    for note in kernels.notes:
+        click.echo(f"{source.name}: note: {note}", err=True)
 
 
 def _run_cpu(input_path, calls, seed, shapes, functions, fmt):
@@ -857,119 +882,116 @@ tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graph
 """
 
 
-@_command("diff")
-def diff_factory():
-    @click.command("diff", help=DIFF_HELP)
-    @click.argument("input_path", metavar="IN")
-    @click.argument("output_path", metavar="[OUT]", required=False)
-    @_format_option(["terminal", "json", "html", "unified"], "terminal",
-                    "View (json: schema in docs/DIFF.md).")
-    @click.option("-o", "--output", "output", default="-", metavar="FILE",
-                  help="Write the view to FILE (default: standard output). Written atomically.")
-    @click.option("--function", "function", default=None, metavar="NAME",
-                  help="Only this Relax function, in every view (its numbers, reasons, "
-                       "bindings; unified: a patch of IN that changes only it and adds the "
-                       "functions its graphs launch).")
-    @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
-                  help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
-                       "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
-                       "packed_params[0..97] unpacked`; HTML: click to open) and, in the "
-                       "terminal, a reason already given whole in the function (0: fold "
-                       "nothing).")
-    @click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
-    @click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
-                  help="Exit 1 when the fraction of host work removed, 1 - (host work per "
-                       "call after) / (before), summed over all Relax functions (the one "
-                       "--function names, if given), is below RATIO; and when the module has "
-                       "no kernel launch.")
-    @click.option("--fail-under-captured", type=click.FloatRange(0.0, 1.0), default=None,
-                  metavar="RATIO", help="Exit 1 when the fraction of kernel launches captured "
-                  "into graphs (whatever they save) is below RATIO; and when the module has "
-                  "no kernel launch.")
-    @_rewrite_options(" (one-file form: the rewrite of IN)")
-    def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
-                     fail_under, fail_under_captured, options, options_given):
-        from .fileio import check_output, write_text
-        from .passes.stage import wrong_stage
-        from .report.analysis import analyze, one_function
-        from .report.patch_view import render_patch
-        from .report.views import render_html, render_terminal, to_json
+@main.command("diff", help=DIFF_HELP)
+@click.argument("input_path", metavar="IN")
+@click.argument("output_path", metavar="[OUT]", required=False)
+@_format_option(["terminal", "json", "html", "unified"], "terminal",
+                "View (json: schema in docs/DIFF.md).")
+@click.option("-o", "--output", "output", default="-", metavar="FILE",
+              help="Write the view to FILE (default: standard output). Written atomically.")
+@click.option("--function", "function", default=None, metavar="NAME",
+              help="Only this Relax function, in every view (its numbers, reasons, "
+                   "bindings; unified: a patch of IN that changes only it and adds the "
+                   "functions its graphs launch).")
+@click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
+              help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
+                   "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
+                   "packed_params[0..97] unpacked`; HTML: click to open) and, in the "
+                   "terminal, a reason already given whole in the function (0: fold "
+                   "nothing).")
+@click.option("--summary", "summary_only", is_flag=True, help="Only the summary tables.")
+@click.option("--fail-under", type=click.FloatRange(0.0, 1.0), default=None, metavar="RATIO",
+              help="Exit 1 when the fraction of host work removed, 1 - (host work per "
+                   "call after) / (before), summed over all Relax functions (the one "
+                   "--function names, if given), is below RATIO; and when the module has "
+                   "no kernel launch.")
+@click.option("--fail-under-captured", type=click.FloatRange(0.0, 1.0), default=None,
+              metavar="RATIO", help="Exit 1 when the fraction of kernel launches captured "
+              "into graphs (whatever they save) is below RATIO; and when the module has "
+              "no kernel launch.")
+@_rewrite_options(" (one-file form: the rewrite of IN)")
+def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
+                 fail_under, fail_under_captured, options, options_given):
+    from .fileio import check_output, write_text
+    from .passes.stage import wrong_stage
+    from .report.analysis import analyze, one_function
+    from .report.patch_view import render_patch
+    from .report.views import render_html, render_terminal, to_json
 
-        inputs = (input_path,) + ((output_path,) if output_path else ())
-        check_output(output, inputs=inputs)
-        # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
-        mod, source, in_text = read_module_as_read(input_path)
-        name = source.name
-        relax_names = [f.name for f in mod.relax_functions()]
-        if function is not None and function not in relax_names:
-            # Checked before the rewrite: a misspelled name must not cost a rewrite first.
-            raise click.BadParameter(f"no Relax function named {function} in {name} (it has "
-                                     f"{', '.join(relax_names) or 'none'})",
-                                     param_hint="--function")
-        if output_path is not None:
-            if options_given:
-                raise click.UsageError("--min-kernels, --exclude, --functions, "
-                                       "--capture-symbolic, --trust-extern, --strict-extern "
-                                       "and --compat apply to the one-file form (which "
-                                       "rewrites IN)")
-            out, out_source, out_text = read_module_as_read(output_path)
-            api.check_rewrite(mod, out, sources=(source, out_source))
-            out_name = out_source.name
-            report = None
-        else:
-            api.refuse_rewritten(mod, source)
-            out, report = _rewritten(mod, options, source)
-            out_name = out_text = None
-        # --function selects in every view, the numbers and --fail-under too (one_function,
-        # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
-        facts = analyze(mod, out, report).only(function)
-        stage = report.stage if report is not None else wrong_stage(mod)
-        if stage is not None:
-            click.echo(_warning(source, stage.loc, stage.message), err=True)
-        for loc, message in report.warnings if report is not None else ():
-            click.echo(_warning(source, loc, message), err=True)
-        if fmt == "json":
-            rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
-        elif fmt == "html":
-            rendered = render_html(facts, name, fold)
-        elif fmt == "unified":
-            names = None if function is None else \
-                {f.name for f in one_function(mod, out, function)[1].functions}
-            rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
-        else:
-            console, stream = _console(to_file=output != "-")
-            render_terminal(facts, console, function, fold, summary_only)
-            rendered = stream.getvalue()
-            if output == "-":
-                _echo_view(rendered)
-                rendered = None
-        if rendered is not None:
-            write_text(output, rendered, inputs=inputs)
-        gates = [(flag, ratio) for flag, ratio in (("--fail-under", fail_under),
-                                                    ("--fail-under-captured", fail_under_captured))
-                 if ratio is not None]
-        if gates and facts.kernel_launches == 0:
-            # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
-            # functions is exactly such a module.
-            flag, ratio = gates[0]
-            click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
-                       f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
-                       f"{flag} {ratio:.1%} fails", err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        failed = False
-        if fail_under is not None and facts.host_work_removed < fail_under:
-            click.echo(f"cgraph diff: host work per call {facts.host_work_before} -> "
-                       f"{facts.host_work_after} ({facts.host_work_removed:.1%} removed), below "
-                       f"--fail-under {fail_under:.1%}", err=True)
-            failed = True
-        if fail_under_captured is not None and facts.ratio < fail_under_captured:
-            click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
-                       f"captured ({facts.ratio:.1%}), below --fail-under-captured "
-                       f"{fail_under_captured:.1%}", err=True)
-            failed = True
-        if failed:
-            sys.exit(EXIT_CHECK_FAILED)
-    return diff_command
+    inputs = (input_path,) + ((output_path,) if output_path else ())
+    check_output(output, inputs=inputs)
+    # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
+    mod, source, in_text = read_module_as_read(input_path)
+    name = source.name
+    relax_names = [f.name for f in mod.relax_functions()]
+    if function is not None and function not in relax_names:
+        # Checked before the rewrite: a misspelled name must not cost a rewrite first.
+        raise click.BadParameter(f"no Relax function named {function} in {name} (it has "
+                                 f"{', '.join(relax_names) or 'none'})",
+                                 param_hint="--function")
+    if output_path is not None:
+        if options_given:
+            raise click.UsageError("--min-kernels, --exclude, --functions, "
+                                   "--capture-symbolic, --trust-extern, --strict-extern "
+                                   "and --compat apply to the one-file form (which "
+                                   "rewrites IN)")
+        out, out_source, out_text = read_module_as_read(output_path)
+        api.check_rewrite(mod, out, sources=(source, out_source))
+        out_name = out_source.name
+        report = None
+    else:
+        api.refuse_rewritten(mod, source)
+        out, report = _rewritten(mod, options, source)
+        out_name = out_text = None
+    # --function selects in every view, the numbers and --fail-under too (one_function,
+    # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
+    facts = analyze(mod, out, report).only(function)
+    stage = report.stage if report is not None else wrong_stage(mod)
+    if stage is not None:
+        click.echo(_warning(source, stage.loc, stage.message), err=True)
+    for loc, message in report.warnings if report is not None else ():
+        click.echo(_warning(source, loc, message), err=True)
+    if fmt == "json":
+        rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
+    elif fmt == "html":
+        rendered = render_html(facts, name, fold)
+    elif fmt == "unified":
+        names = None if function is None else \
+            {f.name for f in one_function(mod, out, function)[1].functions}
+        rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
+    else:
+        console, stream = _console(to_file=output != "-")
+        render_terminal(facts, console, function, fold, summary_only)
+        rendered = stream.getvalue()
+        if output == "-":
+            _echo_view(rendered)
+            rendered = None
+    if rendered is not None:
+        write_text(output, rendered, inputs=inputs)
+    gates = [(flag, ratio) for flag, ratio in (("--fail-under", fail_under),
+                                                ("--fail-under-captured", fail_under_captured))
+             if ratio is not None]
+    if gates and facts.kernel_launches == 0:
+        # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
+        # functions is exactly such a module.
+        flag, ratio = gates[0]
+        click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
+                   f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
+                   f"{flag} {ratio:.1%} fails", err=True)
+        sys.exit(EXIT_CHECK_FAILED)
+    failed = False
+    if fail_under is not None and facts.host_work_removed < fail_under:
+        click.echo(f"cgraph diff: host work per call {facts.host_work_before} -> "
+                   f"{facts.host_work_after} ({facts.host_work_removed:.1%} removed), below "
+                   f"--fail-under {fail_under:.1%}", err=True)
+        failed = True
+    if fail_under_captured is not None and facts.ratio < fail_under_captured:
+        click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
+                   f"captured ({facts.ratio:.1%}), below --fail-under-captured "
+                   f"{fail_under_captured:.1%}", err=True)
+        failed = True
+    if failed:
+        sys.exit(EXIT_CHECK_FAILED)
 
 
 GEN_HELP = """Write a realistic post-memory-planning module of any size (deterministic for a seed).
@@ -993,43 +1015,40 @@ Examples:
 """
 
 
-@_command("gen")
-def gen_factory():
-    @click.command("gen", help=GEN_HELP)
-    @click.argument("kind", type=click.Choice(["decode", "chain"]))
-    @click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
-    @click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
-    @click.option("--functions", callback=_csv, default="decode", show_default=True,
-                  metavar="NAME,...", help="prefill and/or decode.")
-    @click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
-                  help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
-    @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
-                  help="Largest prefill length the storages are sized for.")
-    @click.option("--seed", type=int, default=0, show_default=True)
-    @click.option("--length", type=click.IntRange(min=1), default=100, show_default=True,
-                  help="chain: number of kernels.")
-    @click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
-                  help="chain: elements per tensor.")
-    @click.option("--dtype", type=click.Choice(["float16", "float32", "float64"]),
-                  default="float32", show_default=True, help="chain: element type.")
-    @click.option("-o", "--output", "output", default="-", metavar="OUT",
-                  help="Output file (default: - for standard output). Written atomically.")
-    def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
-                    size, dtype, output):
-        from .fileio import check_output, write_text
-        from .gen import chain_module, decode_module
+@main.command("gen", help=GEN_HELP)
+@click.argument("kind", type=click.Choice(["decode", "chain"]))
+@click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
+@click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
+@click.option("--functions", callback=_csv, default="decode", show_default=True,
+              metavar="NAME,...", help="prefill and/or decode.")
+@click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
+              help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
+@click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
+              help="Largest prefill length the storages are sized for.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--length", type=click.IntRange(min=1), default=100, show_default=True,
+              help="chain: number of kernels.")
+@click.option("--size", type=click.IntRange(min=1), default=1024, show_default=True,
+              help="chain: elements per tensor.")
+@click.option("--dtype", type=click.Choice(["float16", "float32", "float64"]),
+              default="float32", show_default=True, help="chain: element type.")
+@click.option("-o", "--output", "output", default="-", metavar="OUT",
+              help="Output file (default: - for standard output). Written atomically.")
+def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, seed, length,
+                size, dtype, output):
+    from .fileio import check_output, write_text
+    from .gen import chain_module, decode_module
 
-        check_output(output)
-        if kind == "chain":
-            write_text(output, chain_module(length, size, dtype))
-            return
-        unknown = [f for f in functions if f not in ("prefill", "decode")]
-        if unknown:
-            raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
-                                     param_hint="--functions")
-        text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
-        write_text(output, text)
-    return gen_command
+    check_output(output)
+    if kind == "chain":
+        write_text(output, chain_module(length, size, dtype))
+        return
+    unknown = [f for f in functions if f not in ("prefill", "decode")]
+    if unknown:
+        raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
+                                 param_hint="--functions")
+    text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
+    write_text(output, text)
 
 
 def _warning(source, loc: Loc, message: str) -> str:

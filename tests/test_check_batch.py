@@ -182,10 +182,8 @@ def test_the_one_pair_form_is_unchanged(tmp_path):
 
 
 def test_what_check_imports():
-    # Start-up is what a CI job pays per file (docs/BENCHMARKS.md): the one-pair check, on
-    # pipes as in CI, is served by start.py and loads neither the heavy libraries, nor click
-    # and the modules only click needs (dataclasses pulls in inspect), nor the stages it does
-    # not run.
+    # Start-up is what a CI job pays per process (docs/BENCHMARKS.md): the one-pair check
+    # loads neither the heavy libraries nor the stages it does not run.
     code = ("import runpy, sys\n"
             f"sys.argv = ['cgraph', 'check', {str(SMALL)!r}, {str(SMALL)!r}]\n"
             "try:\n    runpy.run_module('cudagraph_cli', run_name='__main__')\n"
@@ -195,8 +193,6 @@ def test_what_check_imports():
                          cwd=ROOT, check=True)
     modules = set(eval(got.stderr.strip().splitlines()[-1]))  # noqa: S307 - our own output
     assert "cudagraph_cli.text.builder" in modules  # it did read both files
-    heavy = {"numpy", "rich", "lark", "tempfile", "pathlib", "difflib", "shutil", "click",
-             "dataclasses", "inspect", "typing", "cudagraph_cli.cli",
-             "cudagraph_cli.passes.options", "cudagraph_cli.passes.pipeline", "cudagraph_cli.exec",
-             "cudagraph_cli.report.views"}
+    heavy = {"numpy", "rich", "lark", "tempfile", "pathlib", "difflib", "shutil",
+             "cudagraph_cli.passes.pipeline", "cudagraph_cli.exec", "cudagraph_cli.report.views"}
     assert sorted(heavy & modules) == []

@@ -111,9 +111,7 @@ def test_input_never_modified(tmp_path):
     assert (os.stat(src).st_mtime_ns, src.read_bytes()) == before
 
 
-def test_commands_made_on_demand_still_all_listed_and_suggested():
-    # cli.py makes a command only when it runs or is listed (start-up): help lists all eight,
-    # a misspelled one is still suggested, and --version makes none.
+def test_every_command_listed_and_a_misspelled_one_suggested():
     from click.testing import CliRunner
 
     from cudagraph_cli import cli
@@ -124,12 +122,3 @@ def test_commands_made_on_demand_still_all_listed_and_suggested():
     assert listed == ["check", "diff", "fmt", "gen", "kernels", "rewrite", "run", "verify"]
     r = CliRunner().invoke(cli.main, ["fm"])
     assert r.exit_code == 2 and "No such command 'fm'. Did you mean 'fmt'?" in r.output
-    code = ("import sys\nfrom cudagraph_cli.cli import main\n"
-            "try:\n    main(['--version'])\nexcept SystemExit:\n    pass\n"
-            "print('cudagraph_cli.passes.options' in sys.modules, main.commands == {})\n")
-    import subprocess
-    import sys
-
-    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=ROOT, check=True)
-    assert got.stdout.splitlines()[-1] == "False True"

@@ -147,7 +147,6 @@ FLOORS = (
     ("cuda",),                                # the GPU stack
     ("report",),                              # diff facts and views (a run's view: cuda)
     ("api", "tvm", "gen", "fileio", ""),      # the library's top: what users call
-    ("console",),                             # the command line without click
     ("cli",),                                 # the click command line over it
     ("__main__",),
 )

@@ -23,7 +23,7 @@ def test_pip_install_into_fresh_venv(tmp_path):
     out = subprocess.run([str(cgraph), "fmt", str(sample)], capture_output=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr.decode()
     assert b"class Before:" in out.stdout
-    # The one-pair check, on pipes: served by console.py without click (the script's entry).
+    # The one-pair check, on pipes.
     same = subprocess.run([str(cgraph), "check", str(sample), str(sample)], capture_output=True,
                           cwd=tmp_path)
     assert same.returncode == 0 and same.stdout.startswith(b"equal: "), same.stderr.decode()

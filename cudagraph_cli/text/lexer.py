@@ -272,10 +272,10 @@ def _python_statements(source: str) -> tuple[int, int]:
     return len(body), body[0].end_lineno
 
 
-def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterator[Token]:
-    """Yield Lark tokens for `text` (line breaks already `\\n`, see `normalize_source`); raise
-    SourceError on characters or layout Python rejects. With `templates` (line_templates.py),
-    a line that starts a logical line outside brackets may come as one finished statement."""
+def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
+    """Yield the tokens of `text` (Token tuples typed by the grammar's terminal names, what the
+    parser's tables read; line breaks already `\\n`, see `normalize_source`); raise
+    SourceError on characters or layout Python rejects."""
     indents = [0]  # Python's indentation columns (tabs to multiples of 8) ...
     alt_indents = [0]  # ... and the same with tabs as one column; the two must agree
     brackets: list[tuple[str, int]] = []
@@ -420,36 +420,6 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
             if text[line_start:code] != same_indent:
                 yield from indentation(code)
                 same_indent = text[line_start:code]
-            if templates is not None:
-                end = text.find("\n", code)
-                if end < 0:
-                    end = n
-                stmt = templates.statement(text, code, end, line, code - line_start + 1)
-                if stmt is not None:
-                    # The statement includes its newline: at_line_start stays True, so the
-                    # newline after it makes no _NEWLINE of its own.
-                    yield stmt
-                    # The lines after it, while each is code at the same indentation and a
-                    # template's: what the `nl` case above does for such a line, in short.
-                    width = len(same_indent)
-                    resume = end  # where the plain reading goes on
-                    while True:
-                        code = end + 1 + width
-                        if code >= n or text[code] in _NOT_CODE or \
-                                not text.startswith(same_indent, end + 1):
-                            break
-                        next_end = text.find("\n", code)
-                        if next_end < 0:
-                            next_end = n
-                        stmt = templates.statement(text, code, next_end, line + 1, width + 1)
-                        line += 1
-                        line_start = end + 1
-                        if stmt is None:  # read from its first token, as after the `nl` case
-                            resume = code
-                            break
-                        end = resume = next_end
-                        yield stmt
-                    it = _TOKEN_RE.finditer(text, resume)
             continue
         if kind == "ws":
             if m.group()[0] == "\\":
@@ -503,8 +473,5 @@ def tokenize(text: str, literal_types: dict[str, str], templates=None) -> Iterat
         yield Token("_DEDENT", "", n, line, 1)
 
 
-# After a line's indentation, a character that does not start code (the line is blank, a
-# comment, or indented further).
-_NOT_CODE = frozenset(" \t\f\n#")
 _BLANK_LINES_RE = re.compile(r"(?:[ \t\f]*(?:\#[^\n]*)?\n)*")
 _LEADING_BLANKS_RE = re.compile(r"[ \t\f]*")

@@ -423,24 +423,6 @@ def _reduce(rule: tuple, values: list, state_stack: list, states: tuple) -> None
     state_stack.append(states[state_stack[-1]][name])
 
 
-def _take_statement(tok: tuple, values: list, state_stack: list, states: tuple,
-                    rules: tuple) -> dict:
-    """Take a finished `stmt` where the driver stands: the reductions its first token would
-    cause, then the state after a `stmt` (as if its tokens had been read and reduced); the
-    row of that state. A statement that cannot stand there is an _Unexpected."""
-    _, node, first, line, col = tok
-    action = states[state_stack[-1]].get(first)
-    while action is not None and action < 0:
-        _reduce(rules[~action], values, state_stack, states)
-        action = states[state_stack[-1]].get(first)
-    goto = states[state_stack[-1]].get("stmt") if action is not None else None
-    if goto is None:
-        raise _Unexpected(Token(first, "", 0, line, col), set(states[state_stack[-1]]))
-    state_stack.append(goto)
-    values.append(node)
-    return states[goto]
-
-
 def _drive(tables: _Tables, tokens) -> list:
     """Run the LALR(1) automaton over `tokens`, calling the Transformer on each reduction.
     The one-child reductions, half of all, are made in place here; the others by `_reduce`."""
@@ -453,9 +435,6 @@ def _drive(tables: _Tables, tokens) -> list:
     row = states[tables.start]
     for tok in tokens:
         ttype = tok[0]
-        if ttype == "$LINE":  # a statement made by a line template (line_templates.py)
-            row = _take_statement(tok, values, state_stack, states, rules)
-            continue
         try:
             action = row[ttype]
             while action < 0:
@@ -535,29 +514,10 @@ def _one_of(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-# From this size on, repeated lines are read through line templates (line_templates.py):
-# making a template costs about what reading a dozen lines does, and small texts (the samples,
-# the tests, a CI golden file) have few repeats; nor do they import the templates' regexes.
-TEMPLATES_FROM_BYTES = 64 * 1024
-
-
-def parse_syntax(text: str, strip_bom: bool = True, templates: bool | None = None,
-                 lazy: bool = False) -> list:
-    """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`).
-    `templates`: read repeated lines through line templates; None: for big texts only.
-    `lazy`: a line a template reads is a `syntax.Pending` (the builder makes its nodes)."""
+def parse_syntax(text: str, strip_bom: bool = True) -> list:
+    """Text -> list of top-level syntax statements (`strip_bom`: see `normalize_source`)."""
     text = normalize_source(text, strip_bom)
     tables = _tables()
-    if templates is None:
-        templates = len(text) >= TEMPLATES_FROM_BYTES
-    if templates:
-        from .line_templates import LineTemplates
-
-        made = LineTemplates(lambda tokens: _drive(tables, tokens), tables.literals, lazy)
-        try:
-            return _drive(tables, tokenize(text, tables.literals, made))
-        except (SourceError, _Unexpected, RecursionError):
-            pass  # read again below, the plain way: its error is the one to report
     try:
         return _drive(tables, tokenize(text, tables.literals))
     except SourceError:

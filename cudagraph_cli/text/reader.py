@@ -55,7 +55,7 @@ def parse_module(text: str, filename: str = "<input>"):
             line = text.count("\n", 0, i) + 1
             col = i - (text.rfind("\n", 0, i) + 1) + 1
             raise SourceError("binary data (NUL byte) in input", Loc(line, col))
-        stmts = parse_syntax(text, strip_bom=False, lazy=True)
+        stmts = parse_syntax(text, strip_bom=False)
         module = ModuleBuilder().build(stmts, _leading_comments(text))
         del stmts
         if gc_was_enabled and len(text) >= FREEZE_FROM_BYTES:

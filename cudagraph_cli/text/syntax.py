@@ -207,26 +207,6 @@ class If(Node):
         self.cond, self.body, self.orelse, self.line, self.col = cond, body, orelse, line, col
 
 
-class Pending(Node):
-    """A statement line read by a line template (line_templates.py), its nodes made when the
-    builder takes it (`node()`): a big function body is then a few pointers a line until it
-    is bound, not a tree of a kilobyte a line (83 MB at 2048 decode layers, the peak of
-    reading it). Only reader.py asks for them; `materialized` makes a list's nodes."""
-
-    __slots__ = ("make", "runs")
-
-    def __init__(self, make, runs: tuple, line: int, col: int):
-        self.make, self.runs, self.line, self.col = make, runs, line, col
-
-    def node(self):
-        return self.make(self.runs, self.line, self.col - 1)
-
-
-def materialized(stmts: list) -> list:
-    """The statements, each Pending one made."""
-    return [s.node() if type(s) is Pending else s for s in stmts]
-
-
 def dotted(node) -> str | None:
     """`R.memory.alloc_storage` for Attr(Attr(Name R, memory), alloc_storage); else None."""
     if type(node) is Name:  # the lexer reads a dotted name as one token: nearly every call

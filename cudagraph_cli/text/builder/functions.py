@@ -13,7 +13,6 @@ from ... import ir
 from ...diagnostics import Loc, SourceError
 from ...ir.sinfo import deduce, erase_to_well_defined, is_void
 from .. import syntax as S
-from .binding_memo import BindingMemo
 from .checks import check_import, literal
 from .prim_signatures import PRIM_DECORATORS
 from .scopes import SYM_DTYPES, Closure, FunctionScope
@@ -22,9 +21,7 @@ from .struct_info import impossible_match, sinfo_text, static_tensor
 
 class FunctionBuilder:
     """The Relax-function part of ModuleBuilder; of the shared state, reads `signatures`,
-    writes `value_sinfo` and `in_binding_annotation`, keeps the binding memo's tables."""
-
-    binding_memo = True  # build repeated lines by copy (binding_memo.py); tests turn it off
+    writes `value_sinfo` and `in_binding_annotation`."""
 
     def relax_header(self, fd: S.FuncDef, d, fctx: FunctionScope) -> ir.Function:
         private = False
@@ -43,10 +40,6 @@ class FunctionBuilder:
                     raise SourceError(f"unknown @R.function argument '{k.name}'", k.loc)
         # Names declared `m = T.int64()` anywhere in the body are symbolic in the whole function.
         for s in fd.body:
-            if type(s) is S.Pending:  # made here only if its shape could be one
-                if not s.make.declares:
-                    continue
-                s = s.node()
             if isinstance(s, S.Assign) and isinstance(s.target, S.Name) and \
                     isinstance(s.value, S.Call) and not s.value.args and not s.value.kwargs:
                 dt = SYM_DTYPES.get(S.dotted(s.value.func) or "")
@@ -80,30 +73,13 @@ class FunctionBuilder:
 
     def relax_body(self, fd: S.FuncDef, f: ir.Function, fctx: FunctionScope, class_name: str):
         """Bind the statements of `fd`'s body into `f`; consumes `fd.body` (see below)."""
-        memo = BindingMemo(self, f, fctx, class_name, self.memo_shapes, self.memo_sinfos) \
-            if self.binding_memo else None
         for p in f.params:
-            if memo is not None:
-                p.sinfo = memo.intern(p.sinfo)
             fctx.scope[p.name] = p
         stmts = fd.body
         blocks = _Blocks()
         body_expr = None
         first_return: Loc | None = None
-        built_here = False  # the statement before was built below, not by the memo
         for i, s in enumerate(stmts):
-            if built_here:
-                memo.after_general()
-                built_here = False
-            if type(s) is S.Pending:
-                if memo is not None:
-                    bindings = memo.bind(s)
-                    if bindings is not None:
-                        blocks.bind(bindings)
-                        stmts[i] = None
-                        continue
-                s = s.node()
-            built_here = memo is not None
             if isinstance(s, S.Return):
                 # TVM binds statements after the `return` too (they come out before it);
                 # only a second `return` is an error.
@@ -334,7 +310,7 @@ class FunctionBuilder:
     def _branch(self, stmts: list, s: S.If, f: ir.Function, fctx: FunctionScope, class_name: str,
                 suffix: str):
         """One branch of an `if` -> (SeqExpr, the name it assigns last)."""
-        body = [x for x in S.materialized(stmts) if not isinstance(x, S.Pass)]
+        body = [x for x in stmts if not isinstance(x, S.Pass)]
         last = body[-1] if body else None
         if isinstance(last, S.If):
             # An `if` ending a branch: its var is the branch result, renamed as TVM does.
@@ -440,7 +416,7 @@ class FunctionBuilder:
         saved = dict(fctx.scope)
         outputs: list[ir.Var] | None = None
         dummy_f = ir.Function("", [], None, [], ir.Tuple(()))
-        for s in S.materialized(w.body):
+        for s in w.body:
             if outputs is not None:
                 raise SourceError("statement after R.output in a dataflow block", s.loc)
             if isinstance(s, S.ExprStmt) and isinstance(s.value, S.Call) and \

@@ -46,17 +46,12 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
         # Metadata constants read so far: each must have learned its struct info (from a
         # kernel parameter or an annotation) by the end of the module.
         self.meta_constants: list[ir.Constant] = []
-        # The binding memo's (binding_memo.py): each line template's shape, and one object
-        # for each struct info value.
-        self.memo_shapes: dict = {}
-        self.memo_sinfos: dict = {}
         # The module's vdevices (its global infos' "vdevice" entries) and the name TVM prints
         # for each: read before any function, whose struct info names them.
         self.vdevices: list[ir.VDevice] = []
         self.vdevice_names: list[str] = []
 
     def build(self, stmts: list, leading_comments: list[str]) -> ir.Module:
-        stmts = S.materialized(stmts)
         classes = [s for s in stmts if isinstance(s, S.ClassDef)]
         module_syms: dict[str, str] = {}
         globals_text: list[str] = []
@@ -100,7 +95,7 @@ class ModuleBuilder(FunctionBuilder, ExpressionBuilder, RelaxCallBuilder, Struct
                            loc=cls.loc)
         self.module = module
         funcdefs = []
-        for s in S.materialized(cls.body):
+        for s in cls.body:
             if isinstance(s, S.FuncDef):
                 funcdefs.append(s)
             elif isinstance(s, S.Pass) or (isinstance(s, S.ExprStmt) and
