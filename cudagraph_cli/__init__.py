@@ -20,7 +20,7 @@ EXPORTS = {
     "directory_pairs": "api", "listed_pairs": "api", "PairResult": "api",
     "SourceError": "diagnostics", "Loc": "diagnostics",
     "RewriteOptions": "passes.options", "RewriteReport": "passes.pipeline",
-    "ModuleFacts": "report.analysis", "NotARewrite": "report.analysis",
+    "ModuleFacts": "report.analysis", "NotARewrite": "report.rewrite_of",
     "VerifyReport": "exec.verify", "ModuleFails": "exec.verify",
     "ModuleMismatch": "exec.verify",
 }

@@ -268,7 +268,7 @@ def check_shapes(module, shapes: dict | None, source_name: str,
                           f"({has})")
     for name, values in shapes.items():
         over = [(f.name, bound) for f in run if name in params_vars[f.name]
-                for bound in [upper_bounds(f).get(name)]
+                for bound in [f.upper_bounds().get(name)]
                 if bound is not None and any(v > bound for v in values)]
         if over:
             tightest = min(bound for _, bound in over)
@@ -276,12 +276,6 @@ def check_shapes(module, shapes: dict | None, source_name: str,
             whose = " and ".join(f"{f}'s" for f, b in over if b == tightest)
             raise OverBound(f"{name}={value} is over {whose} tir_var_upper_bound "
                             f"({name} <= {tightest}) in {source_name}")
-
-
-def upper_bounds(function) -> dict[str, int]:
-    """A Relax function's `tir_var_upper_bound` attribute (variable name -> its largest
-    value, for which memory planning sized the storages), {} when it has none."""
-    return function.upper_bounds()
 
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
@@ -322,7 +316,7 @@ def check_rewrite(original, rewritten, *,
     """NotARewrite (a SourceError, located in the module its `.which` names, in `sources`
     where given) unless `rewritten` is what a CUDA-graph rewrite, cgraph's or TVM's, can make
     of `original`."""
-    from .report.analysis import NotARewrite, check_is_rewrite
+    from .report.rewrite_of import NotARewrite, check_is_rewrite
 
     try:
         check_is_rewrite(original, rewritten)
@@ -444,5 +438,5 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
 __all__ = ["CpuRun", "Loc", "OverBound", "PairResult", "Source", "SourceError", "UnknownName",
            "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
            "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
-           "print_module", "public_names", "read", "rewrite", "run_cpu", "upper_bounds",
+           "print_module", "public_names", "read", "rewrite", "run_cpu",
            "verify"]

@@ -13,6 +13,7 @@ from rich.console import Console
 
 from conftest import ROOT, run_cli
 from cudagraph_cli import ir
+from cudagraph_cli.passes.guards import find_guards, guard_terms, largest_values
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.report.analysis import analyze
 from cudagraph_cli.report.views import render_html, render_terminal, to_json
@@ -295,12 +296,13 @@ class Module:
 '''
 
 
-def guarded(module: ir.Module, most: int, op: str = "<=") -> ir.Module:
+def guarded(module: ir.Module, most: int, op: str = "<=", test=None) -> ir.Module:
     """GUARDED_AFTER's main with its graph launch under the guard of `--capture-symbolic
     m:MAX`: `cond: R.Prim("bool") = R.prim_value(m <= T.int64(MAX))` (TVM 0.27 prints it
     `cond: T.bool = m <= MAX`), then `if cond:` launching the graph, `else:` the same launch
     eagerly. Built as IR: cgraph's parser reads no comparison yet (the option's own change
-    adds it). `op`: "<=", "<", "and" (`m <= MAX and m <= 2 * MAX`) or "+" (no guard)."""
+    adds it). `op`: "<=", "<", "and" (`m <= MAX and m <= 2 * MAX`) or "+" (no guard);
+    `test(m)`: the condition itself, in place of `op`'s."""
     main = module.function("main")
     bindings = list(main.blocks[0].bindings)
     k = next(i for i, b in enumerate(bindings) if ir.builtin_called(b.value) == ir.RUN_OR_CAPTURE)
@@ -317,7 +319,9 @@ def guarded(module: ir.Module, most: int, op: str = "<=") -> ir.Module:
         cond,
         ir.SeqExpr((ir.BindingBlock((launch,)),), launch.var),
         ir.SeqExpr((ir.BindingBlock((eager,)),), ir.Tuple(()))))
-    if op == "and":
+    if test is not None:  # the condition given whole, as a function of the variable m
+        test = test(m)
+    elif op == "and":
         test = ir.PrimBinOp("and", ir.PrimBinOp("<=", m, ir.IntImm(most)),
                             ir.PrimBinOp("<=", m, ir.IntImm(2 * most)))
     else:
@@ -361,3 +365,62 @@ def test_guard_bounds_the_graphs():
         main = to_json(analyze(original, plan), "g")["functions"][0]
         assert main["keyed_graphs"][0]["keys"] == [
             {"name": "m", "values": values, "least": 1, "bound_from": "guard"}]
+
+
+# ---- one reader of a guard (passes/guards.py) for the cost, the notes and verify ------------
+# report/analysis.py had a second reader for the cost (`_guard_bounds`); where the two read a
+# condition differently, the cost now reads what find_guards reads. Each case below is one of
+# those differences, with the figure the cost gives now.
+
+def _keys_and_guards(test):
+    original = parse_module(GUARDED_BEFORE, "g.relax")
+    plan = guarded(parse_module(GUARDED_AFTER, "g.after.relax"), 0, test=test)
+    facts = analyze(original, plan)
+    main = to_json(facts, "g")["functions"][0]
+    return main["keyed_graphs"][0]["keys"], [g.text() for g in find_guards(plan)], facts.notes
+
+
+def test_a_flipped_comparison_bounds_the_graphs():
+    # `4 >= m` is `m <= 4`: the old cost reader took only VAR on the left and counted 16
+    # graphs (the tir_var_upper_bound), while find_guards (and so verify and the note) read
+    # the guard m <= 4. The guard is right: within it m takes 1..4.
+    keys, guards, notes = _keys_and_guards(lambda m: ir.PrimBinOp(">=", ir.IntImm(4), m))
+    assert keys == [{"name": "m", "values": 4, "least": 1, "bound_from": "guard"}]
+    assert guards == ["m <= 4"]
+    # `5 > m` is `m < 5`: 1..4.
+    keys, guards, _ = _keys_and_guards(lambda m: ir.PrimBinOp(">", ir.IntImm(5), m))
+    assert keys == [{"name": "m", "values": 4, "least": 1, "bound_from": "guard"}]
+    assert guards == ["m < 5"]
+
+
+def test_a_strict_comparison_allows_one_value_less():
+    # `m < 5`: find_guards keeps the operator; the largest value it allows is 4 (the cost
+    # counts 4 graphs, not 5), as the old cost reader had it.
+    keys, guards, _ = _keys_and_guards(lambda m: ir.PrimBinOp("<", m, ir.IntImm(5)))
+    assert keys == [{"name": "m", "values": 4, "least": 1, "bound_from": "guard"}]
+    assert guards == ["m < 5"]
+    assert largest_values(guard_terms(ir.PrimBinOp("<", ir.SymVar("m"), ir.IntImm(5)))) == \
+        {"m": 4}
+
+
+def test_t_and_is_a_conjunction_for_every_reader():
+    # `T.And(m <= 3, m <= 6)`: the old cost reader read it (3), find_guards did not, so the
+    # note said "within its guards ()" and verify checked no guard. Now both read it.
+    keys, guards, notes = _keys_and_guards(lambda m: ir.PrimCall("T.And", (
+        ir.PrimBinOp("<=", m, ir.IntImm(3)), ir.PrimBinOp("<=", m, ir.IntImm(6)))))
+    assert keys == [{"name": "m", "values": 3, "least": 1, "bound_from": "guard"}]
+    assert guards == ["m <= 3 and m <= 6"]
+    assert any("within its guards (m <= 3 and m <= 6)" in n for n in notes)
+
+
+def test_a_condition_the_guard_reader_cannot_read_whole_bounds_nothing():
+    # `m <= 4 and m + 1 >= 2`: its second part compares no variable with a constant, so it is
+    # no guard (find_guards finds none, verify checks none); the old cost reader took m <= 4
+    # from it all the same. The cost now agrees with the guard reader: the bound comes from
+    # tir_var_upper_bound alone (still an upper bound of the graphs, 16).
+    keys, guards, _ = _keys_and_guards(lambda m: ir.PrimBinOp(
+        "and", ir.PrimBinOp("<=", m, ir.IntImm(4)),
+        ir.PrimBinOp(">=", ir.PrimBinOp("+", m, ir.IntImm(1)), ir.IntImm(2))))
+    assert keys == [{"name": "m", "values": 16, "least": 1,
+                     "bound_from": "tir_var_upper_bound"}]
+    assert guards == []

@@ -21,7 +21,7 @@ from cudagraph_cli.exec.backend import MAX_ALLOC_BYTES, ExecError, check_alloc_s
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
-from cudagraph_cli.report.analysis import NotARewrite, check_is_rewrite
+from cudagraph_cli.report.rewrite_of import NotARewrite, check_is_rewrite
 
 TVM_DIR = SAMPLES / "tvm"
 MODELS = SAMPLES / "models"

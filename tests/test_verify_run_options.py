@@ -141,8 +141,8 @@ def test_upper_bound_on_a_real_model_names_the_functions_and_the_bound():
 
 def test_upper_bounds_of_the_library():
     mod = load(BOUNDED)
-    assert api.upper_bounds(mod.function("main")) == {"n": 4}
-    assert api.upper_bounds(load(PREFILL_DECODE).function("decode")) == {}
+    assert mod.function("main").upper_bounds() == {"n": 4}
+    assert load(PREFILL_DECODE).function("decode").upper_bounds() == {}
     with pytest.raises(OverBound, match=r"n=7 is over main's"):
         api.check_shapes(mod, {"n": [1, 7]}, "m.relax")
     api.check_shapes(mod, {"n": [4]}, "m.relax")

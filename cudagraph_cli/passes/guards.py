@@ -86,18 +86,46 @@ def graph_path(blocks, eager: bool = False) -> list:
     return out
 
 
+def guard_terms(e) -> tuple | None:
+    """The comparisons a guard's condition `e` (a PrimExpr) is the conjunction of, each as
+    (symbolic variable name, operator, constant) with the variable on the left:
+    `seq_len <= 256` -> ("seq_len", "<=", 256), `256 >= seq_len` the same. A conjunction is
+    `a and b` (as TVM 0.27 prints tir.And) or `T.And(a, b)`. None when `e` is anything else
+    (a part that compares no symbolic variable with a constant, a disjunction): no guard.
+    The one reader of a guard's condition (find_guards; report/graph_cost.py's bounds)."""
+    out: list = []
+    return tuple(out) if _terms(e, out) else None
+
+
+_FLIPPED = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}
+
+
 def _terms(e, out: list) -> bool:
     if isinstance(e, ir.PrimBinOp) and e.op == "and":
         return _terms(e.lhs, out) and _terms(e.rhs, out)
+    if isinstance(e, ir.PrimCall) and e.func == "T.And" and e.args:
+        return all(_terms(a, out) for a in e.args)
     if isinstance(e, ir.PrimBinOp) and e.op in ir.BOOL_OPS:
         if isinstance(e.lhs, ir.SymVar) and isinstance(e.rhs, ir.IntImm):
             out.append((e.lhs.name, e.op, e.rhs.value))
             return True
         if isinstance(e.rhs, ir.SymVar) and isinstance(e.lhs, ir.IntImm):
-            flipped = {"<=": ">=", "<": ">", ">=": "<=", ">": "<"}.get(e.op, e.op)
-            out.append((e.rhs.name, flipped, e.lhs.value))
+            out.append((e.rhs.name, _FLIPPED.get(e.op, e.op), e.lhs.value))
             return True
     return False
+
+
+def largest_values(terms) -> dict[str, int]:
+    """{VAR: the largest value `terms` (guard_terms') allow it}, for each variable they bound
+    from above: `VAR <= C` and `VAR == C` allow C, `VAR < C` allows C - 1; several terms on
+    one variable, the least of them. Terms that bound nothing from above (`>=`, `>`, `!=`) are
+    left out."""
+    out: dict[str, int] = {}
+    for name, op, value in terms:
+        most = value - 1 if op == "<" else value if op in ("<=", "==") else None
+        if most is not None:
+            out[name] = min(most, out.get(name, most))
+    return out
 
 
 def _graph_call(seq: ir.SeqExpr):
@@ -127,16 +155,16 @@ def _scan(fname: str, blocks, top: bool, found: list) -> None:
             if type(v) is not ir.If:
                 continue
             seq = graph_branch(v)
-            terms: list = []
-            if seq is not None and type(v.cond) is ir.Var and v.cond in conds and \
-                    _terms(conds[v.cond], terms):
+            terms = guard_terms(conds[v.cond]) \
+                if seq is not None and type(v.cond) is ir.Var and v.cond in conds else None
+            if terms is not None:
                 call = _graph_call(seq)
                 args = call.args[1].fields if isinstance(call.args[1], ir.Tuple) else ()
                 index = args[2].value.value if len(args) > 2 and \
                     isinstance(args[2], ir.PrimValue) and \
                     isinstance(args[2].value, ir.IntImm) else None
                 capture = args[0].name if args and isinstance(args[0], ir.GlobalVarRef) else ""
-                found.append(Guard(fname, index, capture, tuple(terms),
+                found.append(Guard(fname, index, capture, terms,
                                    seq is v.true_branch, top, b.loc))
             for branch in (v.true_branch, v.false_branch):
                 _scan(fname, branch.blocks, False, found)

@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..passes.explain import about_text, capture_hint, counted_text, names_text
-from .analysis import BindingFact, FunctionFacts, KeyedGraphs, ModuleFacts
+from .analysis import BindingFact, FunctionFacts, ModuleFacts
+from .graph_cost import KeyedGraphs
 
 SCHEMA = 1
 
@@ -55,8 +56,9 @@ def to_json(facts: ModuleFacts, source: str) -> dict:
             "captured": facts.captured,
             "captured_ratio": round(facts.ratio, 6),
             "regions": sum(f.regions for f in facts.functions),
-            "host_launches_before": sum(f.host_launches_before for f in facts.functions),
-            "host_launches_after": sum(f.host_launches_after for f in facts.functions),
+            "host_launches_before": sum(f.kernel_launches for f in facts.functions),
+            "host_launches_after": sum(f.kernel_launches_after + f.regions
+                                       for f in facts.functions),
             **_host_work_json(facts, facts.functions),
             "graphs_at_most": _at_most_json(facts.graphs_at_most),
         },
@@ -76,8 +78,8 @@ def _function_json(f: FunctionFacts) -> dict:
         "captured_ratio": round(f.ratio, 6),
         "regions": f.regions,
         "graph_launches_per_call": f.regions,
-        "host_launches_before": f.host_launches_before,
-        "host_launches_after": f.host_launches_after,
+        "host_launches_before": f.kernel_launches,
+        "host_launches_after": f.kernel_launches_after + f.regions,
         **_host_work_json(f, [f]),
         "host_work_above_bound": f.host_work_above_bound,
         "graphs_at_most": _at_most_json(f.graphs_at_most),

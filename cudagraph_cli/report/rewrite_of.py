@@ -1,0 +1,81 @@
+"""Is OUT a rewrite of IN? `check_is_rewrite`, which the two-file form of `cgraph diff`
+(api.check_rewrite) runs before it reads OUT's graphs as IN's."""
+
+from __future__ import annotations
+
+from .. import ir
+from ..diagnostics import NO_LOC, Loc, SourceError
+from ..passes.guards import graph_path
+from .rewritten import builtin_call, builtin_target, count_kernels, is_graph_builtin, signature
+
+
+class NotARewrite(SourceError):
+    """OUT is not a rewrite of IN: `which` ("original" or "rewritten") says in which module
+    the location lies."""
+
+    def __init__(self, message: str, loc: Loc = NO_LOC, which: str = "rewritten"):
+        super().__init__(message, loc)
+        self.which = which
+
+
+def _launches_with_graphs(f: ir.Function, module: ir.Module, prims: set) -> int:
+    """Kernel launches a call of `f` makes: its own, and those of the capture functions it
+    launches (an input that is already a rewrite counts what its graphs launch)."""
+    n = count_kernels(f, module, prims)
+    for b in graph_path(f.blocks):
+        if builtin_call(b.value, ir.RUN_OR_CAPTURE):
+            c = module.function(builtin_target(b.value))
+            if isinstance(c, ir.Function):
+                n += count_kernels(c, module, prims)
+    return n
+
+
+def check_is_rewrite(original: ir.Module, rewritten: ir.Module) -> None:
+    """NotARewrite unless `rewritten` is what a CUDA-graph rewrite (cgraph's or TVM's) can make
+    of `original`: it has every function of the original (PrimFuncs by name, Relax functions
+    with as many parameters); the functions it adds are Relax functions (allocation and
+    capture functions); in each Relax function, the bindings other than the CUDA-graph
+    builtins are, in order, calls of the original function (same operators and callees); and
+    the kernel launches the original function makes are all still made, outside graphs or
+    inside the capture functions it launches."""
+    names_b = {f.name: f for f in rewritten.functions}
+    names_a = {f.name for f in original.functions}
+    for f in original.functions:
+        g = names_b.get(f.name)
+        kind = "PrimFunc" if isinstance(f, ir.PrimFunc) else "Relax function"
+        if g is None or type(g) is not type(f):
+            raise NotARewrite(f"the other module is not a rewrite of this one: it has no "
+                              f"{kind} '{f.name}'", f.loc, "original")
+    for g in rewritten.functions:
+        if g.name not in names_a and not isinstance(g, ir.Function):
+            raise NotARewrite(f"not a rewrite of the original: it adds the PrimFunc '{g.name}' "
+                              "(a rewrite adds only allocation and capture functions)", g.loc)
+    prims_a = {f.name for f in original.functions if isinstance(f, ir.PrimFunc)}
+    prims_b = {f.name for f in rewritten.functions if isinstance(f, ir.PrimFunc)}
+    for f in original.relax_functions():
+        g = names_b[f.name]
+        if len(f.params) != len(g.params):
+            raise NotARewrite(f"not a rewrite of the original: '{f.name}' takes "
+                              f"{len(g.params)} parameter(s), the original's "
+                              f"{len(f.params)}", g.loc)
+        # Only calls are compared: aliases, tuples and items of tuples compute nothing, and a
+        # normalizer (TVM's included) adds or removes them freely.
+        before = [b for block in f.blocks for b in block.bindings if isinstance(b.value, ir.Call)]
+        pos = 0
+        for b in graph_path(g.blocks):
+            if is_graph_builtin(b) or not isinstance(b.value, ir.Call):
+                continue
+            sig = signature(b.value, False)
+            while pos < len(before) and signature(before[pos].value, False) != sig:
+                pos += 1
+            if pos == len(before):
+                raise NotARewrite(f"not a rewrite of the original: this binding of "
+                                  f"'{f.name}' is not one of the original's (or is out of "
+                                  "order)", b.loc)
+            pos += 1
+        launched = _launches_with_graphs(g, rewritten, prims_b)
+        expected = _launches_with_graphs(f, original, prims_a)
+        if launched != expected:
+            raise NotARewrite(f"not a rewrite of the original: '{f.name}' makes {launched} "
+                              f"kernel launch(es) (its graphs included), the original "
+                              f"{expected}", g.loc)
