@@ -69,6 +69,8 @@ def main() -> int:
     ap.add_argument("--new", type=Path, default=ROOT)
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--only", default=None, help="only commands whose text holds this")
+    ap.add_argument("--show", type=int, default=0, metavar="N",
+                    help="print the first N characters of both results of a difference")
     args = ap.parse_args()
     cmds = commands(ROOT / "samples")
     if args.only:
@@ -84,7 +86,10 @@ def main() -> int:
         statuses[new["status"]] = statuses.get(new["status"], 0) + 1
         if new != cached[key]:
             differ.append(key)
-            print(f"DIFFERS: cgraph {key}", flush=True)
+            what = [k for k in ("stdout", "stderr", "status") if new[k] != cached[key][k]]
+            print(f"DIFFERS ({', '.join(what)}): cgraph {key}", flush=True)
+            if args.show:
+                print(json.dumps({"base": cached[key], "new": new}, indent=1)[:args.show])
     if args.cache:
         args.cache.write_text(json.dumps(cached))
     print(f"{len(cmds)} commands, {len(cmds) - len(differ)} identical, {len(differ)} differ "

@@ -13,8 +13,8 @@ from operator import itemgetter
 class Loc(tuple):
     """A position in a source file: 1-based line and column. Immutable and compared by value
     as a frozen dataclass would be, but made by `tuple.__new__`: every syntax node and IR node
-    has one (half a million in a 2048-layer module), and a frozen dataclass's `__init__` costs
-    three times as much."""
+    has one, and a frozen dataclass's `__init__` costs several times as much
+    (docs/BENCHMARKS.md)."""
 
     __slots__ = ()
 

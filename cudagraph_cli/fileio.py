@@ -265,7 +265,7 @@ def write_atomically(path: str, data: bytes, old: os.stat_result | None) -> None
     directory = os.path.dirname(target)
     if not os.path.isdir(directory):
         raise SourceError("cannot write: the directory does not exist", filename=path)
-    import tempfile  # here: it imports shutil and random, 6 ms of every start
+    import tempfile  # here: it imports shutil and random, which every start would pay
 
     try:
         fd, tmp = tempfile.mkstemp(prefix=".cgraph-", suffix=".tmp", dir=directory)

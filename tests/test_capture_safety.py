@@ -369,7 +369,7 @@ def test_every_rule_has_a_reason_and_a_source():
 
 def test_table_rules_are_checked(tmp_path):
     bad = tmp_path / "t.toml"
-    bad.write_text('[[rule]]\nmatch = "x"\nverdict = "never"\nhost_work = "counter"\n'
+    bad.write_text('[[rule]]\nmatch = "x"\nverdict = "never"\nhost_effect = "counter"\n'
                    'reason = "r"\n')
     with pytest.raises(capture_safety.TableError, match="no source"):
         capture_safety.load_table(str(bad))

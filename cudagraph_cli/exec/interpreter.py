@@ -41,7 +41,7 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, out_of_memory
-from ..passes.capture_safety import host_work, prim_func_host_work
+from ..passes.capture_safety import host_effect, prim_func_host_effect
 from .backend import Backend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .constants import constant_value
 from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim_func_spec
@@ -606,7 +606,7 @@ class Executor:
             spec = self._specs[key] = KernelSpec(base.name, indices, builtin, base.opaque)
         if self.model_host_work:
             if f.name not in self._prim_host_work:
-                self._prim_host_work[f.name] = prim_func_host_work(f)
+                self._prim_host_work[f.name] = prim_func_host_effect(f)
             found = self._prim_host_work[f.name]
             if found is not None:
                 ins = [t for i, t in enumerate(tensors) if i not in spec.outputs]
@@ -643,7 +643,7 @@ class Executor:
                 # to an object, not to memory.
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
         tensors, scalars, _ = _split(values)
-        work = host_work(name) if self.model_host_work else None
+        work = host_effect(name) if self.model_host_work else None
         if name in HOST_COMPUTED and self.model_host_work:
             return self._host_computed(name, tensors, scalars)
         if _has_tensors(ret):
@@ -728,7 +728,7 @@ class Executor:
             if any(self.backend.is_storage(v) for v in _leaves(ins)):
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
-            work = host_work(name) if self.model_host_work else None
+            work = host_effect(name) if self.model_host_work else None
             if work is not None:
                 scalars = scalars + [self._host_state(name, work, tensors)]
             spec = KernelSpec(name, tuple(range(len(tensors), len(tensors) + len(flat))), None,

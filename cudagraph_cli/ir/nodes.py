@@ -40,7 +40,7 @@ from ..diagnostics import Loc, NO_LOC
 #
 # Every node class is made by `node` below: slots and the list of fields, what
 # @dataclass(init=False, repr=False, eq=False, slots=True) would give it, without importing
-# dataclasses (which imports inspect: 12 ms of a small `cgraph check`'s 50) or compiling a
+# dataclasses (which imports inspect: a good part of a small `cgraph check`'s start) or compiling a
 # method from source at every start. Its methods are written here: __init__ is each class's
 # own (the tuple conversions included), and repr, eq, hash and frozenness are what @dataclass
 # would generate, from the three bases below. `replace` is dataclasses.replace for nodes.

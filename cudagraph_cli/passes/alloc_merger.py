@@ -1,4 +1,4 @@
-"""Stage 3: merge the static storages of all functions into one allocation plan. Plans only.
+"""Step 4 of the rewrite: merge the static storages of all functions into one allocation plan. Plans only.
 
 TVM's MergeAllocationPlans: per storage scope (in sorted order), each function's storages are
 sorted by size (descending, ties in source order); the i-th storages of all functions share

@@ -11,7 +11,7 @@ workspace), `conditional` or `safe`, with the reason and the source it comes fro
 The region planner asks `CaptureSafety.judge(call)` for every kernel launch: an external
 call by its symbol, a PrimFunc call by the packed and extern calls in its body (DispatchSortScan's
 `T.call_packed("tvm.contrib.thrust.sort", ...)`), an operator by its name (`relax.to_vdevice`).
-The reference executor asks `host_work(symbol)` to model a call that does host work
+The reference executor asks `host_effect(symbol)` to model a call that does host work
 (exec/interpreter.py): a graph replays it with the host state it had at capture.
 """
 
@@ -28,7 +28,7 @@ from .. import ir
 
 TABLE_PATH = Path(__file__).with_name("capture_safety.toml")
 VERDICTS = ("never", "host-state", "workspace", "conditional", "safe")
-HOST_WORK = ("counter", "data")
+HOST_EFFECTS = ("counter", "data")
 
 
 class TableError(ValueError):
@@ -42,7 +42,7 @@ class Rule:
     reason: str
     source: str
     is_op: bool = False
-    host_work: str | None = None  # never / host-state: what the executor models
+    host_effect: str | None = None  # never / host-state: what the executor models
     workspace_args: int | None = None  # workspace: the call's argument count with it
     workspace_last_uint8: bool = False  # workspace: a 1-D uint8 tensor last
     condition: str = ""  # conditional
@@ -77,12 +77,12 @@ def load_table(path: str | None = None) -> tuple[Rule, ...]:
             if not str(r.get(key, "")).strip():
                 raise TableError(f"{where}: no {key}")
         rule = Rule(r.get("match", r.get("op")), verdict, r["reason"], r["source"],
-                    is_op="op" in r, host_work=r.get("host_work"),
+                    is_op="op" in r, host_effect=r.get("host_effect"),
                     workspace_args=r.get("workspace_args"),
                     workspace_last_uint8=bool(r.get("workspace_last_uint8", False)),
                     condition=r.get("condition", ""), default=r.get("default", "capture"))
-        if verdict in ("never", "host-state") and rule.host_work not in HOST_WORK:
-            raise TableError(f"{where}: host_work must be one of {', '.join(HOST_WORK)}")
+        if verdict in ("never", "host-state") and rule.host_effect not in HOST_EFFECTS:
+            raise TableError(f"{where}: host_effect must be one of {', '.join(HOST_EFFECTS)}")
         if verdict == "workspace" and rule.workspace_args is None and \
                 not rule.workspace_last_uint8:
             raise TableError(f"{where}: a workspace rule says how to tell the workspace "
@@ -103,14 +103,14 @@ def rule_for(symbol: str, is_op: bool = False) -> Rule | None:
     return None
 
 
-def host_work(symbol: str) -> str | None:
-    """What host work an external function does on every call, as the executor models it:
+def host_effect(symbol: str) -> str | None:
+    """What an external function does on the host on every call, as the executor models it:
     "counter" (state that changes each call), "data" (a result the host computes from the
     data), or None (none, or not known)."""
     rule = rule_for(symbol)
     if rule is None or rule.verdict not in ("never", "host-state"):
         return None
-    return rule.host_work
+    return rule.host_effect
 
 
 @dataclass(frozen=True)
@@ -291,10 +291,10 @@ class CaptureSafety:
         return self._prim_verdicts[name]
 
 
-def prim_func_host_work(f: ir.PrimFunc) -> tuple[str, str] | None:
-    """(symbol, host work) of the first call in a PrimFunc's body that does host work."""
+def prim_func_host_effect(f: ir.PrimFunc) -> tuple[str, str] | None:
+    """(symbol, host effect) of the first call in a PrimFunc's body that has one."""
     for c in body_calls(f.body):
-        work = host_work(c.symbol) if c.packed else None
+        work = host_effect(c.symbol) if c.packed else None
         if work is not None:
             return c.symbol, work
     return None

@@ -1,8 +1,8 @@
-"""After stage 2, beside the merger: why each kernel launch left outside a graph is there, in
-words. Reads plans only.
+"""Step 3 of the rewrite, after the planner: why each kernel launch left outside a graph is
+there, in words. Reads plans only.
 
 The region planner records, for every launch it leaves outside, its decision (`LeftOutside`:
-not static, a vm.builtin or Relax callee, excluded, ...). For "not static" this stage finds
+not static, a vm.builtin or Relax callee, excluded, ...). For "not static" this step finds
 the first argument that is not, and follows it back through the bindings to the root cause:
 a function input, an `R.builtin.alloc_tensor`, a storage that flows to the return value or
 whose size is not constant, an uncaptured symbolic variable. It asks the planner's
@@ -65,8 +65,8 @@ def capture_hint(code: str, names) -> str:
 
 def counted_text(code: str, n: int, names) -> str:
     """`symbolic-shape: 97 (seq_len) [--capture-symbolic seq_len[:MAX] would capture them]`:
-    one code of a function's reasons in aggregate, as `rewrite --explain` and `cgraph diff`
-    print it."""
+    one code of a function's reasons in aggregate, as `rewrite --explain` prints it (the
+    tables of `cgraph diff` print about_text's)."""
     hint = capture_hint(code, names)
     return f"{code}: {n}" + (f" ({names_text(names)})" if names else "") + \
         (f" [{hint} would capture them]" if hint else "")

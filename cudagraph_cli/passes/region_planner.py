@@ -1,4 +1,4 @@
-"""Stage 2: find the static regions of each function and plan their lifting. Reads IR only.
+"""Step 2 of the rewrite: find the static regions of each function and plan their lifting. Reads IR only.
 
 A port of TVM's CUDAGraphRewritePlanner (src/relax/transform/rewrite_cuda_graph.cc), with
 the same notion of static:
@@ -21,12 +21,12 @@ the same notion of static:
   that allocates, synchronises or keeps host state, a PrimFunc whose body calls one,
   `relax.to_vdevice`); it closes the region as a non-static binding does.
 
-Its input is the module and, from the storage collector (stage 1), the storages whose
+Its input is the module and, from the storage collector (step 1), the storages whose
 tensors flow to each function's return value, and the vars whose values do (a call bound to
 one that allocates its result is not static: correction 3). Its output is data: one
 `RegionPlan` per region to capture and one per function for its storages, the values found
 static, and, for every kernel launch left outside a graph, a `LeftOutside` naming the
-planner's decision; why that decision was taken, in words, is the explain stage's job
+planner's decision; why that decision was taken, in words, is the explain step's job
 (explain.py).
 
 TVM's quirks kept on purpose (the default output equals TVM's): a dataflow block gets no scope
@@ -48,7 +48,7 @@ from .storage_collector import collect_returned_values, free_vars
 KERNEL_OP_EXCLUDED_PREFIXES = ("relax.memory", "relax.builtin")
 KERNEL_OP_EXCLUDED = {"relax.reshape", "relax.null_value", "relax.call_builtin_with_ctx"}
 # Operators whose result is never memory the call allocates: a storage or a tensor in one
-# (stage 1's business), a view of an argument, a null object.
+# (step 1's business), a view of an argument, a null object.
 VIEW_OPS_PREFIXES = ("relax.memory", "relax.builtin")
 VIEW_OPS = {"relax.reshape", "relax.null_value", "relax.vm.alloc_storage",
             "relax.vm.alloc_tensor"}
@@ -155,7 +155,7 @@ class StaticValues:
     static given them. The planner grows both as it goes; a var is added when its binding is
     planned, before any use of it, and a function's symbolic variables when the planner
     enters it (each function has its own SymVar objects), so the final sets answer for any
-    binding exactly as they did when the planner reached it (which the explain stage relies
+    binding exactly as they did when the planner reached it (which the explain step relies
     on)."""
 
     def __init__(self):

@@ -1,4 +1,4 @@
-"""Stage 4: apply the plans. The only stage that builds IR.
+"""Step 5 of the rewrite: apply the plans. The only step that builds IR.
 
 A port of TVM's CUDAGraphRewriter and FuncBuilder:
 
@@ -183,8 +183,8 @@ def region_key(region: RegionPlan, outputs: list) -> tuple:
     """What `build_lifted` reads of a region, as the `Encoder` of structural equality sees it
     (local vars and symbolic vars by place of definition, free vars by identity, unknown struct
     info equal to nothing). Two regions with equal keys lift to structurally equal functions,
-    which `_Module.add_function` shares: the second needs neither building nor its key (a
-    2048-layer decode module has 2,048 regions of one key)."""
+    which `_Module.add_function` shares: the second needs neither building nor its key (the
+    regions of a model's layers mostly have one key)."""
     enc = Encoder()
     sinfo = enc.sinfo
     notes: list = [tuple([(s.name, s.dtype, enc.prim(s)) for s in region.tir_vars.values()])]

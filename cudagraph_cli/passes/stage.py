@@ -76,7 +76,7 @@ def wrong_stage(module: ir.Module) -> WrongStage | None:
             v = b.value
             # Only the call a binding makes: TVM binds every call on its own (a call nested
             # in another's arguments, as TVM's tests write some, is inside an operator call,
-            # which is sign enough). Every binding of a 2048-layer model is looked at.
+            # which is sign enough). Every binding of the module is looked at.
             if type(v) is not ir.Call or type(v.op) is not ir.Op:
                 continue
             name = v.op.name

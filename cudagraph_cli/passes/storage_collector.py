@@ -1,4 +1,4 @@
-"""Stage 1: storages whose tensors flow to a function's return value are never lifted.
+"""Step 1 of the rewrite: storages whose tensors flow to a function's return value are never lifted.
 
 A storage lifted into the shared `cuda_graph_alloc` is reused by every call (and, merged,
 by other functions): a tensor returned to the caller must not live there. TVM's

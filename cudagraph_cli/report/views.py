@@ -1,19 +1,19 @@
-"""The views of `cgraph diff`: terminal (rich), JSON, self-contained HTML, unified text diff.
+"""The views of `cgraph diff`: terminal (rich), JSON, self-contained HTML.
 
-All four show the same facts (report/analysis.py). The JSON schema is documented in
-docs/DIFF.md; its "schema" field is bumped on any incompatible change.
+All three show the same facts (report/analysis.py); `--format unified`, a patch of the input's
+own text, is patch_view.py's. The JSON schema is documented in docs/DIFF.md; its "schema"
+field is bumped on any incompatible change.
 """
 
 from __future__ import annotations
 
-import difflib
 import html
 import re
 import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..passes.explain import about_text, capture_hint, counted_text, names_text
+from ..passes.explain import about_text, capture_hint, names_text
 from .analysis import BindingFact, FunctionFacts, ModuleFacts
 from .graph_cost import KeyedGraphs
 
@@ -126,12 +126,6 @@ def _host_work_json(facts, functions: list) -> dict:
 def _single_kernel_flag(f: FunctionFacts) -> str:
     return (f"; {f.single_kernel_graphs} of them a single kernel, saving nothing "
             "(--min-kernels 2)" if f.single_kernel_graphs else "")
-
-
-def reasons_line(f: FunctionFacts) -> str:
-    """`symbolic-shape: 97 (seq_len); vm-builtin: 16 (...)`: one function's reasons in
-    aggregate, as the terminal, HTML and `rewrite --explain` print them."""
-    return "; ".join(counted_text(code, n, names) for code, n, names in f.reasons)
 
 
 def _html_hint(code: str, names) -> str:
@@ -610,11 +604,3 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
         out.append(f"<p class=\"note\">note: {esc(note)}</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
-
-
-# ---- unified diff -------------------------------------------------------------------------
-
-def render_unified(before: str, after: str, name_before: str, name_after: str) -> str:
-    return "".join(difflib.unified_diff(before.splitlines(keepends=True),
-                                        after.splitlines(keepends=True),
-                                        fromfile=name_before, tofile=name_after))

@@ -33,7 +33,7 @@ _NUMBER = (rf"(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+"
 # As in CPython's tokenizer, every non-ASCII character may belong to a name; the whole name is
 # then checked (and NFKC-normalized) as Python does, in `_identifier`. The classes are written
 # as the ASCII characters they leave out: `[A-Za-z_\x80-\U0010FFFF]` is the same set, but
-# compiling it costs 10 to 30 ms at every start (tests/test_parse_tables.py checks they agree).
+# compiling it is slow, at every start (tests/test_parse_tables.py checks they agree).
 NAME_START = r"[^\x00-\x40\x5b-\x5e\x60\x7b-\x7f]"  # A-Z a-z _ and non-ASCII
 NAME_CHAR = r"[^\x00-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"  # and 0-9
 _NAME = f"{NAME_START}{NAME_CHAR}*"
@@ -47,7 +47,7 @@ _STRING_BODY = ('"""(?:[^"\\\\]|\\\\.|"(?!""))*"""'
 # `_PREFIXED_STRING_RE`: matching whole prefixed strings before names would slow every name.
 # The blanks after a name, number, string or operator are part of its match (`_BLANKS`, the
 # token itself is its group): one match per token instead of two where a blank follows, as
-# after every `,` and around every `=` (285k fewer loop turns at 2048 decode layers). Brackets
+# after every `,` and around every `=` (a loop turn fewer for most tokens). Brackets
 # have groups of their own, so that the commonest tokens are told apart by the regex, in C.
 _BLANKS = "[ \\t\\f]*"
 _TOKEN_RE = re.compile(
@@ -88,8 +88,9 @@ def normalize_source(text: str, strip_bom: bool = True) -> str:
 
 class Token(tuple):
     """A token as the LALR driver needs it: (type, value, start_pos, line, column), read by
-    name. A tuple made by `tuple.__new__` costs half a slotted object's `__init__`, and a big
-    module has a million tokens; `lark.Token` (a str subclass with eight fields) cost more."""
+    name. A tuple made by `tuple.__new__` costs less than a slotted object's `__init__`, and a
+    model has a token or more per character of its function bodies; `lark.Token` (a str
+    subclass with eight fields) cost more."""
 
     __slots__ = ()
 
@@ -365,8 +366,8 @@ def tokenize(text: str, literal_types: dict[str, str]) -> Iterator[Token]:
                     prim_end = check_prim_func(text, line_start, line, prim_def_indent)
                 yield _make(Token, (t, value, start, line, col))
             else:
-                # A big module has a dozen times more names than distinct ones (2048 decode
-                # layers: 367k, 25k); one string each keeps the syntax tree and the IR smaller.
+                # A model repeats the same few names many times over (its layers); one string
+                # each keeps the syntax tree and the IR smaller.
                 yield _make(Token, ("NAME", sys.intern(value), start, line, col))
             continue
         if kind == "op":

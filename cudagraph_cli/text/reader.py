@@ -13,8 +13,8 @@ from .builder import ModuleBuilder
 from .lexer import normalize_source
 from .parser import parse_syntax
 
-# From this size on, what reading built is frozen (see parse_module): a 2048-layer decode module
-# is 4 MB; the samples and the test cases are a few KB, and stay out of it.
+# From this size on, what reading built is frozen (see parse_module): a real model's dump is
+# hundreds of KB; the samples and the test cases are a few KB, and stay out of it.
 FREEZE_FROM_BYTES = 256 * 1024
 
 _IMPORT_HEADER = ("# from tvm.script import", "# from typing import", "# from tvm.tirx.layout")
@@ -60,8 +60,8 @@ def parse_module(text: str, filename: str = "<input>"):
         del stmts
         if gc_was_enabled and len(text) >= FREEZE_FROM_BYTES:
             # The module lives as long as the command, and has no cycles to collect: left
-            # tracked, its million objects are rescanned by every full collection after this
-            # one (the passes, the printer; about a second at 2048 layers). Frozen, they are
+            # tracked, its objects are rescanned by every full collection after this one (the
+            # passes, the printer). Frozen, they are
             # still freed by reference counting; only cyclic garbage that already exists now
             # would stay, hence not for the small modules that tests read by the thousand.
             gc.freeze()

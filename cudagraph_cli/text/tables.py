@@ -3,9 +3,9 @@
     python -m cudagraph_cli.text.tables          # rewrite cudagraph_cli/text/parse_tables.json
     python -m cudagraph_cli.text.tables --check  # exit 1 if it does not match the grammar
 
-Building the tables from the grammar costs about 40 ms and importing Lark about 20 ms on every
-run; parser.py instead reads parse_tables.json (under a millisecond) and never imports Lark.
-JSON rather than a Python module of literals: compiling that module costs 13 ms wherever no
+Building the tables from the grammar and importing Lark would cost every run more than the rest
+of a small command's start; parser.py instead reads parse_tables.json and never imports Lark.
+JSON rather than a Python module of literals: compiling that module is slow wherever no
 bytecode cache can be written, reading the JSON costs the same everywhere.
 The grammar stays the definition of the language: this module (run by `make tables`, checked
 by tests/test_parse_tables.py) is the only place the tables come from.

@@ -96,8 +96,8 @@ class FunctionBuilder:
                 continue
             blocks.bind(self.statement_bindings(s, f, fctx, class_name))
             # The body is read once: each statement's syntax is dropped once it is bound, so
-            # that the syntax tree shrinks as the IR grows (a 2048-layer decode function is
-            # 90 MB of syntax; both whole at once were the peak of reading it).
+            # that the syntax tree shrinks as the IR grows (both whole at once would be the
+            # peak of reading a big function).
             stmts[i] = None
         if body_expr is None:
             raise SourceError(f"function '{f.name}' has no `return`", fd.loc)
