@@ -78,6 +78,7 @@ bench: $(VENV)/.test
 	$(BIN)/python bench/bench_startup.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_big.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_real_size.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_real_read.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_symbolic.py --write docs/BENCHMARKS.md
 
 # On a machine with an NVIDIA GPU (and, for bench-gpu, PyTorch): the launch-overhead benchmark

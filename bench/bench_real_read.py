@@ -1,19 +1,19 @@
 """Benchmark: reading and rewriting the largest real dump, this checkout against another tree,
 interleaved.
 
-    python bench/bench_real_read.py --tree DIR [--repeat 9] [--model mlc_llama_8b]
+    python bench/bench_real_read.py [--tree DIR] [--repeat 9] [--model mlc_llama_8b]
                                     [--write docs/BENCHMARKS.md]
 
 Two figures for samples/real/MODEL.before.relax (Llama-3.1-8B dimensions by default, 7.2k
-lines), each taken in turn for this checkout and for --tree DIR (another source tree: `git
-archive COMMIT | tar -x -C DIR`), one run of each alternately, so that a shared machine's load
-falls on both alike:
+lines), for this checkout and, with --tree DIR, for another source tree too (`git archive
+COMMIT | tar -x -C DIR`), one run of each alternately, so that a shared machine's load falls on
+both alike:
 
 * `cgraph rewrite IN -o OUT`, a whole process: wall and CPU seconds (user + sys of the child);
 * building the module (`cudagraph_cli.loads`: reading to syntax and building the IR), in a
   child process of its own after one warm-up read: CPU seconds (time.process_time).
 
-Medians of --repeat runs, and each median's ratio to the other tree's. Bytecode caches are kept
+Medians of --repeat runs, and (with --tree) each median's ratio to the other tree's. Bytecode caches are kept
 under a temporary PYTHONPYCACHEPREFIX (as an installed wheel has them), so no tree is touched.
 """
 
@@ -74,13 +74,15 @@ def build_once(tree: Path, env: dict, src: Path) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tree", required=True, type=Path)
+    ap.add_argument("--tree", type=Path, default=None)
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--model", default="mlc_llama_8b")
     ap.add_argument("--write", metavar="FILE")
     args = ap.parse_args()
     src = ROOT / "samples" / "real" / f"{args.model}.before.relax"
-    trees = {"this checkout": ROOT, f"`{args.tree}`": args.tree.resolve()}
+    trees = {"this checkout": ROOT}
+    if args.tree is not None:
+        trees[f"`{args.tree}`"] = args.tree.resolve()
     load_before = os.getloadavg()[0]
     runs: dict = {name: {"wall": [], "cpu": [], "build": []} for name in trees}
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,18 +102,21 @@ def main() -> None:
                 f"{n} rewrite {r['wall'][-1]:.2f} s wall {r['cpu'][-1]:.2f} s CPU, build "
                 f"{r['build'][-1]:.3f} s" for n, r in runs.items()), flush=True)
     med = {n: {k: statistics.median(v) for k, v in r.items()} for n, r in runs.items()}
-    mine, other = med["this checkout"], med[f"`{args.tree}`"]
     rows = ["| cgraph | `rewrite`, wall (s) | `rewrite`, CPU (s) | building the module, CPU (s) |",
             "|---|---|---|---|"]
     rows += [f"| {n} | {m['wall']:.2f} | {m['cpu']:.2f} | {m['build']:.3f} |"
              for n, m in med.items()]
-    rows.append(f"| ratio | {mine['wall'] / other['wall']:.3f} | {mine['cpu'] / other['cpu']:.3f}"
-                f" | {mine['build'] / other['build']:.3f} |")
+    if args.tree is not None:
+        mine, other = med["this checkout"], med[f"`{args.tree}`"]
+        rows.append(f"| ratio | {mine['wall'] / other['wall']:.3f} | "
+                    f"{mine['cpu'] / other['cpu']:.3f} | {mine['build'] / other['build']:.3f} |")
+    tree_arg = f" --tree {args.tree}" if args.tree is not None else ""
+    alternately = ", the two trees run alternately" if args.tree is not None else ""
     load = f"load average {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at the end"
     report = (f"\n### The largest real dump: `cgraph rewrite` and reading ({machine()})\n\n"
-              f"`python bench/bench_real_read.py --tree {args.tree} --repeat {args.repeat} "
+              f"`python bench/bench_real_read.py{tree_arg} --repeat {args.repeat} "
               f"--model {args.model}`: samples/real/{args.model}.before.relax "
-              f"({src.read_text().count(chr(10))} lines), the two trees run alternately, "
+              f"({src.read_text().count(chr(10))} lines){alternately}, "
               f"medians of {args.repeat} ({load}; {os.cpu_count()} cores).\n\n"
               + "\n".join(rows) + "\n")
     print(report)

@@ -25,112 +25,35 @@ that a pass cannot change a module another stage still holds: it builds a new no
   completes them after making them (a var's dataflow flag is known once its block ends, a
   function's body after every signature is read, since calls need them). Call, PrimValue,
   ShapeExpr and DataTypeImm stay assignable for speed: they are made for nearly every binding
-  read, and a frozen slots class on CPython 3.11 pays an object.__setattr__ per field
-  (about 1 us more per Call, 1.5% of reading a 512-layer decode module). No code assigns
-  their fields: passes build new ones.
+  read, and a frozen slots class on CPython 3.11 pays an object.__setattr__ per field. No
+  code assigns their fields: passes build new ones.
 """
 
 from __future__ import annotations
 
-from operator import attrgetter
+import dataclasses
+from dataclasses import dataclass
 
 from ..diagnostics import Loc, NO_LOC
 
 # ---- how the node classes are made --------------------------------------------------------
 #
-# Every node class is made by `node` below: slots and the list of fields, what
-# @dataclass(init=False, repr=False, eq=False, slots=True) would give it, without importing
-# dataclasses (which imports inspect: a good part of a small `cgraph check`'s start) or compiling a
-# method from source at every start. Its methods are written here: __init__ is each class's
-# own (the tuple conversions included), and repr, eq, hash and frozenness are what @dataclass
-# would generate, from the three bases below. `replace` is dataclasses.replace for nodes.
-# tests/test_ir_immutable.py compares every class with the @dataclass it stands for.
-
-
-def node(cls):
-    """The node class `cls` with its fields (its annotations, in order) as slots:
-    `__match_args__` names them and `field_defaults` holds the defaults written in the
-    class body (documentation: each `__init__` has them)."""
-    ns = dict(cls.__dict__)
-    names = tuple(ns.get("__annotations__", {}))
-    ns["field_defaults"] = {n: ns.pop(n) for n in names if n in ns}
-    ns.pop("__dict__", None)
-    ns.pop("__weakref__", None)
-    ns["__slots__"] = names
-    ns["__match_args__"] = names
-    made = type(cls)(cls.__name__, cls.__bases__, ns)
-    made.__qualname__ = cls.__qualname__
-    return made
-
-
-def field_names(n) -> tuple:
-    """The names of a node's (or node class's) fields, in order (dataclasses.fields' names)."""
-    return n.__match_args__
-
-
-def replace(n, **changes):
-    """A new node of `n`'s class with `changes` and the rest of `n`'s fields, made through the
-    class's __init__ (dataclasses.replace for nodes)."""
-    for name in n.__match_args__:
-        if name not in changes:
-            changes[name] = getattr(n, name)
-    return n.__class__(**changes)
-
-
-def _frozen(name: str, what: str):
-    from dataclasses import FrozenInstanceError  # only here: assigning a frozen node is a bug
-
-    return FrozenInstanceError(f"cannot {what} field {name!r}")
-
-
-set_field = object.__setattr__  # how a frozen node's __init__ sets its fields
+# Every node class is a slots dataclass with its own __init__ (the tuple conversions included):
+# `node` for a node compared by identity (eq=False; frozen when it derives from FrozenNode),
+# `value_node` for one compared by value (frozen, eq and hash on its fields). The three bases
+# only say which kind a class is. `replace` is dataclasses.replace.
 
 
 class Node:
-    """A node compared by identity; repr as @dataclass writes it."""
+    """A node compared by identity."""
 
     __slots__ = ()
-
-    def __repr__(self) -> str:
-        cls = type(self)
-        return cls.__qualname__ + "(" + ", ".join(
-            f"{name}={getattr(self, name)!r}" for name in cls.__match_args__) + ")"
 
 
 class FrozenNode(Node):
-    """A node whose fields cannot be assigned (@dataclass's frozen=True)."""
+    """A node whose fields cannot be assigned."""
 
     __slots__ = ()
-
-    def __setattr__(self, name, value):
-        raise _frozen(name, "assign to")
-
-    def __delattr__(self, name):
-        raise _frozen(name, "delete")
-
-    # As @dataclass(frozen=True, slots=True) has them: copy and pickle set the fields through
-    # object.__setattr__, which the frozen __setattr__ would refuse.
-    def __getstate__(self):
-        return [getattr(self, name) for name in type(self).__match_args__]
-
-    def __setstate__(self, state):
-        for name, value in zip(type(self).__match_args__, state):
-            set_field(self, name, value)
-
-
-def value_node(cls):
-    """`node` for a class compared by value: eq and hash on the tuple of its fields, as
-    @dataclass(frozen=True) has them (hash((self.a, self.b)))."""
-    cls = node(cls)
-    names = cls.__match_args__
-    if len(names) >= 2:
-        cls.field_values = staticmethod(attrgetter(*names))
-    elif names:
-        get = attrgetter(names[0])
-        cls.field_values = staticmethod(lambda n: (get(n),))
-    else:
-        cls.field_values = staticmethod(lambda n: ())
-    return cls
 
 
 class ValueNode(FrozenNode):
@@ -138,13 +61,26 @@ class ValueNode(FrozenNode):
 
     __slots__ = ()
 
-    def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return self.field_values(self) == other.field_values(other)
-        return NotImplemented
 
-    def __hash__(self):
-        return hash(self.field_values(self))
+def node(cls):
+    """The identity-compared node class `cls` as a slots dataclass of its annotations."""
+    return dataclass(init=False, eq=False, frozen=issubclass(cls, FrozenNode), slots=True)(cls)
+
+
+def value_node(cls):
+    """The value-compared node class `cls` as a frozen slots dataclass (eq and hash on the
+    tuple of its fields)."""
+    return dataclass(init=False, eq=True, frozen=True, slots=True)(cls)
+
+
+def field_names(n) -> tuple:
+    """The names of a node's (or node class's) fields, in order."""
+    return n.__match_args__
+
+
+# A new node of `n`'s class with some fields changed, through the class's __init__.
+replace = dataclasses.replace
+set_field = object.__setattr__  # how a frozen node's __init__ sets its fields
 
 
 # ---- primitive (TIR-level) expressions: shapes and prim values ---------------------------
