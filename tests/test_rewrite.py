@@ -20,7 +20,7 @@ from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.ir.wellformed import check_module
-from rewrite_helpers import slots, storages_allocated
+from rewrite_helpers import storages_allocated
 from tvm_oracle import tvm_equal, tvm_parse
 
 TVM_DIR = ROOT / "samples" / "tvm"
@@ -117,20 +117,6 @@ def case(name: str) -> str:
     return (CASES_DIR / f"{name}.relax").read_text()
 
 
-def test_tvm_shares_one_slot_between_functions_live_at_once():
-    """tests/cases/functions_live_at_once: main holds `a` across its call of helper; TVM's
-    behaviour gives both storages slot 0 (helper's graph overwrites main's `a`)."""
-    compat, _ = rewrite(parse_module(case("functions_live_at_once")), RewriteOptions.tvm_compat())
-    assert slots(compat.function("main")) == slots(compat.function("helper")) == {0}
-
-
-def test_no_calls_means_tvm_merge():
-    out, _ = rw((TVM_DIR / "merge_alloc_funcs_before.relax").read_text())
-    compat, _ = rewrite(parse_module((TVM_DIR / "merge_alloc_funcs_before.relax").read_text()),
-                        RewriteOptions.tvm_compat())
-    assert print_module(out) == print_module(compat)
-
-
 def test_returned_value_reached_through_getitem_says_why():
     """tests/cases/return_through_getitem: the kernel writing `b` (returned through `t[0]`)
     stays outside with its reason; TVM's behaviour returns an undefined `r`."""
@@ -171,39 +157,6 @@ def test_tvm_launches_a_graph_before_fetching_its_storage():
     compat, _ = rewrite(parse_module(case("storage_after_region_start")), RewriteOptions.tvm_compat())
     with pytest.raises(SourceError, match="var 's' is used before"):
         check_module(compat)
-
-
-# ---- options --------------------------------------------------------------------------------
-
-def test_min_kernels_leaves_small_regions_and_says_why():
-    text = (TVM_DIR / "vm_builtin_before.relax").read_text()
-    out, report = rw(text, min_kernels=2)
-    assert not any(f.name.endswith("_cuda_graph_capture") for f in out.functions)
-    assert [r.code for r in report.reasons].count("min-kernels") == 1
-    out1, _ = rw(text, min_kernels=1)
-    assert any(f.name.endswith("_cuda_graph_capture") for f in out1.functions)
-
-
-def test_exclude_glob():
-    text = (TVM_DIR / "rewrite_cuda_graph_before.relax").read_text()
-    out, report = rw(text, exclude=("ex*",))
-    assert not any(f.name.endswith("_cuda_graph_capture") for f in out.functions)
-    assert {r.code for r in report.reasons} >= {"excluded"}
-    out2, _ = rw(text, exclude=("nothing*",))
-    assert any(f.name.endswith("_cuda_graph_capture") for f in out2.functions)
-
-
-def test_functions_option(tmp_path):
-    text = (TVM_DIR / "merge_alloc_funcs_before.relax").read_text()
-    out, report = rw(text, functions=("func2",))
-    assert out.function("func2_cuda_graph_capture") is not None
-    assert out.function("func1_cuda_graph_capture") is None
-    assert print_module(ir.Module("M", [out.function("func1")])) == \
-        print_module(ir.Module("M", [parse_module(text).function("func1")]))
-    assert "function-not-selected" in {r.code for r in report.reasons}
-    r = run_cli("rewrite", str(TVM_DIR / "merge_alloc_funcs_before.relax"), "--functions",
-                "func1,nope")
-    assert r.returncode == 2 and b"nope" in r.stderr and b"Traceback" not in r.stderr
 
 
 # ---- reasons --------------------------------------------------------------------------------
@@ -401,49 +354,6 @@ def test_a_storage_used_in_two_functions_is_a_located_error(tmp_path):
     src.write_text(text)
     r = run_cli("rewrite", str(src))
     assert r.returncode == 2 and b"undefined variable 's_helper'" in r.stderr
-
-
-def test_which_calls_allocate_their_result():
-    """Correction 3 keeps a returned call outside only when the call makes its result (as the
-    executor runs it, docs/EXECUTOR.md); one that writes a destination it is given, or returns
-    a view (here of a weight, the caller's own memory), is lifted as before."""
-    from cudagraph_cli.passes.region_planner import allocates_result
-
-    text = '''@I.ir_module
-class Module:
-    @T.prim_func(private=True)
-    def kernel(A: T.Buffer((16,), "float32"), B: T.Buffer((16,), "float32")):
-        for i in range(16):
-            B[i] = A[i]
-
-    @R.function
-    def main(w: R.Tensor((16,), "float32")):
-        R.func_attr({"relax.force_pure": True, "num_input": 0})
-        cls = Module
-        s = R.memory.alloc_storage(R.shape([64]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([16]), "float32")
-        op: R.Tensor((16,), "float32") = R.exp(w)
-        op_bare = R.exp(w)
-        packed_tensor = R.call_packed("make", w, ty_args=(R.Tensor((16,), "float32"),))
-        packed_pair = R.call_packed("pair", w, ty_args=(R.Tuple(R.Tensor((16,), "float32"), R.Tensor((16,), "float32")),))
-        packed_dps = R.call_packed("k", w, a, ty_args=(R.Tuple,))
-        prim = cls.kernel(w, a)
-        view: R.Tensor((4, 4), "float32") = R.reshape(w, R.shape([4, 4]))
-        return (op, op_bare, packed_tensor, packed_pair, packed_dps, prim, view)
-'''
-    main = parse_module(text).function("main")
-    made = {b.var.name: allocates_result(b.value, b.var.sinfo)
-            for blk in main.blocks for b in blk.bindings if isinstance(b.value, ir.Call)}
-    assert made == {"s": False, "a": False, "op": True, "op_bare": True, "packed_tensor": True,
-                    "packed_pair": True, "packed_dps": False, "prim": False, "view": False}
-    # and the planner: every call here reads only weights and is returned; those that make
-    # their result stay outside (returned-result), the others are lifted
-    _, report = rw(text)
-    assert sorted(r.binding.var.name for r in report.reasons
-                  if r.code == "returned-result") == ["op", "op_bare", "packed_pair",
-                                                      "packed_tensor"]
-    captured = {b.var.name for r in report.plan.kept_captures() for b in r.bindings}
-    assert {"packed_dps", "prim", "view"} <= captured
 
 
 # ---- lifted bindings without annotation ------------------------------------------------------
