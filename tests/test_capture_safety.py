@@ -1,6 +1,6 @@
 """The capture-safety table (correction 8): external functions a CUDA graph cannot replay stay
 outside every graph with reason `unsafe-extern`; `--compat tvm` captures them as TVM does; the
-reference executor knows that a replay does not run their host work again (issue 27)."""
+reference executor knows that a replay does not run their host work again."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`--capture-symbolic VAR[:MAX]` (issue 25): the option, the guarded launch, and its proof.
+"""`--capture-symbolic VAR[:MAX]`: the option, the guarded launch, and its proof.
 
 The small case is tests/symbolic/bounded.relax (a region keyed by `n`, tir_var_upper_bound 16);
 its bounded rewrite (`n:8`) is derived by hand beside it from TVM's pass with the hint
@@ -285,7 +285,8 @@ def test_llama_prefill_is_captured_below_the_bound(llama, tmp_path):
     code, text = cli("diff", str(LLAMA), str(path), "--format", "json")
     assert code == 0, text
     facts = {f["name"]: f for f in json.loads(text)["functions"]}
-    # Issue 25's goal: prefill 180 -> at most 25 kernel and graph launches on the graph path;
+    # The option's goal (docs/REWRITE.md): prefill 180 -> at most 25 kernel and graph
+    # launches on the graph path;
     # decode as without the option.
     assert facts["prefill"]["kernel_launches"] == 180
     assert facts["prefill"]["host_launches_after"] <= 25

@@ -135,8 +135,8 @@ def test_every_reason_code_shows_in_the_diff():
 def test_already_rewritten_module_is_refused_by_the_one_file_diff():
     """A rewrite's output given alone: its capture functions would count as the model's and
     its graphs' kernels as kernels to capture again (TVM's rewrite of the 1B model showed
-    `total 193 -> 294`, 'saved by sharing' -667,947,008 and passed --fail-under 0.5: issue
-    26). Refused, located at the first function that launches graphs, exit 2, one line."""
+    `total 193 -> 294`, 'saved by sharing' -667,947,008 and passed --fail-under 0.5).
+    Refused, located at the first function that launches graphs, exit 2, one line."""
     after = REAL_DIR / "mlc_llama_1b.after.relax"
     line = next(i for i, ln in enumerate(after.read_text().splitlines(), 1)
                 if ln.startswith("    def batch_decode("))
@@ -279,7 +279,7 @@ def test_html_view_renders_in_headless_chromium(tmp_path):
     assert shot.exists() and shot.stat().st_size > 10_000
 
 
-# ---- host work: what the graphs save (issue 26, item 1) -------------------------------------
+# ---- host work: what the graphs save --------------------------------------------------------
 
 def _functions_by_text(text: str) -> tuple[set, dict]:
     """Independently of the parser: the PrimFuncs' names, and each Relax function's body lines
@@ -438,7 +438,7 @@ def test_host_work_counts_builtins_that_launch(tmp_path, builtin, counted):
     assert f["single_kernel_graphs"] == 0 and not j["notes"]
 
 
-# ---- why, in aggregate (issue 26, item 2) ----------------------------------------------------
+# ---- why, in aggregate ----------------------------------------------------------------------
 
 MLC_LLAMA = REAL_DIR / "mlc_llama_1b.before.relax"
 
@@ -537,7 +537,7 @@ def test_small_module_reasons_counted_per_function():
     assert helper["reasons"] == []
 
 
-# ---- --function in every view (issue 26, item 3) ---------------------------------------------
+# ---- --function in every view ---------------------------------------------------------------
 
 def test_function_selects_in_every_view(tmp_path):
     src = tmp_path / "m.relax"

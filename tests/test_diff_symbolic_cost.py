@@ -1,4 +1,4 @@
-"""cgraph diff: what graphs keyed by symbolic values cost (issue 25, item 2), and the option
+"""cgraph diff: what graphs keyed by symbolic values cost (report/graph_cost.py), and the option
 `--explain` names for a launch left outside for a symbolic shape.
 
 Every golden number here is derived by hand from the module's text, in the comment beside it.

@@ -1,5 +1,5 @@
 """The operators and builtins TVM leaves in a module between memory planning and its CUDA-graph
-pass (issue 12, item 2): each one's semantics on a small module, values derived by hand; the
+pass: each one's semantics on a small module, values derived by hand; the
 corpus (samples/real, samples/tvm) verified; what is named but not executed."""
 
 from __future__ import annotations
@@ -283,7 +283,7 @@ def readable(path):
     try:
         return parse_module(path.read_text())
     except SourceError as e:
-        if "metadata" in e.message:  # item 1 of issue 12: constants from metadata[...]
+        if "metadata" in e.message:  # constants from metadata[...] (exec/constants.py)
             pytest.skip(f"cgraph cannot read {path.name} yet: {e.message}")
         raise
 
@@ -325,7 +325,7 @@ def test_run_cpu_runs_a_view_module_and_prints_no_traceback():
     assert r.stdout.decode().startswith("main call 1 output: (128,) float32 crc32 ")
 
 
-# ---- Relax operators (issue 24, item 7) -------------------------------------------------------
+# ---- Relax operators ---------------------------------------------------------------------------
 
 OPS_CASE = ROOT / "tests" / "cases" / "ops_in_region.relax"
 OPS_TVM = ROOT / "tests" / "cases" / "ops_in_region.expected.relax"  # TVM's pass wrote it

@@ -492,7 +492,7 @@ def test_render_escapes_the_message_and_clips_it():
     assert len(head) < 500
 
 
-# ---- outputs are checked before the work (issue 24) ------------------------------------------
+# ---- outputs are checked before the work ---------------------------------------------------
 
 # Each command that writes -o OUT, with an input that does not exist: an OUT that cannot be
 # written must be what the command says, since it is checked before the input is read (so

@@ -1,5 +1,5 @@
 """Modules that cannot run, and options that cannot apply, are located errors (exit 2), never
-a Python exception (exit 3): issue 11 §3, and the --shape and `diff A B` edges of §4.
+a Python exception (exit 3), the --shape and `diff A B` edges included.
 
 Each case is a small edit of a sample (or of cgraph's rewrite of it) that gave exit 3, or a
 silent wrong answer, before the executor checked the construct it interprets.

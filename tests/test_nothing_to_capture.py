@@ -1,4 +1,4 @@
-"""A module with nothing to capture or run never passes a gate silently (issue 11 §2).
+"""A module with nothing to capture or run never passes a gate silently.
 
 A file cut off after a complete line of its first PrimFunc is still valid TVMScript: TVM
 reads it (a module of one PrimFunc), and so does cgraph. fmt and rewrite keep working on it

@@ -1,4 +1,4 @@
-"""Repeating bytes on the reference backend (kernels.Periodic, issue 24): a representation, never
+"""Repeating bytes on the reference backend (kernels.Periodic): a representation, never
 an approximation.
 
 The reference backend keeps big inputs (which repeat a random block) and what synthetic kernels

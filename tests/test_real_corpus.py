@@ -1,4 +1,4 @@
-"""samples/real, TVM's own dumps of real models (issue 12): provenance, and what TVM makes of them.
+"""samples/real, TVM's own dumps of real models: provenance, and what TVM makes of them.
 
 The files are made by bench/corpus/build_corpus.py (`make corpus`): each model is compiled by
 `relax.build(target="cuda")` with `relax.backend.use_cuda_graph`, and a pass instrument prints
@@ -28,11 +28,11 @@ NAMES = sorted({p.name.split(".")[0] for p in FILES})
 #     `metadata["ir.GenericConst"][i]` with the metadata omitted, so the name is undefined;
 #   not well-formed: TVM's pass gives static_plan_view's `main`, which has no
 #     relax.force_pure, impure cuda_graph builtins; the reader's well-formedness check rejects it
-#     (issue 12 item 4). With check_well_formed=False TVM reads it;
+#     (docs/TVM.md). With check_well_formed=False TVM reads it;
 #   shadowed: TVM prints a module-level `batch_size = TypeVar("batch_size")` for the Relax
 #     functions' symbolic batch size, and the paged KV cache's PrimFunc batch_prefill_paged_kv
 #     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump): the reader
-#     refuses the second definition (issue 24; cgraph's printer renames the PrimFunc's).
+#     refuses the second definition (cgraph's printer renames the PrimFunc's: tir_names.py).
 TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."

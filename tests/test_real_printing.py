@@ -1,4 +1,4 @@
-"""What cgraph prints, TVM reads (issue 12 items 1 and 4), on TVM's own dumps (samples/real).
+"""What cgraph prints, TVM reads, on TVM's own dumps (samples/real).
 
 The bar: TVM 0.27's `tvm.script.from_source` loads cgraph's `fmt` and `rewrite` outputs with no
 fix-ups, and reads them as it reads the input (fmt) or as it reads its own pass's output

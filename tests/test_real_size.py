@@ -1,4 +1,4 @@
-"""verify and run --device cpu at real size (issue 24): MLC-LLM-style dumps of TVM's at the
+"""verify and run --device cpu at real size: MLC-LLM-style dumps of TVM's at the
 dimensions of Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B (samples/real/mlc_*).
 
 Their weights are 2.5, 1.0 and 16.1 GB in float16; the reference backend keeps inputs that repeat

@@ -1,5 +1,5 @@
 """The MLC-LLM-style models of samples/real (mlc_*: Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B
-dimensions, paged KV cache; issue 24) through TVM 0.27.
+dimensions, paged KV cache) through TVM 0.27.
 
 1. cgraph's text (mlc_llama_1b): `cgraph fmt` and `cgraph rewrite` outputs load in TVM with its
    well-formedness check on, and equal TVM's reading of the before file and of the after file.

@@ -1,4 +1,4 @@
-"""The whole workflow on every model of samples/real (issue 12): one test per model.
+"""The whole workflow on every model of samples/real: one test per model.
 
 Each step is what a user runs on a dump of TVM's, through the CLI (in process) and TVM 0.27:
 

@@ -258,7 +258,7 @@ def test_table_verdicts_are_tvms(tvm) -> None:
 
 def test_bom_is_read_and_not_printed() -> None:
     # TVM's from_source refuses a BOM; files saved by editors have one: cgraph reads it
-    # (the one exception the issue keeps) and prints without it.
+    # (the one exception to following TVM's reader) and prints without it.
     text = "\ufeff" + body("y = x", "return y")
     assert not print_module(parse_module(text)).startswith("\ufeff")
 

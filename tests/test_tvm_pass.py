@@ -1,4 +1,4 @@
-"""cudagraph_cli.tvm: cgraph's rewrite as a TVM pass (issue 12, item 5), and README's
+"""cudagraph_cli.tvm: cgraph's rewrite as a TVM pass, and README's
 "Use with TVM and MLC-LLM" section, run as written (item 7).
 
 The reference is TVM's own pass on the same in-memory module: each corpus model is rebuilt as

@@ -286,7 +286,7 @@ def test_tvm_outputs_have_no_ownership_finding(before: Path, after: Path):
         r = verify(a, b)
     except SourceError as e:
         # Modules the executor cannot run yet (R.reshape, metadata constants, storages
-        # sized in elements: issue 12 item 2) or that do not correspond (capture_fixed_inputs).
+        # sized in elements) or that do not correspond (capture_fixed_inputs).
         pytest.skip(f"{before.name}: {e.message[:120]}")
     assert r.equal, r.difference
 

@@ -1,4 +1,4 @@
-"""`cgraph verify` and `cgraph run --device cpu` on real-sized models (issue 24): --function,
+"""`cgraph verify` and `cgraph run --device cpu` on real-sized models: --function,
 --shape values over a function's tir_var_upper_bound refused before anything runs, progress
 on a terminal, and a run the machine cannot hold said as an input error (exit 2)."""
 

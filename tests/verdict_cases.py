@@ -7,7 +7,8 @@ agrees (and runs on CI without TVM). After adding or changing a case, re-record:
 
     python tests/record_tvm_verdicts.py
 
-`kind` groups the cases by the item of issue 11 they come from (or `extra` for ours);
+`kind` groups the cases by the mistake they make (whitespace, unknown-op, wrong-kind, a
+crash of cgraph's, ...; `extra` for the rest);
 `original` names the module a case is a rewrite of (verify then runs ORIGINAL against the
 case, so that a broken REWRITTEN is exercised, not one made by cgraph).
 """
@@ -90,7 +91,7 @@ BASES = {"MIN": MIN, "KB": KB, "DF": DF, "VMB": VMB, "VMB_EXP": VMB_EXP, "MLP": 
 @dataclass(frozen=True)
 class Case:
     id: str
-    kind: str  # the item of issue 11 (§2 reader, §3 crash) or `extra`
+    kind: str  # the mistake the case makes (whitespace, unknown-op, crash, ...) or `extra`
     text: str | bytes
     original: str | None = None  # a key of BASES: the case is a rewrite of that module
 
