@@ -129,7 +129,7 @@ def main() -> None:
 
     open_device = None
     if args.simulate:
-        sys.path.insert(0, str(ROOT / "tests"))
+        sys.path.insert(0, str(ROOT / "tests" / "helpers"))
         from host_driver import HostDriver
         open_device = HostDriver
         args.no_torch = True

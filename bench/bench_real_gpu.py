@@ -70,7 +70,7 @@ def has_kernels(source: str, name: str) -> bool:
 def simulated_driver(ordinal: int):
     """The tests' recording driver (TVM's kernels recorded, not run; what they would touch
     zeroed, so that eager and graph agree)."""
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "helpers"))
     from host_driver import RecordingDriver
 
     drv = RecordingDriver(ordinal)

@@ -255,7 +255,7 @@ def test_table_is_what_tvm_has(tvm):
     from pathlib import Path
 
     spec = importlib.util.spec_from_file_location(
-        "record_relax_ops", Path(__file__).with_name("record_relax_ops.py"))
+        "record_relax_ops", Path(__file__).parent / "helpers" / "record_relax_ops.py")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     assert mod.record() == RELAX_OPS

@@ -42,8 +42,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-ROOT = Path(__file__).resolve().parent.parent
-# The samples the tests run on (samples/real excluded: see conftest).
+ROOT = Path(__file__).resolve().parents[2]
+# The samples the tests run on (samples/real excluded: see conftest; on sys.path when this
+# runs as a script).
+sys.path.insert(0, str(ROOT / "tests"))
 from conftest import ALL_SAMPLES as SAMPLES  # noqa: E402
 # Verify runs every function on NumPy with the module's weights; past this size it dominates.
 VERIFY_MAX_BYTES = 20_000

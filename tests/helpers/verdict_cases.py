@@ -19,8 +19,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-VERDICTS = Path(__file__).resolve().parent / "data" / "tvm_verdicts.json"
+ROOT = Path(__file__).resolve().parents[2]
+VERDICTS = ROOT / "tests" / "data" / "tvm_verdicts.json"
 
 
 def _sample(rel: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-CASES = Path(__file__).resolve().parent / "cases"
+CASES = Path(__file__).resolve().parents[1] / "cases"
 ROOT = CASES.parent.parent
 # The first line of every expected file TVM wrote; tests/test_cases.py reads the origin here.
 TVM_ORIGIN = "# expected: TVM 0.27's relax.transform.RewriteCUDAGraph (tests/record_case.py)"

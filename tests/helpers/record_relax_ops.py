@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "cudagraph_cli" / "text" / "relax_ops.py"
+OUT = Path(__file__).resolve().parents[2] / "cudagraph_cli" / "text" / "relax_ops.py"
 
 # The attribute modules of `R` that hold operators (`R.memory.alloc_storage`); the others
 # (`R.parser`, `R.entry`, `R.frame`, `R.ir`) are the parser's own machinery.
