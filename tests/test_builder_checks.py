@@ -250,7 +250,7 @@ def test_modelled_operators_are_in_the_table():
 
 
 def test_table_is_what_tvm_has(tvm):
-    """relax_ops.py is what tests/record_relax_ops.py records from the installed TVM."""
+    """relax_ops.py is what tests/helpers/record_relax_ops.py records from the installed TVM."""
     import importlib.util
     from pathlib import Path
 

@@ -1,7 +1,7 @@
 """Rewrite cases as files: cgraph rewrite of tests/cases/NAME.relax is NAME.expected.relax.
 
 Adding a case is adding the two files (tests/cases/README.md). An expected file says on its
-first line where it comes from: TVM 0.27's pass (written by tests/record_case.py, where
+first line where it comes from: TVM 0.27's pass (written by tests/helpers/record_case.py, where
 cgraph's output is TVM's) or a hand derivation (a correction of TVM, the derivation in the
 comment that follows). The origin is checked too: TVM's own pass gives a TVM file and does
 not give a hand-derived one, and cgraph with its corrections off (RewriteOptions.tvm_compat()) likewise.

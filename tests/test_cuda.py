@@ -3,7 +3,7 @@
 Without a GPU:
 * every kernel of cuda/kernels.cu compiles with NVRTC for sm_80 and sm_90 (the
   nvidia-cuda-nvrtc wheel needs no GPU), through the disk cache;
-* the same kernels.cu, compiled for the host (tests/host_driver.py), computes what the NumPy
+* the same kernels.cu, compiled for the host (tests/helpers/host_driver.py), computes what the NumPy
   reference computes, bit for bit: elementwise builtins on every float dtype with
   broadcasting, NaN, infinities and signed zeros; the synthetic kernel with wrap-around,
   many inputs and aliasing inputs and outputs;

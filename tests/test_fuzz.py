@@ -1,8 +1,8 @@
 """Mutation fuzzing: no mutant of any sample crashes, hangs or gets an unlocated rejection.
 
-2,000 seeded mutants per run (tests/fuzz.py says how they are made and what is checked),
+2,000 seeded mutants per run (tests/helpers/fuzz.py says how they are made and what is checked),
 each through fmt twice, rewrite, diff --format json and verify, in-process. The seed is fixed
-so that a failure names a mutant anyone can rebuild (`python tests/fuzz.py --show INDEX
+so that a failure names a mutant anyone can rebuild (`python tests/helpers/fuzz.py --show INDEX
 --seed SEED`); offline runs take other seeds and many more mutants:
 
     CGRAPH_FUZZ_MUTANTS=50000 CGRAPH_FUZZ_SEED=7 python -m pytest -q tests/test_fuzz.py
@@ -82,7 +82,7 @@ def test_fuzz(capsys):
 @pytest.mark.parametrize("path", REGRESSIONS, ids=[p.stem for p in REGRESSIONS])
 def test_fuzz_regression(path: Path):
     # verdicts.json: what the fuzzer found on it, and TVM 0.27's verdict (recorded with
-    # tests/record_tvm_verdicts.py's tvm_verdict), which cgraph fmt must share.
+    # tests/helpers/record_tvm_verdicts.py's tvm_verdict), which cgraph fmt must share.
     expected = json.loads((path.parent / "verdicts.json").read_text())[path.name]
     outcome = fuzz.Harness().check(path.read_bytes())
     assert not outcome.findings, \

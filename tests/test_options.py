@@ -1,4 +1,4 @@
-"""RewriteOptions, `--compat tvm`, and the stages of the pipeline handing each other data."""
+"""RewriteOptions, `--compat tvm`, and the steps of the rewrite handing each other data."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ dimensions, paged KV cache) through TVM 0.27.
 
 The references. TVM cannot read its own dumps of these models (a module `batch_size =
 TypeVar(...)` beside a kernel's own `batch_size = T.int32()`: docs/FORMAT.md); it reads them
-here with that clash resolved as its printer meant it (tests/tvm_oracle.py
+here with that clash resolved as its printer meant it (tests/helpers/tvm_oracle.py
 `tvm_parse_own_dump`: a kernel does not see the module TypeVar of a name its body declares)
 and the ty_args fix-up of test_real_workflow. The in-memory module (rebuilt with
 bench/corpus/mlc_models.py) is the reference for the pass, not for text: TVM's own print and

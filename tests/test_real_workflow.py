@@ -13,7 +13,7 @@ Each step is what a user runs on a dump of TVM's, through the CLI (in process) a
 6. The TVM pass (`cudagraph_cli.tvm.RewriteCUDAGraph`) on TVM's reading of the input: equal to
    TVM's own pass on the same module, but for the same corrections.
 
-Where TVM cannot read its own dump, it reads it after the hand fix-up of tests/tvm_oracle.py
+Where TVM cannot read its own dump, it reads it after the hand fix-up of tests/helpers/tvm_oracle.py
 (`without_alloc_ty_args`); metadata constants are given to TVM's reader in `extra_vars`
 (`tvm_parse_with_constants`). The corrections are cgraph's documented ones (docs/REWRITE.md);
 here only correction 6 shows: TVM's static_plan_view `main` calls the cuda_graph builtins with

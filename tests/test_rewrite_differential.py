@@ -1,4 +1,4 @@
-"""Differential test against TVM 0.27's RewriteCUDAGraph on random modules (tests/module_gen.py).
+"""Differential test against TVM 0.27's RewriteCUDAGraph on random modules (tests/helpers/module_gen.py).
 
 For each module (200 seeds in the current dialect, 200 more in the legacy dialect):
 * cgraph with its corrections off (`RewriteOptions.tvm_compat()`, `cgraph rewrite --compat

@@ -1,4 +1,5 @@
-"""A storage a function returns itself stays the caller's (docs/REWRITE.md, correction 3).
+"""The storage collector (passes/storage_collector.py, step 1 of the rewrite): a storage a
+function returns itself stays the caller's (docs/REWRITE.md, correction 3).
 
 TVM 0.27's storage collector takes the storages of returned *tensors* only: a static storage
 returned as it is (`return (storage, storage1)`) is lifted into `cuda_graph_alloc`, shared by

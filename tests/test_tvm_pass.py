@@ -1,5 +1,5 @@
 """cudagraph_cli.tvm: cgraph's rewrite as a TVM pass, and README's
-"Use with TVM and MLC-LLM" section, run as written (item 7).
+"Use with TVM and MLC-LLM" section, run as written.
 
 The reference is TVM's own pass on the same in-memory module: each corpus model is rebuilt as
 bench/corpus/build_corpus.py builds it (its model functions, target, config and pass

@@ -1,7 +1,7 @@
 """What TVM 0.27's reader rejects, cgraph rejects; what TVM reads, cgraph reads.
 
-The cases are in tests/verdict_cases.py; TVM's verdict on each was recorded once by
-tests/record_tvm_verdicts.py into tests/data/tvm_verdicts.json, so these tests run without TVM.
+The cases are in tests/helpers/verdict_cases.py; TVM's verdict on each was recorded once by
+tests/helpers/record_tvm_verdicts.py into tests/data/tvm_verdicts.json, so these tests run without TVM.
 
 - A case TVM reads: `cgraph fmt` exits 0, and rewrite, diff --format json and verify never
   exit 3 (any exit 2 they give is located). Where TVM is installed, TVM reads cgraph's output
@@ -102,7 +102,7 @@ def test_table_is_recorded_for_every_case():
     missing = [c.id for c in CASES if c.id not in TABLE]
     stale = [c.id for c in CASES if c.id in TABLE and TABLE[c.id]["digest"] != c.digest]
     assert not missing and not stale, \
-        f"re-record with tests/record_tvm_verdicts.py: missing {missing}, changed {stale}"
+        f"re-record with tests/helpers/record_tvm_verdicts.py: missing {missing}, changed {stale}"
     assert len({c.id for c in CASES}) == len(CASES), "duplicate case ids"
     assert len(CASES) >= 120
     kinds = {c.kind for c in CASES}

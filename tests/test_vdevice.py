@@ -396,7 +396,7 @@ def test_cgraph_as_tvms_pass_gives_tvms_result(tvm):
 @pytest.mark.parametrize("path, rewritten", [(BEFORE, AFTER), (CASE, None)],
                          ids=["dump_with_tvms_after", "case_with_cgraphs_rewrite"])
 def test_run_on_the_simulated_gpu_equals_the_reference(path, rewritten):
-    """`cgraph run --device N`'s path without a GPU (tests/host_driver.py): the copies are
+    """`cgraph run --device N`'s path without a GPU (tests/helpers/host_driver.py): the copies are
     device-to-device copies on the run's stream, and in the case's graph (TVM's pass and
     cgraph's lift its copies) memcpy nodes; eager and graph runs compute the reference's
     bytes."""

@@ -3,7 +3,7 @@
 
 `CudaDriver` is a thin layer: every call's result code is checked and a failure raises
 DriverError naming the call and the CUDA error. The backend talks only to this class's
-methods, so the tests can put a simulated driver in its place (tests/host_driver.py runs the
+methods, so the tests can put a simulated driver in its place (tests/helpers/host_driver.py runs the
 same kernels.cu, compiled for the host).
 """
 

@@ -29,7 +29,7 @@ from ..diagnostics import Loc
 # The Relax operators TVM 0.27 can leave in a module after LegalizeOps: those without a
 # legalization (FLegalize) in its registry, but for the sort, scan and sampling operators that
 # relax.build's library dispatch lowers before LegalizeOps, plus `relax.reshape`, which
-# RewriteDataflowReshape makes after it (tests/test_stages.py checks this against TVM's
+# RewriteDataflowReshape makes after it (tests/test_wrong_stage.py checks this against TVM's
 # registry). docs/EXECUTOR.md's operator table lists the same operators.
 LOWERED_OPS = frozenset({
     "relax.memory.alloc_storage", "relax.memory.alloc_tensor", "relax.memory.kill_storage",

@@ -1,5 +1,5 @@
 """The Relax operators and functions TVMScript's `R` namespace resolves to, with their
-parameters, recorded from TVM 0.27.0.post1 by tests/record_relax_ops.py (do not edit;
+parameters, recorded from TVM 0.27.0.post1 by tests/helpers/record_relax_ops.py (do not edit;
 run that script again).
 
 Each entry is `R.<name>` without the `R.` -> its parameters in Python's notation: `x`

@@ -19,8 +19,8 @@ rewrite; skipped for big samples, whose weights make it slow). Findings:
 
 Offline, many more mutants (the CI test, tests/test_fuzz.py, runs 2,000):
 
-    python tests/fuzz.py --mutants 50000 --seed 7             # groups of findings, one example each
-    python tests/fuzz.py --mutants 50000 --seed 7 --minimize DIR   # and a minimal reproducer per group
+    python tests/helpers/fuzz.py --mutants 50000 --seed 7             # groups of findings, one example each
+    python tests/helpers/fuzz.py --mutants 50000 --seed 7 --minimize DIR   # and a minimal reproducer per group
 """
 
 from __future__ import annotations

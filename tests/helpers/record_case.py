@@ -1,6 +1,6 @@
 """Write tests/cases/NAME.expected.relax from TVM 0.27's own RewriteCUDAGraph on NAME.relax.
 
-    python tests/record_case.py NAME [NAME ...]
+    python tests/helpers/record_case.py NAME [NAME ...]
 
 Only for the cases where cgraph's output is TVM's: where cgraph corrects TVM
 (docs/REWRITE.md), TVM's output is not the expectation, and the expected file is derived by
@@ -19,7 +19,8 @@ from pathlib import Path
 CASES = Path(__file__).resolve().parents[1] / "cases"
 ROOT = CASES.parent.parent
 # The first line of every expected file TVM wrote; tests/test_cases.py reads the origin here.
-TVM_ORIGIN = "# expected: TVM 0.27's relax.transform.RewriteCUDAGraph (tests/record_case.py)"
+TVM_ORIGIN = ("# expected: TVM 0.27's relax.transform.RewriteCUDAGraph "
+              "(tests/helpers/record_case.py)")
 HAND_ORIGIN = "# expected: derived by hand"
 
 

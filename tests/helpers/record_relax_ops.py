@@ -3,7 +3,7 @@
 Run once with TVM installed; it rewrites cudagraph_cli/text/relax_ops.py, which is plain data that
 cgraph reads without TVM:
 
-    python tests/record_relax_ops.py
+    python tests/helpers/record_relax_ops.py
 
 A name is recorded when `R.<name>` (or `R.<module>.<name>` for the operator submodules) is a
 Python function: the parser calls it with the evaluated arguments, so Python's own binding
@@ -79,7 +79,7 @@ def render(table: dict[str, tuple[str, ...]]) -> str:
 
     lines = [
         '"""The Relax operators and functions TVMScript\'s `R` namespace resolves to, with their',
-        "parameters, recorded from TVM " + tvm.__version__ + " by tests/record_relax_ops.py (do not edit;",
+        "parameters, recorded from TVM " + tvm.__version__ + " by tests/helpers/record_relax_ops.py (do not edit;",
         "run that script again).",
         "",
         "Each entry is `R.<name>` without the `R.` -> its parameters in Python's notation: `x`",

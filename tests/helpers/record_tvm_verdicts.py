@@ -1,7 +1,7 @@
-"""Record TVM 0.27's verdict on every case of tests/verdict_cases.py.
+"""Record TVM 0.27's verdict on every case of tests/helpers/verdict_cases.py.
 
-    python tests/record_tvm_verdicts.py            # all cases, rewrites tests/data/tvm_verdicts.json
-    python tests/record_tvm_verdicts.py ID ...     # only these (the others are kept)
+    python tests/helpers/record_tvm_verdicts.py            # all cases, rewrites tests/data/tvm_verdicts.json
+    python tests/helpers/record_tvm_verdicts.py ID ...     # only these (the others are kept)
 
 For each case: `tvm.script.from_source(text)` accepts it or raises; a rejection is recorded
 with the line (and column) TVM's diagnostic names when it names one (not for its

@@ -1,11 +1,11 @@
 """The bad-input (and odd-but-valid input) table judged by TVM 0.27's reader.
 
 Every case is a small edit of a small valid module. Whether TVM reads it is not decided here:
-tests/record_tvm_verdicts.py runs `tvm.script.from_source` on each case once and writes the
+tests/helpers/record_tvm_verdicts.py runs `tvm.script.from_source` on each case once and writes the
 verdict into tests/data/tvm_verdicts.json; tests/test_tvm_verdicts.py asserts that cgraph
 agrees (and runs on CI without TVM). After adding or changing a case, re-record:
 
-    python tests/record_tvm_verdicts.py
+    python tests/helpers/record_tvm_verdicts.py
 
 `kind` groups the cases by the mistake they make (whitespace, unknown-op, wrong-kind, a
 crash of cgraph's, ...; `extra` for the rest);
