@@ -126,10 +126,11 @@ def table(rows, ctl, not_built, args, total) -> str:
         keys = [k for k in rows if k[0] == group]
         if not keys:
             continue
-        out += [f"**{group}** ({'mlc_llama_1b, mlc_qwen2_0_5b, mlc_llama_8b: decode; guards: '
-                 'prefill, --capture-symbolic seq_len:256' if group == 'real-size' else
-                 'samples/real/*.before.relax and capture_safety/*, every function with a '
-                 'kernel'})", "",
+        scope = ("mlc_llama_1b, mlc_qwen2_0_5b, mlc_llama_8b: decode; the guard classes: "
+                 "prefill, --capture-symbolic seq_len:256") if group == "real-size" else (
+            "samples/real/*.before.relax and capture_safety/*: every function with a kernel; "
+            "the guard classes: the first symbolic input bounded at 2")
+        out += [f"**{group}** ({scope})", "",
                 "| class | position | mutants | caught | missed | errors | time (s) |",
                 "|---|---|---|---|---|---|---|"]
         for kind in mutants.CLASSES:
@@ -151,10 +152,17 @@ def table(rows, ctl, not_built, args, total) -> str:
     for (group, kind), r in sorted(ctl.items()):
         out.append(f"| {group} | {kind} | {r['count']} | {r['flagged']} | {r['errors']} | "
                    f"{r['time']:.1f} |")
-    out += ["", "Not built (class, position: why), per model:", ""]
-    for (group, kind, position), whys in sorted(not_built.items()):
-        out.append(f"- {group}, {kind}{', ' + position if position else ''}: "
-                   + "; ".join(sorted(whys)))
+    out += ["", "Not built, by class and reason (models; positions):", ""]
+    why_models = defaultdict(lambda: defaultdict(set))
+    for (group, kind, position), whys in not_built.items():
+        for w in whys:
+            model, _, why = w.partition(": ")
+            if why.startswith("same site as another position"):
+                why = "the same site as another position (too few layers or launches)"
+            why_models[(kind, why)][model].add(position or "-")
+    for (kind, why), models in sorted(why_models.items()):
+        where = ", ".join(f"{m} ({'/'.join(sorted(p))})" for m, p in sorted(models.items()))
+        out.append(f"- {kind}: {why}: {where}")
     return "\n".join(out) + "\n"
 
 
