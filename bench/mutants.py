@@ -823,7 +823,6 @@ class Builder:
         for pos, b in enumerate(top_bindings(f)):
             if b.var not in env or type(b.value) is not ir.TupleGetItem:
                 continue
-            slots = env.get(b.value.tuple_value) if False else None
             for k in range(8):
                 if k == b.value.index:
                     continue
@@ -1292,6 +1291,11 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
         bound = var_bound[1] if isinstance(var_bound, tuple) else None
         variants.append((f"--capture-symbolic {var}:{bound}", bounded[1]))
         variants.append((f"--capture-symbolic {var}", RewriteOptions(capture_symbolic=(var,))))
+    # capture_safety/: TVM's own captures of calls that a graph cannot replay (the
+    # capture-safety table of docs/REWRITE.md): its outputs there are wrong on purpose.
+    tvm_correct = not model.startswith("capture_safety/")
+    if not tvm_correct:
+        variants = [v for v in variants if v[0] != "--compat tvm"]
     if not tvm_correct:
         yield ("--compat tvm", NotBuildable("TVM's capture of an unsafe call: wrong"))
         yield ("TVM after.relax", NotBuildable("TVM's capture of an unsafe call: wrong"))
@@ -1302,11 +1306,6 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
             yield (name, NotBuildable(f"the rewrite refuses: {str(e).splitlines()[0]}"))
             continue
         yield Control(model, None, name, "cgraph's own rewrite", module)
-    # capture_safety/: TVM's own captures of calls that a graph cannot replay (the
-    # capture-safety table of docs/REWRITE.md): its outputs there are wrong on purpose.
-    tvm_correct = not model.startswith("capture_safety/")
-    if not tvm_correct:
-        variants = [v for v in variants if v[0] != "--compat tvm"]
     if after_path and Path(after_path).exists() and tvm_correct:
         yield Control(model, None, "TVM after.relax", "TVM 0.27's RewriteCUDAGraph",
                       api.load(after_path))
