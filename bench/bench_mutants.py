@@ -104,8 +104,8 @@ def main() -> None:
             records.append({"model": model, "function": c.function, "control": c.name,
                             "proof": c.proof, "outcome": outcome, "detail": detail,
                             "seconds": round(seconds, 2)})
-            print(f"  control {c.name:28}: {'FLAGGED' if outcome == 'caught' else outcome} "
-                  f"{detail} ({seconds:.1f} s)", flush=True)
+            said = {"caught": "FLAGGED", "missed": "equal"}.get(outcome, outcome)
+            print(f"  control {c.name:28}: {said} {detail} ({seconds:.1f} s)", flush=True)
     total = time.perf_counter() - started
     text = table(rows, ctl, not_built, args, total)
     print(text)
@@ -148,7 +148,8 @@ def table(rows, ctl, not_built, args, total) -> str:
                    f"{sums['errors']} | {sums['time']:.1f} |")
         out.append("")
     out += ["**Controls** (must verify equal)", "",
-            "| group | control | count | flagged | errors | time (s) |", "|---|---|---|---|---|---|"]
+            "| group | control | count | flagged | errors | time (s) |",
+            "|---|---|---|---|---|---|"]
     for (group, kind), r in sorted(ctl.items()):
         out.append(f"| {group} | {kind} | {r['count']} | {r['flagged']} | {r['errors']} | "
                    f"{r['time']:.1f} |")

@@ -20,8 +20,8 @@ From that list follows, for every byte a launch reads, which launch wrote it las
 reaching definition). A kernel is treated as an unknown function of what it reads, so a mutant
 whose reaching definitions differ from REWRITTEN's at a launch whose result flows on computes,
 for some kernel bodies and inputs, another value. The kernel-level classes are proved that way
-(`differs`); the graph-level classes by what a replay does (it reads the addresses and the host
-state of its capture): see each builder. A control that swaps two launches is proved
+(`first_difference`); the graph-level classes by what a replay does (it reads the addresses
+and the host state of its capture): see each builder. A control that swaps two launches is proved
 independent the same way: disjoint regions, no read of what the other writes.
 
 Layers: a launch's layer is N of the first `layers_N_` in the names of the weights it reads
@@ -394,27 +394,6 @@ def cover(writes: list, r: Tensor):
     return found
 
 
-def differs(a: Trace, b: Trace, mapping=None) -> str | None:
-    """Where the reaching definitions of b differ from a's: None when every launch of b reads
-    what the same launch of a reads (mapping: b's event index -> a's, None = same index)."""
-    ra, rb = reaching(a), reaching(b)
-    back = (lambda i: i) if mapping is None else mapping
-    if len(ra) - 1 != len(rb) - 1 and mapping is None:
-        return f"{len(a.events)} launches vs {len(b.events)}"
-    for j, sets in enumerate(rb):
-        i = back(j) if j < len(rb) - 1 else len(ra) - 1
-        if i is None:
-            continue
-        want = ra[i]
-        got = [frozenset((back(w) if w >= 0 else -1, lo, hi) for w, lo, hi in s)
-               for s in sets]
-        if want != got:
-            where = "the outputs" if j == len(rb) - 1 else \
-                f"launch {j} ({b.events[j].kernel}, layer {b.events[j].layer})"
-            return f"{where} read other bytes"
-    return None
-
-
 # ---- editing modules --------------------------------------------------------------------------
 
 
@@ -557,23 +536,15 @@ def layer_for(t: Trace, position: str):
 
 
 def at_position(t: Trace, candidates: list, position: str) -> list:
-    """The candidates (events, or (event, ...) tuples) at `position`, in order."""
+    """The candidates (events, or tuples starting with one) at `position`, in the order to try:
+    those of the position's layer; in a model without layers, all of them from the first
+    (early), from the middle on (middle) or from the last backwards (late)."""
     target, layers = layer_for(t, position)
-    ev = (lambda c: c[0] if isinstance(c, tuple) else c)
     if layers:
-        return [c for c in candidates if ev(c).layer == target]
-    if not candidates:
-        return []
-    n = len(candidates)
-    part = {"early": candidates[: max(1, n // 3)],
-            "middle": candidates[n // 3: max(n // 3 + 1, 2 * n // 3)],
-            "late": candidates[2 * n // 3:]}[position]
-    if position == "middle":
-        mid = n // 2
-        part = candidates[mid:] + candidates[:mid]
-    if position == "late":
-        part = list(reversed(candidates))
-    return part
+        return [c for c in candidates if (c[0] if isinstance(c, tuple) else c).layer == target]
+    mid = len(candidates) // 2
+    return {"early": candidates, "middle": candidates[mid:] + candidates[:mid],
+            "late": list(reversed(candidates))}[position]
 
 
 # ---- the mutants ------------------------------------------------------------------------------
@@ -1094,7 +1065,8 @@ class Builder:
                 new.append(x)
             blocks.append(ir.replace(block, bindings=tuple(new)))
         value = ir.replace(b.value, true_branch=ir.replace(branch, blocks=tuple(blocks)))
-        m = with_function(self.rewritten, edit_bindings(f, {pos: [ir.replace(b, value=value)]}))
+        m = with_function(self.rewritten,
+                          edit_bindings(f, {pos: [ir.replace(b, value=value)]}))
         return self.finish("graph-unkeyed", position, e,
                            f"graph {e.launch[2]} launched without its shape key",
                            "the graph captured at one value of the variable replays at "
@@ -1111,7 +1083,8 @@ class Builder:
             if fields is None or len(fields) != 4:
                 continue
             call = replace_args(x.value, (x.value.args[0], ir.Tuple(fields[:3])))
-            m = with_function(self.rewritten, edit_bindings(f, {pos: [ir.replace(x, value=call)]}))
+            m = with_function(self.rewritten,
+                              edit_bindings(f, {pos: [ir.replace(x, value=call)]}))
             return self.finish("graph-unkeyed", position, e,
                                f"graph {e.launch[2]} launched without its shape key",
                                "the graph captured at one value of the variable replays at "
