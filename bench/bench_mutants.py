@@ -50,6 +50,12 @@ def verdict(original, module, function, calls):
     return "caught", report.difference.kind, time.perf_counter() - start
 
 
+def peak_rss() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+
+
 def commit() -> str:
     try:
         return subprocess.run(["git", "-C", str(ROOT), "log", "-1", "--format=%h %s"],
@@ -124,7 +130,7 @@ def table(rows, ctl, not_built, args, total) -> str:
     out = [f"### Mutation suite ({machine()}, shared machine)", "",
            f"`python bench/bench_mutants.py --calls {args.calls}"
            + (f" --models {args.models}" if args.models else "") + f"` at {commit()}: "
-           f"{total:.0f} s in all. Caught: verify reported a difference; missed: it found the "
+           f"{total:.0f} s in all, peak RSS {peak_rss():.1f} GiB. Caught: verify reported a difference; missed: it found the "
            "modules equal; errors: verify raised (the mutant did not run; no catch). Time: "
            "verify's, summed.", ""]
     for group in ("real-size", "small"):
