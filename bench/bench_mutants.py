@@ -173,7 +173,10 @@ def table(rows, ctl, not_built, args, total) -> str:
                 why = "the same site as another position (too few layers or launches)"
             why_models[(kind, why)][model].add(position or "-")
     for (kind, why), models in sorted(why_models.items()):
-        where = ", ".join(f"{m} ({'/'.join(sorted(p))})" for m, p in sorted(models.items()))
+        real = [f"{m} ({'/'.join(sorted(p))})" for m, p in sorted(models.items())
+                if m in mutants.REAL_SIZE]
+        small = len([m for m in models if m not in mutants.REAL_SIZE])
+        where = ", ".join(real + ([f"{small} small model{'s' * (small > 1)}"] if small else []))
         out.append(f"- {kind}: {why}: {where}")
     return "\n".join(out) + "\n"
 

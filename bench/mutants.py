@@ -45,6 +45,7 @@ from cudagraph_cli import api, ir
 from cudagraph_cli.exec.backend import numpy_dtype
 from cudagraph_cli.exec.interpreter import storages_sized_in_elements
 from cudagraph_cli.exec.kernels import prim_func_spec
+from cudagraph_cli.passes.capture_safety import body_calls
 
 CLASSES = (
     "drop",            # a kernel launch dropped
@@ -125,6 +126,9 @@ class Event:
     launch: tuple | None  # (outer function, binding position, graph index) inside a graph
     layer: int | None = None
     names: tuple = ()  # the names of the vars it reads, as the function writes them
+    # An argument the trace could not follow, or a kernel that calls an external function
+    # (host state): no mutant or control is built on it.
+    unknown: bool = False
 
 
 @dataclass
@@ -271,12 +275,14 @@ class Tracer:
                 st = self.eval(v.args[0], env)
                 off = const_int(v.args[1]) or 0
                 n = shape_nbytes(v.args[2], v.args[3])
-                if isinstance(st, Storage) and n is not None:
-                    return Tensor(st.base, off, off + n, b.var.name)
+                if isinstance(st, Storage):
+                    # A symbolic size: the rest of the storage, to be safe.
+                    return Tensor(st.base, off, off + n if n is not None else 1 << 62,
+                                  b.var.name)
                 return None
             if name == "relax.builtin.alloc_tensor":
                 self.fresh += 1
-                n = shape_nbytes(v.args[0], v.args[1]) or 1
+                n = shape_nbytes(v.args[0], v.args[1]) or 1 << 62
                 return Tensor(("fresh", self.fresh), 0, n, b.var.name)
             if name in ("relax.reshape", "relax.memory.view",
                         "relax.memory.ensure_zero_offset"):
@@ -300,6 +306,8 @@ class Tracer:
                 reads = [t for t in tensors if all(t is not w for w in writes)]
                 self.add(op.name, reads, writes, [x for x in flat if isinstance(x, Object)],
                          f, pos, launch, v, env)
+                if any(x is None for x in flat) or spec.opaque or body_calls(callee.body):
+                    self.events[-1].unknown = True
                 return ()
             return None
         if type(op) is ir.ExternFunc:
@@ -309,6 +317,7 @@ class Tracer:
 
     def packed(self, name, values, call, b, f, pos, launch, env):
         flat = list(leaves(tuple(values)))
+        n_events = len(self.events)
         tensors = [x for x in flat if isinstance(x, Tensor)]
         objects = [x for x in flat if isinstance(x, Object)]
         ret = call.sinfo_args[0] if call.sinfo_args else None
@@ -321,6 +330,8 @@ class Tracer:
             return out
         if tensors:
             self.add(name, tensors[:-1], tensors[-1:], objects, f, pos, launch, call, env)
+        for e in self.events[n_events:]:
+            e.unknown = True  # a packed call: what it reads and keeps is its own
         if objects:
             return Object(("result", len(self.events)))
         return None
@@ -611,6 +622,9 @@ class Builder:
         cands = [e for e in self.kernel_events(False) if e.index in self.tainted
                  and e.index in self.useful and self.readers_of(e) and not e.objects]
         for e in at_position(self.trace, cands, position):
+            if self.used_in(e.function, self.binding(self.rewritten, e.function,
+                                                     e.binding).var):
+                continue  # the launch's result is a var read later: dropping it breaks
             m = self.edit_body(self.rewritten, e, lambda f: edit_bindings(f, {e.binding: []}))
             order = [i for i in range(len(self.trace.events)) if i != e.index]
             found = self.proved(m, order)
@@ -722,8 +736,10 @@ class Builder:
                 if found is not None:
                     return self.finish(
                         "overlap-offset", position, e,
-                        f"{a.var.name} (written by {self.where(e)}) placed on {y.var.name}",
-                        f"{e.kernel} overwrites {y.var.name} before its last read "
+                        f"{a.var.name} (written by {self.where(e)}) placed where "
+                        f"{y.var.name} is ({y.value.args[0].name}, offset "
+                        f"{const_int(y.value.args[1])})",
+                        f"its bytes and a tensor live at the same time overlap "
                         f"({self.describe(found)})", m)
                 if self.tries > 400:
                     raise NotBuildable("gave up")
@@ -892,7 +908,10 @@ class Builder:
         return m, before.launch[2]
 
     def used(self, var) -> bool:
-        f = self.rewritten.function(self.function)
+        return self.used_in(self.function, var)
+
+    def used_in(self, fname: str, var) -> bool:
+        f = self.rewritten.function(fname)
         exprs = [x.value for x in ir.nested_bindings(f.blocks)] + [f.body]
         return any(x is var for e in exprs for x in ir.walk(e)) or any(
             x is var for e in exprs if type(e) is ir.If for x in ir.walk(e.cond))
@@ -1100,7 +1119,8 @@ class Builder:
         ev = self.trace.events
         cands = []
         for a, b in zip(ev, ev[1:]):
-            if (a.function, a.launch) != (b.function, b.launch) or a.objects or b.objects:
+            if (a.function, a.launch) != (b.function, b.launch) or a.objects or b.objects or \
+                    a.unknown or b.unknown:
                 continue
             if not isinstance(self.rewritten.function(a.kernel), ir.PrimFunc) or \
                     not isinstance(self.rewritten.function(b.kernel), ir.PrimFunc):
