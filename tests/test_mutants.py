@@ -115,7 +115,7 @@ def test_what_cannot_be_built_says_why(llama_1b):
 # ---- verify catches them ----------------------------------------------------------------------
 
 CASES_1B = [("drop", "early"), ("drop", "middle"), ("drop", "late"),
-            ("reorder", "early"), ("reorder", "late"),
+            ("reorder", "early"),
             ("wrong-arg", "middle"), ("overlap-offset", "early"), ("overlap-slot", "early"),
             ("storage-twice", "middle"), ("frozen-input", "early"),
             ("frozen-object", "middle"), ("graph-owned-return", "late")]
