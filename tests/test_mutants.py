@@ -1,0 +1,159 @@
+"""A sample of the mutation suite (issue 31): wrong rewrites of real models that verify must
+catch, at early, middle and late layers, and right ones it must find equal.
+
+The generator is bench/mutants.py; the whole suite (every class, position and model, with the
+table of docs/EXECUTOR.md) is bench/bench_mutants.py. Here: each class at one or more positions
+of the Llama-3.2-1B decode (prefill for the guards), a few of the 2-layer nn_llama_kv, and the
+controls. Nothing is marked xfail: a case that fails names a verify that misses a wrong rewrite
+(or flags a right one).
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+import mutants  # noqa: E402
+from cudagraph_cli import api  # noqa: E402
+from cudagraph_cli.passes.options import RewriteOptions  # noqa: E402
+
+CALLS = 3
+REAL = ROOT / "samples" / "real"
+
+
+@pytest.fixture(scope="module")
+def llama_1b():
+    original = api.load(REAL / "mlc_llama_1b.before.relax")
+    rewritten = mutants.rewrite_text(original, "mlc_llama_1b.rewritten.relax")
+    fn, options = mutants.bounded_options("mlc_llama_1b", original)
+    bounded = mutants.rewrite_text(original, "mlc_llama_1b.bounded.relax", options)
+    return {"original": original, "rewritten": rewritten,
+            "decode": mutants.Builder("mlc_llama_1b", original, rewritten, "decode"),
+            "bounded": mutants.Builder("mlc_llama_1b", original, bounded, fn)}
+
+
+@pytest.fixture(scope="module")
+def llama_kv():
+    original = api.load(REAL / "nn_llama_kv.before.relax")
+    rewritten = mutants.rewrite_text(original, "nn_llama_kv.rewritten.relax")
+    return {"original": original, "rewritten": rewritten,
+            "decode": mutants.Builder("nn_llama_kv", original, rewritten, "decode")}
+
+
+def caught(original, m) -> bool:
+    try:
+        report = api.verify(original, m.module, calls=CALLS, functions=[m.function])
+    finally:
+        gc.collect()  # the executors' buffers sit in reference cycles
+    return not report.equal
+
+
+def equal(original, module, function=None) -> bool:
+    try:
+        report = api.verify(original, module, calls=CALLS,
+                            functions=[function] if function else None)
+    finally:
+        gc.collect()
+    assert report.equal, report.difference
+    return True
+
+
+# ---- the generator itself (no verify) ---------------------------------------------------------
+
+
+def test_layers_of_the_1b_decode_are_found(llama_1b):
+    t = llama_1b["decode"].trace
+    assert sorted({e.layer for e in t.events}) == list(range(16))
+    # Layer 0 starts at the first kernel (the input norm), layer 15 ends at the logits.
+    assert (t.events[0].kernel, t.events[0].layer) == ("rms_norm1", 0)
+    assert (t.events[-1].kernel, t.events[-1].layer) == ("matmul9", 15)
+    # The 14 launches of the shared capture of layers 1..14 are one layer each.
+    shared = {e.launch[2]: e.layer for e in t.events
+              if e.function == "decode_cuda_graph_capture3" and e.kernel == "fused_matmul6_add1"}
+    assert sorted(shared.values()) == list(range(1, 15))
+
+
+@pytest.mark.parametrize("position,layer", [("early", 0), ("middle", 8), ("late", 15)])
+def test_a_drop_is_at_its_layer_and_changes_what_a_launch_reads(llama_1b, position, layer):
+    b = llama_1b["decode"]
+    m = b.drop(position)
+    assert m.layer == layer and m.kind == "drop"
+    after = mutants.trace(m.module, "decode")
+    assert len(after.events) == len(b.trace.events) - 1
+    assert api.print_module(m.module) != api.print_module(llama_1b["rewritten"])
+
+
+def test_the_trace_of_a_module_equals_itself(llama_1b):
+    t = llama_1b["decode"].trace
+    assert mutants.first_difference(t, mutants.trace(llama_1b["rewritten"], "decode")) is None
+
+
+def test_a_control_swaps_independent_launches_only(llama_1b):
+    b = llama_1b["decode"]
+    c = b.reorder_control("middle")
+    after = mutants.trace(c.module, "decode")
+    assert [e.kernel for e in after.events] != [e.kernel for e in b.trace.events]
+    assert sorted(e.kernel for e in after.events) == sorted(e.kernel for e in b.trace.events)
+
+
+def test_what_cannot_be_built_says_why(llama_1b):
+    # The 1B's graphs never return two outputs of one type: no off-by-one that type-checks.
+    with pytest.raises(mutants.NotBuildable, match="two outputs of one type"):
+        llama_1b["decode"].output_index("middle")
+    with pytest.raises(mutants.NotBuildable, match="after the last layer"):
+        llama_1b["decode"].graph_owned_return("early")
+    with pytest.raises(mutants.NotBuildable, match="no guarded graph"):
+        llama_1b["decode"].guard_inverted("early")
+
+
+# ---- verify catches them ----------------------------------------------------------------------
+
+CASES_1B = [("drop", "early"), ("drop", "middle"), ("drop", "late"),
+            ("reorder", "early"),
+            ("wrong-arg", "middle"), ("overlap-offset", "early"), ("overlap-slot", "early"),
+            ("storage-twice", "middle"), ("frozen-input", "early"),
+            ("frozen-object", "middle"), ("graph-owned-return", "late")]
+
+
+@pytest.mark.parametrize("kind,position", CASES_1B)
+def test_verify_catches_a_mutant_of_the_1b(llama_1b, kind, position):
+    m = mutants.BUILDERS[kind](llama_1b["decode"], position)
+    assert caught(llama_1b["original"], m), f"missed: {m.site} ({m.proof})"
+
+
+@pytest.mark.parametrize("kind,position", [("guard-inverted", "middle"),
+                                           ("graph-unkeyed", "early")])
+def test_verify_catches_a_wrong_guard_of_the_1b(llama_1b, kind, position):
+    m = mutants.BUILDERS[kind](llama_1b["bounded"], position)
+    assert m.function == "prefill"
+    assert caught(llama_1b["original"], m), f"missed: {m.site} ({m.proof})"
+
+
+@pytest.mark.parametrize("kind", ["drop", "wrong-arg", "overlap-offset", "storage-twice",
+                                  "overlap-slot"])
+def test_verify_catches_a_mutant_of_a_small_model(llama_kv, kind):
+    m = mutants.BUILDERS[kind](llama_kv["decode"], "early")
+    assert caught(llama_kv["original"], m), f"missed: {m.site} ({m.proof})"
+
+
+# ---- controls: right rewrites verify equal ----------------------------------------------------
+
+
+@pytest.mark.parametrize("position", mutants.POSITIONS)
+def test_independent_launches_swapped_verify_equal(llama_1b, position):
+    c = llama_1b["decode"].reorder_control(position)
+    assert equal(llama_1b["original"], c.module, "decode"), f"{c.name}: {c.proof}"
+
+
+@pytest.mark.parametrize("options", [RewriteOptions.tvm_compat(), RewriteOptions(min_kernels=2),
+                                     RewriteOptions(capture_symbolic=("total_seq_len",))],
+                         ids=["compat-tvm", "min-kernels-2", "capture-symbolic"])
+def test_right_rewrites_of_a_small_model_verify_equal(llama_kv, options):
+    module = mutants.rewrite_text(llama_kv["original"], "nn_llama_kv.control.relax", options)
+    assert equal(llama_kv["original"], module)
