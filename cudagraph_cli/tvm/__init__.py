@@ -25,7 +25,8 @@ import dataclasses
 import re
 import threading
 
-from .diagnostics import SourceError
+from ..diagnostics import SourceError
+from .use_in_tvm import run_with_cgraph, use_in_tvm  # noqa: F401  (public: no tvm imported)
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"
@@ -80,7 +81,7 @@ def RewriteCUDAGraph(options=None, **fields):
     located message when cgraph cannot read or rewrite the module: it never hands back
     something else."""
     tvm = import_tvm()
-    from .passes.options import RewriteOptions
+    from ..passes.options import RewriteOptions
 
     for name in ("exclude", "functions", "trust_extern"):
         if fields.get(name) is not None:
@@ -140,8 +141,8 @@ def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
     tvm = import_tvm()
-    from . import api, ir
-    from .ir.equality import functions_equal
+    from .. import api, ir
+    from ..ir.equality import functions_equal
 
     source = api.Source(SCRIPT_NAME, mod.script())
     try:
@@ -286,7 +287,7 @@ def stub(f):
     with the same name, decorator and arity and an empty body (what TVM's reader makes of a
     call does not depend on the kernel's parameter types); a Relax function unchanged (it is printed as read, and read back only for
     its callers' sake)."""
-    from . import ir
+    from .. import ir
 
     if isinstance(f, ir.PrimFunc):
         # every parameter a handle: TVM checks a call's arity, and any argument is an object
