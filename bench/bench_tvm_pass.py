@@ -1,0 +1,134 @@
+"""cgraph's TVM pass next to TVM's, in one process, on the real-size MLC-style modules.
+
+    python bench/bench_tvm_pass.py [--runs 5] [--only mlc_llama_1b ...]
+
+Each samples/real/mlc_*.before.relax is read by TVM (tvm.script.from_source; these dumps need
+the two fix-ups of tests/tvm_oracle.py, done here the same way: `without_alloc_ty_args`, TVM's
+reader rejects the ty_args it prints on R.builtin.alloc_tensor; `tvm_parse_own_dump`, a kernel
+does not see the module TypeVar of a name its body declares, what TVM's printer meant), then
+TVM's `relax.transform.RewriteCUDAGraph()` and `cudagraph_cli.tvm.RewriteCUDAGraph()` run on
+that in-memory module under `relax.backend.use_cuda_graph`, interleaved, `--runs` times each.
+Prints one JSON line a model: medians and minimums (seconds) of each pass, and the ratio of
+the medians. Inside the pass: `--profile` adds cProfile's top entries of one cgraph run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
+
+
+def read_tvm(text: str):
+    """TVM's reading of its own dump (see the module docstring), on a thread of its own (TVM's
+    reader calls inspect.stack() per function)."""
+    import re
+    from typing import TypeVar
+
+    from tvm.relax.script.parser import parser as relax_parser
+    from tvm.script import from_source
+    from tvm.tirx.script.parser import parser as tir_parser
+
+    from cudagraph_cli.tvm import default_globals, on_a_short_stack
+
+    originals = (tir_parser.collect_signature_type_vars,
+                 relax_parser.collect_signature_type_vars)
+    hidden: list = []
+
+    def restore():
+        while hidden:
+            values, value = hidden.pop()
+            values.append(value)
+
+    def declared_by_body(node) -> set:
+        names = set()
+        for stmt in node.body:
+            for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
+                stack = [target]
+                while stack:
+                    t = stack.pop()
+                    if hasattr(t, "id"):
+                        names.add(t.id)
+                    stack.extend(getattr(t, "elts", None) or [])
+        return names
+
+    def tir_collect(parser, node):
+        restore()
+        own = declared_by_body(node)
+        for name, values in parser.var_table.name2value.items():
+            if name in own and values and isinstance(values[-1], TypeVar):
+                hidden.append((values, values.pop()))
+        return originals[0](parser, node)
+
+    def relax_collect(parser, node):
+        restore()
+        return originals[1](parser, node)
+
+    text = re.sub(r"(R\.builtin\.alloc_tensor\(.*), ty_args=\(.*\)\)$", r"\1)", text, flags=re.M)
+    tir_parser.collect_signature_type_vars = tir_collect
+    relax_parser.collect_signature_type_vars = relax_collect
+    try:
+        names = default_globals()
+        names["metadata"] = {}
+        return on_a_short_stack(from_source, text, extra_vars=names, check_well_formed=False)
+    finally:
+        restore()
+        tir_parser.collect_signature_type_vars, relax_parser.collect_signature_type_vars = \
+            originals
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--only", nargs="*", default=MODELS)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+
+    import tvm
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    for name in args.only:
+        text = (ROOT / "samples" / "real" / f"{name}.before.relax").read_text()
+        mod = read_tvm(text)
+        theirs_pass = relax.transform.RewriteCUDAGraph()
+        ours_pass = RewriteCUDAGraph()
+        ours, theirs = [], []
+        with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                theirs_pass(mod)
+                theirs.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                ours_pass(mod)
+                ours.append(time.perf_counter() - start)
+            if args.profile:
+                import cProfile
+                import io
+                import pstats
+
+                prof = cProfile.Profile()
+                prof.enable()
+                ours_pass(mod)
+                prof.disable()
+                out = io.StringIO()
+                pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
+                print(out.getvalue(), file=sys.stderr)
+        row = {"model": name, "runs": args.runs,
+               "tvm_median": statistics.median(theirs), "tvm_min": min(theirs),
+               "cgraph_median": statistics.median(ours), "cgraph_min": min(ours),
+               "ratio": statistics.median(ours) / statistics.median(theirs)}
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
