@@ -139,6 +139,66 @@ def cuda_pipeline(before_schedule=(), **pass_options):
 
 def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
+    nothing). `options`: a `RewriteOptions` (None: cgraph's defaults).
+
+    In memory both ways (docs/TVM.md): from_tvm.py reads TVM's objects into cgraph's IR,
+    to_tvm.py builds what the rewrite changed as TVM objects, the rest handed back as the
+    input's. A module the in-memory reader does not read goes through text instead
+    (`rewrite_module_through_text`), as does the locating of an error: cgraph's errors are
+    located in TVM's printing of the module, `<mod.script()>:LINE:COL`, printed only then."""
+    import_tvm()
+    from .. import api
+    from ..ir.equality import functions_equal
+    from ..ir.wellformed import check_module
+    from .from_tvm import Unsupported, read_module
+    from .to_tvm import build_module
+
+    try:
+        ours, links = read_module(mod)
+    except Unsupported:
+        return rewrite_module_through_text(mod, options)
+    try:
+        check_module(ours)
+        out, _ = api.rewrite(ours, options)
+    except (SourceError, api.UnknownName) as e:
+        raise located_error(mod, options, e) from None
+    if out is ours:
+        return mod
+    before = {f.name: f for f in ours.functions}
+    # The rewriter rebuilds each function it plans, lifting something or not: compare
+    changed = [f.name for f in out.relax_functions()
+               if f.name not in before or not functions_equal(before[f.name], f)]
+    if not changed:
+        return mod
+    lifted = {name: lifted_from(name, before) for name in changed if name not in before}
+    try:
+        return build_module(mod, out, links, changed, lifted)
+    except Unsupported:
+        return rewrite_module_through_text(mod, options)
+
+
+def lifted_from(name: str, functions: dict) -> str:
+    """The input function a lifted function was lifted from (`decode` for
+    `decode_cuda_graph_capture1`); "" for the allocation function, lifted from none."""
+    head, sep, _ = name.rpartition("_cuda_graph_capture")
+    return head if sep and head in functions else ""
+
+
+def located_error(mod, options, error) -> CgraphPassError:
+    """The pass's error for `error`, raised by cgraph on its in-memory reading of `mod`: as the
+    text route words it, located in TVM's printing of the module (printed here, on the error
+    path only); unlocated when the text route does not meet it."""
+    try:
+        rewrite_module_through_text(mod, options)
+    except CgraphPassError as e:
+        return e
+    if isinstance(error, SourceError):
+        return CgraphPassError(f"{SCRIPT_NAME}: error: {error.message}")
+    return CgraphPassError(str(error))
+
+
+def rewrite_module_through_text(mod, options=None):
+    """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
     tvm = import_tvm()
     from .. import api, ir
