@@ -6,10 +6,15 @@ Each samples/real/mlc_*.before.relax is read by TVM (tvm.script.from_source; the
 the two fix-ups of tests/tvm_oracle.py, done here the same way: `without_alloc_ty_args`, TVM's
 reader rejects the ty_args it prints on R.builtin.alloc_tensor; `tvm_parse_own_dump`, a kernel
 does not see the module TypeVar of a name its body declares, what TVM's printer meant), then
-TVM's `relax.transform.RewriteCUDAGraph()` and `cudagraph_cli.tvm.RewriteCUDAGraph()` run on
-that in-memory module under `relax.backend.use_cuda_graph`, interleaved, `--runs` times each.
-Prints one JSON line a model: medians and minimums (seconds) of each pass, and the ratio of
-the medians. Inside the pass: `--profile` adds cProfile's top entries of one cgraph run.
+three passes run on that in-memory module under `relax.backend.use_cuda_graph`, interleaved,
+`--runs` times each: TVM's `relax.transform.RewriteCUDAGraph()`, cgraph's
+`cudagraph_cli.tvm.RewriteCUDAGraph()` (in memory both ways), and cgraph's pass as it was
+before issue 32, through text (`rewrite_module_through_text`: mod.script(), cgraph's reader,
+its printer, TVM's reader). Prints one JSON line a model: medians and minimums (seconds) of
+each, the ratios of cgraph's medians to TVM's, and the checks: cgraph's pass with its
+corrections off (RewriteOptions.tvm_compat()) structurally equal to TVM's, its default output
+equal to the text route's and well-formed. `--profile` prints cProfile's top entries of one
+in-memory run to stderr.
 """
 
 from __future__ import annotations
@@ -95,22 +100,31 @@ def main() -> None:
     import tvm
     from tvm import relax
 
-    from cudagraph_cli.tvm import RewriteCUDAGraph
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.tvm import RewriteCUDAGraph, rewrite_module_through_text
 
     for name in args.only:
         text = (ROOT / "samples" / "real" / f"{name}.before.relax").read_text()
         mod = read_tvm(text)
         theirs_pass = relax.transform.RewriteCUDAGraph()
         ours_pass = RewriteCUDAGraph()
-        ours, theirs = [], []
+        ours, theirs, before = [], [], []
         with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
             for _ in range(args.runs):
                 start = time.perf_counter()
-                theirs_pass(mod)
+                tvm_out = theirs_pass(mod)
                 theirs.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                ours_pass(mod)
+                out = ours_pass(mod)
                 ours.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                text_out = rewrite_module_through_text(mod)
+                before.append(time.perf_counter() - start)
+            exact = RewriteCUDAGraph(RewriteOptions.tvm_compat())(mod)
+            checks = {"tvm_compat_equals_tvm": tvm.ir.structural_equal(exact, tvm_out),
+                      "equals_text_route": tvm.ir.structural_equal(out, text_out)}
+            relax.analysis.well_formed(out)  # raises on a violation
+            checks["well_formed"] = True
             if args.profile:
                 import cProfile
                 import io
@@ -123,10 +137,13 @@ def main() -> None:
                 out = io.StringIO()
                 pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
                 print(out.getvalue(), file=sys.stderr)
+        tvm_median = statistics.median(theirs)
         row = {"model": name, "runs": args.runs,
-               "tvm_median": statistics.median(theirs), "tvm_min": min(theirs),
+               "tvm_median": tvm_median, "tvm_min": min(theirs),
                "cgraph_median": statistics.median(ours), "cgraph_min": min(ours),
-               "ratio": statistics.median(ours) / statistics.median(theirs)}
+               "text_route_median": statistics.median(before), "text_route_min": min(before),
+               "ratio": statistics.median(ours) / tvm_median,
+               "text_route_ratio": statistics.median(before) / tvm_median, **checks}
         print(json.dumps(row), flush=True)
 
 

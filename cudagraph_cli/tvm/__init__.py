@@ -6,15 +6,24 @@
     from cudagraph_cli.tvm import cuda_pipeline
     ex = relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())
 
-The pass goes through text: TVM prints the module, cgraph reads, rewrites and prints it, and TVM
-reads cgraph's text back. TVM's printer and reader do not round-trip everything a module holds
-(a PrimFunc's `layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own
-`T.int32()` of the same name, constants printed as `metadata[...]` with the metadata left out),
-so only what cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs,
-each PrimFunc of the result is the original object, each constant is the original object
-(given to TVM's reader as the `metadata` it omitted), each Relax function cgraph left as it
-was is the original object, the module is keyed by the input's GlobalVars (the functions read
-from text refer to them too), and it keeps its attrs and global infos. See docs/TVM.md.
+    from cudagraph_cli.tvm import use_in_tvm
+    with use_in_tvm(min_kernels=2):      # TVM's name makes cgraph's pass: any pipeline, no edit
+        ex = relax.build(mod, target="cuda")
+
+The pass works in memory both ways: from_tvm.py reads TVM's objects into cgraph's IR (the IR
+cgraph's text reader makes of `mod.script()`), the rewrite runs, to_tvm.py builds what it
+changed as TVM objects and hands back the input's objects for the rest. A module the in-memory
+reader does not read, and the wording and locating of an error (cgraph's errors point into
+TVM's printing of the module), go through text instead (`rewrite_module_through_text`, below):
+TVM prints the module, cgraph reads, rewrites and prints it, and TVM reads cgraph's text back.
+TVM's printer and reader do not round-trip everything a module holds (a PrimFunc's
+`layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own `T.int32()` of the
+same name, constants printed as `metadata[...]` with the metadata left out), so only what
+cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs, each PrimFunc of
+the result is the original object, each constant is the original object (given to TVM's reader
+as the `metadata` it omitted), each Relax function cgraph left as it was is the original
+object, the module is keyed by the input's GlobalVars (the functions read from text refer to
+them too), and it keeps its attrs and global infos. See docs/TVM.md.
 
 tvm is imported only when a pass is made (the `tvm` extra: pip install 'cudagraph-cli[tvm]').
 """
@@ -198,8 +207,9 @@ def located_error(mod, options, error) -> CgraphPassError:
 
 
 def rewrite_module_through_text(mod, options=None):
-    """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
-    nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
+    """`rewrite_module` through text (the module docstring): the pass as it was before it
+    worked in memory, and still its route for what the in-memory reader does not read and for
+    locating an error. Raises CgraphPassError, located in `<mod.script()>`."""
     tvm = import_tvm()
     from .. import api, ir
     from ..ir.equality import functions_equal

@@ -59,6 +59,7 @@ class Links:
         # Relax functions whose R.builtin.alloc_tensor calls carry ty_args (TVM's
         # StaticPlanBlockMemory gives each its own type; cgraph's IR drops them)
         self.typed_allocs: set = set()
+        self.vdevices: dict = {}  # the name TVM prints for a vdevice -> the module's VDevice
 
     def type_of(self, s):
         found = self.types.get(id(s))
@@ -132,6 +133,7 @@ class Reader:
             ours.append(ir.VDevice(literal_value(target, sort=True), int(v.vdevice_id),
                                    str(v.memory_scope)))
         names = ir.vdevice_names([("vdevice", tuple(ours))])
+        self.links.vdevices = dict(zip(names, entries))
         return list(zip(entries, ours, names))
 
     # ---- the module ---------------------------------------------------------------------
@@ -376,8 +378,9 @@ class Reader:
             dt = "" if dtype is None else str(dtype)
             vdevice = ""
             if ty.vdevice is not None:
-                vdevice = next((name for v, _, name in self.vdevices if v.same_as(ty.vdevice)),
-                               None)
+                # by identity: TVM 0.27's VDevice.same_as recurses without end
+                key = ty.vdevice.id_
+                vdevice = next((name for v, _, name in self.vdevices if v.id_ == key), None)
                 if vdevice is None:
                     raise Unsupported("a vdevice the module's global infos lack")
             return ir.TensorSInfo(dims, dt, int(ty.ndim) if dims is None else len(dims),

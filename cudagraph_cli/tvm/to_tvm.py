@@ -198,10 +198,14 @@ class Writer:
         rt = self.relax.type
         t = type(s)
         if t is ir.TensorSInfo:
+            vdevice = None
             if s.vdevice:
-                raise Unsupported("a new tensor type on a vdevice")
+                vdevice = self.links.vdevices.get(s.vdevice)
+                if vdevice is None:
+                    raise Unsupported(f"a tensor type on vdevice {s.vdevice}, not the module's")
             shape = None if s.shape is None else [self.prim(d) for d in s.shape]
-            return rt.TensorType(shape, s.dtype or None, None, s.ndim if shape is None else -1)
+            return rt.TensorType(shape, s.dtype or None, vdevice,
+                                 s.ndim if shape is None else -1)
         if t is ir.ObjectSInfo:
             return rt.AnyType()
         if t is ir.TupleSInfo:
