@@ -35,7 +35,10 @@ import re
 import threading
 
 from ..diagnostics import SourceError
-from .use_in_tvm import run_with_cgraph, use_in_tvm  # noqa: F401  (public: no tvm imported)
+from .use_in_tvm import run_with_cgraph, use_in_tvm  # (importing them imports no tvm)
+
+__all__ = ["CgraphPassError", "RewriteCUDAGraph", "cuda_pipeline", "rewrite_module",
+           "rewrite_module_through_text", "run_with_cgraph", "use_in_tvm"]
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"

@@ -334,10 +334,6 @@ class Reader:
             c = ir.Call(callee, tuple([self.op_arg(a) for a in args[:]]), (), sinfo_args)
         else:
             c = ir.Call(callee, tuple([self.expr(a) for a in args[:]]), (), sinfo_args)
-        if t is self.GlobalVar and isinstance(self.signatures.get(callee.name), ir.PrimFunc):
-            # the text reader: a metadata constant passed to a kernel takes the parameter's
-            # struct info (here the constant's own, the same)
-            pass
         self.links.calls[c] = e
         return c
 
@@ -464,7 +460,7 @@ def literal_value(v, sort: bool = False):
 
 
 def read_module(mod) -> tuple:
-    """(cgraph's IR of `mod`, its Links, the tensor constants in printing order)."""
+    """(cgraph's IR of `mod`, its Links). Unsupported for what this reader does not read."""
     r = Reader(mod)
     module = r.module()
     return module, r.links
