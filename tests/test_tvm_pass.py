@@ -298,8 +298,9 @@ def test_a_kernel_tvm_cannot_read_back_comes_back_as_the_original(tvm):
 
 
 def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
-    # The numbering of TVM's metadata is inferred (printing order); were it wrong, the kernels'
-    # parameter shapes would tell: the pass refuses rather than swapping weights.
+    # The text route (what the pass falls back to for a module its in-memory reader does not
+    # read) infers the numbering of TVM's metadata (printing order); were it wrong, the
+    # kernels' parameter shapes would tell: it refuses rather than swapping weights.
     import cudagraph_cli.tvm as cgraph_tvm
 
     before, _ = captured("onnx_convnet")
@@ -307,7 +308,8 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
     monkeypatch.setattr(cgraph_tvm, "printed_constants",
                         lambda mod, ours: list(reversed(inferred(mod, ours))))
     with pytest.raises(cgraph_tvm.CgraphPassError, match="metadata numbering was not followed"):
-        cgraph_pass(tvm, before)
+        with tvm.transform.PassContext(config=build_corpus.CONFIG):
+            cgraph_tvm.rewrite_module_through_text(before)
 
 
 # TVM reads it; cgraph's reader does not know the struct info of a string (`I.StringType()`)
@@ -381,7 +383,7 @@ def readme_blocks() -> list[str]:
 
 def test_readme_snippets_run_as_written(tvm, tmp_path, monkeypatch):
     blocks = readme_blocks()
-    assert len(blocks) == 2, "the section's two Python blocks: the dump, the pass"
+    assert len(blocks) == 3, "the section's three Python blocks: the dump, the pass, use_in_tvm"
     monkeypatch.chdir(tmp_path)
     # `mod`: the reader's model; here the corpus MLP
     dump = {"mod": build_corpus.nn_mlp()}
@@ -396,6 +398,15 @@ def test_readme_snippets_run_as_written(tvm, tmp_path, monkeypatch):
     build = {"mod": build_corpus.nn_mlp()}
     exec(compile(blocks[1], "README.md (pass)", "exec"), build)
     assert "vm.builtin.cuda_graph.run_or_capture" in build["ex"].as_text()
+
+    # use_in_tvm: TVM's default pipeline with cgraph's pass, min_kernels=2: nn_mlp's graphs are
+    # of one kernel each (samples/real/nn_mlp.after.relax), so none is lifted
+    block = {"mod": build_corpus.nn_mlp()}
+    exec(compile(blocks[2], "README.md (use_in_tvm)", "exec"), block)
+    text = block["ex"].as_text()
+    assert "vm.builtin.cuda_graph.get_cached_alloc" in text
+    assert "vm.builtin.cuda_graph.run_or_capture" not in text
+    assert tvm.relax.transform.RewriteCUDAGraph is tvm.relax.transform.transform.RewriteCUDAGraph
 
     # the CLI workflow the section shows, on that dump
     got = run_cli("rewrite", "model.relax", "-o", "model.graph.relax", cwd=tmp_path)

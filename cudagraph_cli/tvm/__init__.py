@@ -6,15 +6,24 @@
     from cudagraph_cli.tvm import cuda_pipeline
     ex = relax.build(mod, target="cuda", relax_pipeline=cuda_pipeline())
 
-The pass goes through text: TVM prints the module, cgraph reads, rewrites and prints it, and TVM
-reads cgraph's text back. TVM's printer and reader do not round-trip everything a module holds
-(a PrimFunc's `layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own
-`T.int32()` of the same name, constants printed as `metadata[...]` with the metadata left out),
-so only what cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs,
-each PrimFunc of the result is the original object, each constant is the original object
-(given to TVM's reader as the `metadata` it omitted), each Relax function cgraph left as it
-was is the original object, the module is keyed by the input's GlobalVars (the functions read
-from text refer to them too), and it keeps its attrs and global infos. See docs/TVM.md.
+    from cudagraph_cli.tvm import use_in_tvm
+    with use_in_tvm(min_kernels=2):      # TVM's name makes cgraph's pass: any pipeline, no edit
+        ex = relax.build(mod, target="cuda")
+
+The pass works in memory both ways: from_tvm.py reads TVM's objects into cgraph's IR (the IR
+cgraph's text reader makes of `mod.script()`), the rewrite runs, to_tvm.py builds what it
+changed as TVM objects and hands back the input's objects for the rest. A module the in-memory
+reader does not read, and the wording and locating of an error (cgraph's errors point into
+TVM's printing of the module), go through text instead (`rewrite_module_through_text`, below):
+TVM prints the module, cgraph reads, rewrites and prints it, and TVM reads cgraph's text back.
+TVM's printer and reader do not round-trip everything a module holds (a PrimFunc's
+`layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own `T.int32()` of the
+same name, constants printed as `metadata[...]` with the metadata left out), so only what
+cgraph changed comes back from text: TVM reads stubs in place of the PrimFuncs, each PrimFunc of
+the result is the original object, each constant is the original object (given to TVM's reader
+as the `metadata` it omitted), each Relax function cgraph left as it was is the original
+object, the module is keyed by the input's GlobalVars (the functions read from text refer to
+them too), and it keeps its attrs and global infos. See docs/TVM.md.
 
 tvm is imported only when a pass is made (the `tvm` extra: pip install 'cudagraph-cli[tvm]').
 """
@@ -25,7 +34,11 @@ import dataclasses
 import re
 import threading
 
-from .diagnostics import SourceError
+from ..diagnostics import SourceError
+from .use_in_tvm import run_with_cgraph, use_in_tvm  # (importing them imports no tvm)
+
+__all__ = ["CgraphPassError", "RewriteCUDAGraph", "cuda_pipeline", "rewrite_module",
+           "rewrite_module_through_text", "run_with_cgraph", "use_in_tvm"]
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"
@@ -80,7 +93,7 @@ def RewriteCUDAGraph(options=None, **fields):
     located message when cgraph cannot read or rewrite the module: it never hands back
     something else."""
     tvm = import_tvm()
-    from .passes.options import RewriteOptions
+    from ..passes.options import RewriteOptions
 
     for name in ("exclude", "functions", "trust_extern"):
         if fields.get(name) is not None:
@@ -138,10 +151,71 @@ def cuda_pipeline(before_schedule=(), **pass_options):
 
 def rewrite_module(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
-    nothing). `options`: a `RewriteOptions` (None: cgraph's defaults)."""
+    nothing). `options`: a `RewriteOptions` (None: cgraph's defaults).
+
+    In memory both ways (docs/TVM.md): from_tvm.py reads TVM's objects into cgraph's IR,
+    to_tvm.py builds what the rewrite changed as TVM objects, the rest handed back as the
+    input's. A module the in-memory reader does not read goes through text instead
+    (`rewrite_module_through_text`), as does the locating of an error: cgraph's errors are
+    located in TVM's printing of the module, `<mod.script()>:LINE:COL`, printed only then."""
+    import_tvm()
+    from .. import api
+    from ..ir.equality import functions_equal
+    from ..ir.wellformed import check_module
+    from .from_tvm import Unsupported, read_module
+    from .to_tvm import build_module
+
+    try:
+        ours, links = read_module(mod)
+    except Unsupported:
+        return rewrite_module_through_text(mod, options)
+    try:
+        check_module(ours)
+        out, _ = api.rewrite(ours, options)
+    except (SourceError, api.UnknownName) as e:
+        raise located_error(mod, options, e) from None
+    if out is ours:
+        return mod
+    before = {f.name: f for f in ours.functions}
+    # The rewriter rebuilds each function it plans, lifting something or not: compare
+    changed = [f.name for f in out.relax_functions()
+               if f.name not in before or not functions_equal(before[f.name], f)]
+    if not changed:
+        return mod
+    lifted = {name: lifted_from(name, before) for name in changed if name not in before}
+    try:
+        return build_module(mod, out, links, changed, lifted)
+    except Unsupported:
+        return rewrite_module_through_text(mod, options)
+
+
+def lifted_from(name: str, functions: dict) -> str:
+    """The input function a lifted function was lifted from (`decode` for
+    `decode_cuda_graph_capture1`); "" for the allocation function, lifted from none."""
+    head, sep, _ = name.rpartition("_cuda_graph_capture")
+    return head if sep and head in functions else ""
+
+
+def located_error(mod, options, error) -> CgraphPassError:
+    """The pass's error for `error`, raised by cgraph on its in-memory reading of `mod`: as the
+    text route words it, located in TVM's printing of the module (printed here, on the error
+    path only); unlocated when the text route does not meet it."""
+    try:
+        rewrite_module_through_text(mod, options)
+    except CgraphPassError as e:
+        return e
+    if isinstance(error, SourceError):
+        return CgraphPassError(f"{SCRIPT_NAME}: error: {error.message}")
+    return CgraphPassError(str(error))
+
+
+def rewrite_module_through_text(mod, options=None):
+    """`rewrite_module` through text (the module docstring): the pass as it was before it
+    worked in memory, and still its route for what the in-memory reader does not read and for
+    locating an error. Raises CgraphPassError, located in `<mod.script()>`."""
     tvm = import_tvm()
-    from . import api, ir
-    from .ir.equality import functions_equal
+    from .. import api, ir
+    from ..ir.equality import functions_equal
 
     source = api.Source(SCRIPT_NAME, mod.script())
     try:
@@ -286,7 +360,7 @@ def stub(f):
     with the same name, decorator and arity and an empty body (what TVM's reader makes of a
     call does not depend on the kernel's parameter types); a Relax function unchanged (it is printed as read, and read back only for
     its callers' sake)."""
-    from . import ir
+    from .. import ir
 
     if isinstance(f, ir.PrimFunc):
         # every parameter a handle: TVM checks a call's arity, and any argument is an object

@@ -1,0 +1,159 @@
+"""cgraph's TVM pass next to TVM's, in one process, on the real-size MLC-style modules.
+
+    python bench/bench_tvm_pass.py [--runs 5] [--only mlc_llama_1b ...]
+
+Each samples/real/mlc_*.before.relax is read by TVM (tvm.script.from_source; these dumps need
+the two fix-ups of tests/tvm_oracle.py, done here the same way: `without_alloc_ty_args`, TVM's
+reader rejects the ty_args it prints on R.builtin.alloc_tensor; `tvm_parse_own_dump`, a kernel
+does not see the module TypeVar of a name its body declares, what TVM's printer meant), then
+three passes run on that in-memory module under `relax.backend.use_cuda_graph`, interleaved,
+`--runs` times each: TVM's `relax.transform.RewriteCUDAGraph()`, cgraph's
+`cudagraph_cli.tvm.RewriteCUDAGraph()` (in memory both ways), and cgraph's pass as it was
+before issue 32, through text (`rewrite_module_through_text`: mod.script(), cgraph's reader,
+its printer, TVM's reader). Prints one JSON line a model: medians and minimums (seconds) of
+each, the ratios of cgraph's medians to TVM's, and the checks: cgraph's pass with its
+corrections off (RewriteOptions.tvm_compat()) structurally equal to TVM's, its default output
+equal to the text route's and well-formed. `--profile` prints cProfile's top entries of one
+in-memory run to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
+
+
+def read_tvm(text: str):
+    """TVM's reading of its own dump (see the module docstring), on a thread of its own (TVM's
+    reader calls inspect.stack() per function)."""
+    import re
+    from typing import TypeVar
+
+    from tvm.relax.script.parser import parser as relax_parser
+    from tvm.script import from_source
+    from tvm.tirx.script.parser import parser as tir_parser
+
+    from cudagraph_cli.tvm import default_globals, on_a_short_stack
+
+    originals = (tir_parser.collect_signature_type_vars,
+                 relax_parser.collect_signature_type_vars)
+    hidden: list = []
+
+    def restore():
+        while hidden:
+            values, value = hidden.pop()
+            values.append(value)
+
+    def declared_by_body(node) -> set:
+        names = set()
+        for stmt in node.body:
+            for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
+                stack = [target]
+                while stack:
+                    t = stack.pop()
+                    if hasattr(t, "id"):
+                        names.add(t.id)
+                    stack.extend(getattr(t, "elts", None) or [])
+        return names
+
+    def tir_collect(parser, node):
+        restore()
+        own = declared_by_body(node)
+        for name, values in parser.var_table.name2value.items():
+            if name in own and values and isinstance(values[-1], TypeVar):
+                hidden.append((values, values.pop()))
+        return originals[0](parser, node)
+
+    def relax_collect(parser, node):
+        restore()
+        return originals[1](parser, node)
+
+    text = re.sub(r"(R\.builtin\.alloc_tensor\(.*), ty_args=\(.*\)\)$", r"\1)", text, flags=re.M)
+    tir_parser.collect_signature_type_vars = tir_collect
+    relax_parser.collect_signature_type_vars = relax_collect
+    try:
+        names = default_globals()
+        names["metadata"] = {}
+        return on_a_short_stack(from_source, text, extra_vars=names, check_well_formed=False)
+    finally:
+        restore()
+        tir_parser.collect_signature_type_vars, relax_parser.collect_signature_type_vars = \
+            originals
+
+
+def equal(tvm, a, b) -> bool:
+    try:
+        tvm.ir.assert_structural_equal(a, b)
+    except (ValueError, AssertionError):
+        return False
+    return True
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--only", nargs="*", default=MODELS)
+    ap.add_argument("--profile", action="store_true")
+    args = ap.parse_args()
+
+    import tvm
+    from tvm import relax
+
+    from cudagraph_cli.passes.options import RewriteOptions
+    from cudagraph_cli.tvm import RewriteCUDAGraph, rewrite_module_through_text
+
+    for name in args.only:
+        text = (ROOT / "samples" / "real" / f"{name}.before.relax").read_text()
+        mod = read_tvm(text)
+        theirs_pass = relax.transform.RewriteCUDAGraph()
+        ours_pass = RewriteCUDAGraph()
+        ours, theirs, before = [], [], []
+        with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+            for _ in range(args.runs):
+                start = time.perf_counter()
+                tvm_out = theirs_pass(mod)
+                theirs.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                out = ours_pass(mod)
+                ours.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                text_out = rewrite_module_through_text(mod)
+                before.append(time.perf_counter() - start)
+            exact = RewriteCUDAGraph(RewriteOptions.tvm_compat())(mod)
+            checks = {"tvm_compat_equals_tvm": equal(tvm, exact, tvm_out),
+                      "equals_text_route": equal(tvm, out, text_out)}
+            relax.analysis.well_formed(out)  # raises on a violation
+            checks["well_formed"] = True
+            if args.profile:
+                import cProfile
+                import io
+                import pstats
+
+                prof = cProfile.Profile()
+                prof.enable()
+                ours_pass(mod)
+                prof.disable()
+                out = io.StringIO()
+                pstats.Stats(prof, stream=out).sort_stats("cumulative").print_stats(25)
+                print(out.getvalue(), file=sys.stderr)
+        tvm_median = statistics.median(theirs)
+        row = {"model": name, "runs": args.runs,
+               "tvm_median": tvm_median, "tvm_min": min(theirs),
+               "cgraph_median": statistics.median(ours), "cgraph_min": min(ours),
+               "text_route_median": statistics.median(before), "text_route_min": min(before),
+               "ratio": statistics.median(ours) / tvm_median,
+               "text_route_ratio": statistics.median(before) / tvm_median, **checks}
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

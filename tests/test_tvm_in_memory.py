@@ -1,0 +1,201 @@
+"""The TVM pass in memory both ways (issue 32, item 1): cudagraph_cli/tvm/from_tvm.py reads TVM's
+objects into cgraph's IR, to_tvm.py builds the rewrite's changes as TVM objects.
+
+The references: cgraph's text reader on TVM's printing of the same module (what the pass read
+before: the in-memory reading must be the same IR), TVM's own pass on the same module (with
+cgraph's corrections off, RewriteOptions.tvm_compat(): structurally equal), and the text route
+(`rewrite_module_through_text`, the pass before: the default pass gives the same module). The
+modules: every corpus file TVM's reader reads (samples/real/*.before.relax, with the fix-ups of
+tests/tvm_oracle.py for TVM's own dumps, and samples/tvm/*_before.relax), the 1B MLC-style model
+among them; bench/bench_tvm_pass.py runs the same checks on the 0.5B and 8B models.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import REAL_SAMPLES, SAMPLES
+from cudagraph_cli import ir
+from cudagraph_cli.passes.options import RewriteOptions
+
+pytestmark = pytest.mark.tvm
+
+SMALL = sorted(p.name for p in REAL_SAMPLES.glob("*.before.relax")
+               if not p.name.startswith(("mlc_qwen2", "mlc_llama_8b")))
+TVM_TESTS = sorted(p.name for p in (SAMPLES / "tvm").glob("*_before.relax"))
+CONFIG = {"relax.backend.use_cuda_graph": True}
+
+
+def tvm_module(tvm, folder: str, name: str):
+    """TVM's reading of a corpus file, or None where TVM cannot read it (the ONNX and torch
+    dumps omit their metadata)."""
+    from tvm_oracle import tvm_parse_own_dump, without_alloc_ty_args
+
+    from cudagraph_cli.tvm import on_a_short_stack
+
+    text = (SAMPLES / folder / name).read_text()
+    try:
+        return on_a_short_stack(tvm_parse_own_dump, without_alloc_ty_args(text))
+    except Exception:  # TVM's DiagnosticError and others: not a module of this test
+        return None
+
+
+@pytest.fixture(scope="module")
+def modules(tvm):
+    cache: dict = {}
+
+    def get(folder, name):
+        if (folder, name) not in cache:
+            cache[folder, name] = tvm_module(tvm, folder, name)
+        if cache[folder, name] is None:
+            pytest.skip(f"TVM's reader does not read {name}")
+        return cache[folder, name]
+
+    return get
+
+
+CASES = [("real", n) for n in SMALL] + [("tvm", n) for n in TVM_TESTS]
+
+
+@pytest.mark.parametrize("folder,name", CASES)
+def test_the_reading_of_tvms_objects_is_the_reading_of_tvms_text(tvm, modules, folder, name):
+    from cudagraph_cli import api
+    from cudagraph_cli.ir.equality import functions_equal
+    from cudagraph_cli.passes.capture_safety import body_calls
+    from cudagraph_cli.tvm.from_tvm import read_module
+
+    mod = modules(folder, name)
+    ours, _ = read_module(mod)
+    text = api.loads(mod.script(), name="<mod.script()>")
+    assert [f.name for f in ours.functions] == [f.name for f in text.functions]
+    for a, b in zip(ours.functions, text.functions):
+        if isinstance(b, ir.Function):
+            assert functions_equal(a, b), a.name
+            assert (a.attrs, a.is_private, a.is_pure) == (b.attrs, b.is_private, b.is_pure)
+        else:
+            # PrimFuncs: what the rewrite reads of them, the calls out of the kernel
+            assert isinstance(a, ir.PrimFunc), a.name
+            assert body_calls(a.body) == body_calls(b.body), a.name
+            assert len(a.params) == len(b.params) and \
+                [p.kind for p in a.params] == [p.kind for p in b.params], a.name
+
+
+@pytest.fixture
+def no_text_route(monkeypatch):
+    """The pass may not go through text: the text route raises if taken."""
+    import cudagraph_cli.tvm as cgraph_tvm
+
+    through_text = cgraph_tvm.rewrite_module_through_text
+
+    def refuse(mod, options=None):
+        raise AssertionError("the pass went through text")
+
+    monkeypatch.setattr(cgraph_tvm, "rewrite_module_through_text", refuse)
+    return through_text
+
+
+@pytest.mark.parametrize("folder,name", CASES)
+def test_the_pass_in_memory_is_tvms_and_the_text_routes(tvm, modules, no_text_route, folder,
+                                                        name):
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    mod = modules(folder, name)
+    with tvm.transform.PassContext(config=CONFIG):
+        theirs = relax.transform.RewriteCUDAGraph()(mod)
+        try:
+            exact = RewriteCUDAGraph(RewriteOptions.tvm_compat())(mod)
+        except Exception as e:  # TVM's pass may raise on a module too (its test inputs)
+            with pytest.raises(type(e)):
+                no_text_route(mod, RewriteOptions.tvm_compat())
+            return
+        ours = RewriteCUDAGraph()(mod)
+        text = no_text_route(mod)
+    tvm.ir.assert_structural_equal(exact, theirs)
+    tvm.ir.assert_structural_equal(ours, text)  # cgraph's behaviour unchanged
+    relax.analysis.well_formed(ours)
+    # what the rewrite left as it was is the input's object
+    originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
+    for gv, f in ours.functions.items():
+        if gv.name_hint in originals:
+            assert gv.same_as(originals[gv.name_hint][0])
+            if isinstance(f, tvm.tirx.PrimFunc):
+                assert f.same_as(originals[gv.name_hint][1])
+
+
+def test_kept_bindings_and_vars_are_the_inputs_objects(tvm, modules, no_text_route):
+    # static_plan_basic: TVM lifts relu, add and pad of main (samples/real/
+    # static_plan_basic.after.relax); the bindings before them stay
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    mod = modules("real", "static_plan_basic.before.relax")
+    with tvm.transform.PassContext(config=CONFIG):
+        ours = RewriteCUDAGraph()(mod)
+    before, after = mod["main"], ours["main"]
+    assert not after.same_as(before)
+    assert all(p.same_as(q) for p, q in zip(after.params, before.params))
+    kept = {b.id_ for block in before.body.blocks for b in block.bindings}
+    out = [b for block in after.body.blocks for b in block.bindings]
+    assert sum(b.id_ in kept for b in out) >= 5  # alloc, exp, lv, reshape, alloc1, ...
+    assert ours.attrs.same_as(mod.attrs) or dict(ours.attrs or {}) == dict(mod.attrs or {})
+
+
+def test_options_and_guards_are_built_in_memory(tvm, modules, no_text_route):
+    # capture_symbolic with a bound: the graph launched under an `if` (built as TVM objects);
+    # the same module as the text route gives, and well-formed
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    mod = modules("real", "static_plan_call_tir_dyn.before.relax")
+    with tvm.transform.PassContext(config=CONFIG):
+        ours = RewriteCUDAGraph(capture_symbolic=["n:8"])(mod)
+        text = no_text_route(mod, RewriteOptions(capture_symbolic=("n:8",)))
+    tvm.ir.assert_structural_equal(ours, text)
+    relax.analysis.well_formed(ours)
+    assert "n <= 8" in ours["main"].script()
+
+
+# The reader does not read an `if` bound in a function (the text route does): the pass goes
+# through text for it, and its output is TVM's.
+IF_MODULE = '''
+@I.ir_module
+class Module:
+    @T.prim_func
+    def add_one(a: T.Buffer((4,), "float32"), b: T.Buffer((4,), "float32")):
+        for i in range(4):
+            b[i] = a[i] + T.float32(1)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), c: R.Tensor((), "bool")) -> R.Tensor((4,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        cls = Module
+        storage: R.Any = R.memory.alloc_storage(R.shape([16]), 0, R.str("global"), R.dtype("float32"))
+        a: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(storage, 0, R.shape([4]), R.dtype("float32"), 0)
+        cls.add_one(x, a)
+        storage1: R.Any = R.memory.alloc_storage(R.shape([16]), 0, R.str("global"), R.dtype("float32"))
+        b: R.Tensor((4,), dtype="float32") = R.memory.alloc_tensor(storage1, 0, R.shape([4]), R.dtype("float32"), 0)
+        cls.add_one(a, b)
+        if c:
+            y: R.Tensor((4,), dtype="float32") = b
+        else:
+            y: R.Tensor((4,), dtype="float32") = x
+        return y
+'''
+
+
+def test_what_the_reader_does_not_read_goes_through_text(tvm):
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph, rewrite_module_through_text
+    from cudagraph_cli.tvm.from_tvm import Unsupported, read_module
+
+    mod = tvm.script.from_source(IF_MODULE)
+    with pytest.raises(Unsupported, match="If"):
+        read_module(mod)
+    with tvm.transform.PassContext(config=CONFIG):
+        ours = RewriteCUDAGraph()(mod)
+        tvm.ir.assert_structural_equal(ours, rewrite_module_through_text(mod))
+        assert "cuda_graph_alloc" in {gv.name_hint for gv in ours.functions}
+        relax.analysis.well_formed(ours)
