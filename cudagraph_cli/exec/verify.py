@@ -42,7 +42,8 @@ from ..passes.guards import Guard, find_guards
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
-from .ownership import OwnershipCheck
+from .ownership import OwnershipCheck, leaves_with_paths
+from .terms import TermTable, explain
 
 
 class ModuleMismatch(SourceError):
@@ -68,7 +69,10 @@ class Difference:
     original: object = None
     rewritten: object = None
     message: str = ""
-    kind: str = "values"  # or "ownership": values agree, but memory is shared wrongly
+    # or "ownership": values agree, but memory is shared wrongly; or "terms": the bytes agree,
+    # but what an output is made of differs (exec/terms.py), `loc` the kernel in `module`
+    # whose argument diverges first (when known)
+    kind: str = "values"
     module: str = "rewritten"  # for "ownership": the module it is in, located at `loc`
     loc: Loc = NO_LOC
     site: str = ""  # what `loc` points at, in words
@@ -312,12 +316,53 @@ class Weights:
                         next(hosts)
                 host = next(hosts)
                 self.slots[key] = [to_backend(b, host) for b in self.backends]
+                slot = len(self.slots) - 1
+                for backend, value in zip(self.backends, self.slots[key]):
+                    name_leaves(backend, value, ("weight", slot))
                 del host
             elif hosts is not None:
                 next(hosts)
             for j in range(len(self.backends)):
                 out[j].append(self.slots[key][j])
         return out
+
+
+def name_leaves(backend: Backend, value, key: tuple) -> None:
+    """Give each tensor in `value` its own term, `key + (path,)` (verify's inputs and weights:
+    symbolic, so that two inputs of equal sample bytes are still told apart)."""
+    name = getattr(backend, "name_tensor", None)
+    if name is None:
+        return
+    for path, leaf in leaves_with_paths(value):
+        if isinstance(leaf, Tensor):
+            name(leaf, key + (path,))
+
+
+def term_snapshot(backend: Backend, value):
+    """What a returned value is made of (exec/terms.py): a tensor's or a storage's term
+    signature, tuples item by item, None for anything else or a backend without terms."""
+    if isinstance(value, Tensor):
+        sign = getattr(backend, "term_signature", None)
+        return sign(value) if sign is not None else None
+    if isinstance(value, tuple):
+        return tuple(term_snapshot(backend, v) for v in value)
+    if backend.is_storage(value):
+        sign = getattr(backend, "storage_signature", None)
+        return sign(value) if sign is not None else None
+    return None
+
+
+def compare_terms(a, b, path: str = ""):
+    """None, or (path, signature of a, signature of b) for the first output whose terms
+    differ."""
+    if isinstance(a, tuple) and len(a) == 3 and isinstance(a[0], str):  # a signature
+        return None if a == b else (path, a, b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        for i, (x, y) in enumerate(zip(a, b)):
+            r = compare_terms(x, y, f"{path}[{i}]")
+            if r:
+                return r
+    return None
 
 
 def snapshot_value(backend: Backend, value):
@@ -462,9 +507,14 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     inputs = Inputs(seed, shapes)
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
-    ex_a = Executor(original, CpuBackend(track_init=True) if backend_factory is CpuBackend
+    # On the reference backend both modules keep terms in one table (exec/terms.py): what
+    # each output is made of, compared with the bytes.
+    table = TermTable() if backend_factory is CpuBackend else None
+    ex_a = Executor(original, CpuBackend(track_init=True, terms=table)
+                    if backend_factory is CpuBackend else backend_factory())
+    ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
-    ex_b = Executor(rewritten, backend_factory())
+    term_difference: Difference | None = None
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     results: list = []  # (function, call, output of original, output of rewritten)
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
@@ -484,8 +534,12 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 seen = report.symbolic.setdefault(k, [])
                 if v not in seen:
                     seen.append(v)
-            args_a = [to_backend(ex_a.backend, v) for v in fresh] + w_a
-            args_b = [to_backend(ex_b.backend, v) for v in fresh] + w_b
+            args_a = [to_backend(ex_a.backend, v) for v in fresh]
+            args_b = [to_backend(ex_b.backend, v) for v in fresh]
+            for backend, args in ((ex_a.backend, args_a), (ex_b.backend, args_b)):
+                name_leaves(backend, tuple(args), ("input", name, call))
+            args_a += w_a
+            args_b += w_b
             try:
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
@@ -527,10 +581,12 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                             # own: the call as the original writes it.
                             d.module, d.loc = "original", _call_site(original, symbol)
                     return _finish(report, ex_a, ex_b)
-                    return _finish(report, ex_a, ex_b)
             if wrong_path is not None:
                 report.difference = wrong_path
                 return _finish(report, ex_a, ex_b)
+            if term_difference is None and table is not None:
+                term_difference = _term_difference(table, ex_a, ex_b, results,
+                                                   f"{name}, call {call + 1}")
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).
     found = sorted(((c.first.call, names.index(c.first.function), which, c.first)
@@ -541,7 +597,28 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                                        f"{o.function}, call {o.call + 1}", message=o.message,
                                        kind="ownership", module=which, loc=o.loc, site=o.site,
                                        graph_input=o.graph_input)
+    elif term_difference is not None:
+        report.difference = term_difference
     return _finish(report, ex_a, ex_b)
+
+
+def _term_difference(table: TermTable, ex_a: Executor, ex_b: Executor, results: list,
+                     after: str) -> Difference | None:
+    """The first output returned so far whose bytes agree but whose terms differ, explained
+    down to the first kernel argument that diverges (exec/terms.py), or None."""
+    for fname, c, a, b in results:
+        found = compare_terms(term_snapshot(ex_a.backend, a), term_snapshot(ex_b.backend, b))
+        if found is None:
+            continue
+        path, sa, sb = found
+        if sa is None or sb is None:
+            continue
+        words, loc = explain(table, sa, sb, ex_a.backend.term_sites,
+                             ex_b.backend.term_sites)
+        return Difference(fname, c, path, after, message=words, kind="terms",
+                          module="rewritten", loc=loc or NO_LOC,
+                          site="the kernel whose argument differs")
+    return None
 
 
 def _call_site(mod: ir.Module, symbol: str) -> Loc:
