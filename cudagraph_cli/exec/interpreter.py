@@ -668,7 +668,7 @@ class Executor:
             # Host logic that runs on every call (a VM builtin): a replay does not run it.
             self.capture_host_calls.append((self.binding_loc, name))
         if name in CACHE_BUILTINS:
-            return self._cache_builtin(name, values, syms)
+            return self._cache_builtin(name, values, sinfo_args)
         ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
         for v in _leaves(values):
             if self.backend.is_storage(v):
@@ -710,7 +710,7 @@ class Executor:
         self.objects_made += 1
         return HostObject(f"{what} #{self.objects_made}")
 
-    def _cache_builtin(self, name: str, values: list, syms: dict):
+    def _cache_builtin(self, name: str, values: list, sinfo_args: tuple):
         """The KV-cache builtins, with the cache's contents kept across calls as TVM's
         runtime keeps them: what an append writes is what a later view or attention reads
         (bytes and terms alike: the copies and the attention kernel run on the backend)."""
@@ -753,8 +753,14 @@ class Executor:
         if name == "vm.builtin.attention_kv_cache_view":
             shape = self._shape(values[1], f"{name}'s shape")
             state = self.cache_states.get(cache)
-            if state is None:
-                raise ExecError(f"'{name}' views {_describe(cache)}, which nothing appended to")
+            if state is None:  # a cache the caller passed, viewed before any append
+                ret = sinfo_args[0] if sinfo_args else None
+                dtype = ret.dtype if isinstance(ret, ir.TensorSInfo) and ret.dtype else None
+                if dtype is None:
+                    raise ExecError(f"'{name}' views {_describe(cache)}, which nothing appended "
+                                    "to, with no tensor struct info to say its dtype")
+                like = Tensor(np.zeros(0, numpy_dtype(dtype)))
+                state = self._cache_state(cache, like, shape)
             need = math.prod(shape) * numpy_dtype(state.dtype).itemsize
             if need > state.capacity:
                 self._cache_grow(cache, state, need)

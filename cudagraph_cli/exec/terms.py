@@ -10,7 +10,8 @@ layer 0 is gone from the bytes of a 16-layer model's logits (the byte mix is not
 * A **term** is an int: `TermTable.intern(key)` hash-conses keys (tuples of ints and strings,
   themselves holding term ids), so equal ids are equal terms. One table serves both modules'
   runs. The keys:
-  - `("input", function, call, path)`: a fresh input of a public function's call;
+  - `("input", function, call, path)`: a fresh input of a public function's call (`path`:
+    the parameter's name and the place in its tuples, `x`, `packed[3]`);
   - `("weight", slot, path)`: a weight (verify shares them across functions by position);
   - `("const", digest, size)`: bytes given by value (a constant, a host-computed array);
   - `("apply", kernel, output, args)`: output `output` of a launch of `kernel` (its name,
@@ -131,9 +132,9 @@ def describe_term(table: TermTable, term: int, sites: dict, module: str) -> str:
     if kind == "uninit":
         return "memory nothing wrote"
     if kind == "input":
-        return f"input {key[3] or ''} of '{key[1]}' call {key[2] + 1}".replace("  ", " ")
+        return f"input '{key[3]}' of '{key[1]}' call {key[2] + 1}"
     if kind == "weight":
-        return f"weight {key[1]}{key[2]}"
+        return f"weight '{key[2]}'"
     if kind == "const":
         return f"a constant of {key[2]} bytes"
     if kind == "object":

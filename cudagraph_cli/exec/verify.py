@@ -318,7 +318,7 @@ class Weights:
                 self.slots[key] = [to_backend(b, host) for b in self.backends]
                 slot = len(self.slots) - 1
                 for backend, value in zip(self.backends, self.slots[key]):
-                    name_leaves(backend, value, ("weight", slot))
+                    name_leaves(backend, value, ("weight", slot, p.name))
                 del host
             elif hosts is not None:
                 next(hosts)
@@ -335,7 +335,7 @@ def name_leaves(backend: Backend, value, key: tuple) -> None:
         return
     for path, leaf in leaves_with_paths(value):
         if isinstance(leaf, Tensor):
-            name(leaf, key + (path,))
+            name(leaf, key[:-1] + (key[-1] + path,))
 
 
 def term_snapshot(backend: Backend, value):
@@ -537,7 +537,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             args_a = [to_backend(ex_a.backend, v) for v in fresh]
             args_b = [to_backend(ex_b.backend, v) for v in fresh]
             for backend, args in ((ex_a.backend, args_a), (ex_b.backend, args_b)):
-                name_leaves(backend, tuple(args), ("input", name, call))
+                for p, value in zip(f.params, args):
+                    name_leaves(backend, value, ("input", name, call, p.name))
             args_a += w_a
             args_b += w_b
             try:
