@@ -209,6 +209,25 @@ class Backend:
         return data.tobytes() if isinstance(data, np.ndarray) else None
 
 
+def _aliases(spec: KernelSpec, tensors: list) -> tuple:
+    """How the launch's outputs overlap its other tensor arguments: (output, argument, byte
+    of the output, byte of the argument, bytes) for each overlap. What a kernel writes
+    where it also reads depends on the order of its reads and writes, which an unknown body
+    does not say: the same pattern is the same computation, another pattern another one."""
+    found = []
+    for i in spec.outputs:
+        o = tensors[i]
+        oa, ob = o.offset, o.offset + o.array.nbytes
+        for j, t in enumerate(tensors):
+            if j == i or t.storage is not o.storage:
+                continue
+            ta, tb = t.offset, t.offset + t.array.nbytes
+            a, b = max(oa, ta), min(ob, tb)
+            if a < b:
+                found.append((i, j, a - oa, a - ta, b - a))
+    return tuple(found)
+
+
 class UninitializedRead(ExecError):
     """A kernel read memory that nothing had written: the module's results are undefined."""
 
@@ -332,9 +351,10 @@ class CpuBackend(Backend):
                              read_terms(t.storage.terms, t.offset, t.offset + t.array.nbytes)))
         kernel = (spec.name, spec.outputs, repr(list(scalars)))
         args = tuple(args)
+        aliases = _aliases(spec, tensors)
         for k, i in enumerate(spec.outputs):
             t = tensors[i]
-            term = table.intern(("apply", kernel, k, args))
+            term = table.intern(("apply", kernel, k, args, aliases))
             if term not in self.term_sites:
                 self.term_sites[term] = self.site
             n = t.array.nbytes

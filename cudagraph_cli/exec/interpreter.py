@@ -11,7 +11,11 @@ module behave as TVM's runtime does:
   every later call replays the recorded launches on the recorded buffers and returns the same
   outputs, ignoring the arguments passed now -- exactly what a CUDA graph does.
 
-Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
+The KV-cache builtins keep each cache's contents as state across calls (`_cache_builtin`:
+what an append writes, a later view or attention reads). Any other `vm.builtin.*` or packed
+call runs as a synthetic kernel. A `vm.builtin.*` call made while capturing is noted for the
+graph (`graph_host_calls`): it is host logic a replay does not run (verify reports it,
+exec/ownership.py).
 
 An external function that does host work on every call (the capture-safety table,
 passes/capture_safety.toml: verdict never or host-state) runs, on the reference backend, with a
@@ -51,7 +55,8 @@ from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim
 class HostObject:
     """An opaque runtime object (a KV cache, a null value, a packed call's object result).
     Equal objects are the same object: verify's input objects are equal across calls (a
-    caller passes its KV cache again), and each object a call makes has its own name."""
+    caller passes its KV cache again), and each KV cache a create call makes has its own
+    name (numbered in the order made)."""
 
     name: str
 
@@ -874,6 +879,8 @@ class Executor:
             if any(self.backend.is_storage(v) for v in _leaves(ins)):
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
+            if self.model_host_work:  # an object's identity, as for a packed call
+                scalars += [f"object {v.name}" for v in _leaves(ins) if isinstance(v, HostObject)]
             work = host_work(name) if self.model_host_work else None
             if work is not None:
                 scalars = scalars + [self._host_state(name, work, tensors)]

@@ -10,7 +10,11 @@ the very values the original computes, call after call:
   values sees nothing;
 * a graph input (an argument of `vm.builtin.cuda_graph.run_or_capture`) at an address other
   than the one the graph was captured with is ignored: the replay reads the captured buffer.
-  When the two hold the same values, the replay computes the right result by chance.
+  When the two hold the same values, the replay computes the right result by chance;
+* an object captured in a graph (a KV cache) that the allocation function did not make may be
+  another object on the next call, and a graph that replays host logic (a `vm.builtin.*` call,
+  or one the capture-safety table marks never or host-state) does not run it again: both are
+  found whatever the values (docs/EXECUTOR.md, "Objects and host logic inside graphs").
 
 Addresses are the backend's: a NumPy array's data pointer on the CPU backend, the device
 pointer on the CUDA backend. Two buffers alive at once never share an address, and the

@@ -14,10 +14,11 @@ layer 0 is gone from the bytes of a 16-layer model's logits (the byte mix is not
     the parameter's name and the place in its tuples, `x`, `packed[3]`);
   - `("weight", slot, path)`: a weight (verify shares them across functions by position);
   - `("const", digest, size)`: bytes given by value (a constant, a host-computed array);
-  - `("apply", kernel, output, args)`: output `output` of a launch of `kernel` (its name,
-    which arguments it writes, its non-tensor arguments, host state included) on `args`, one
-    per tensor argument in order: `(dtype, shape, segments)` for an argument it reads, `(dtype,
-    shape)` for one it writes;
+  - `("apply", kernel, output, args, aliases)`: output `output` of a launch of `kernel` (its
+    name, which arguments it writes, its non-tensor arguments, host state included) on
+    `args`, one per tensor argument in order: `(dtype, shape, segments)` for an argument it
+    reads, `(dtype, shape)` for one it writes; `aliases`: how its outputs overlap its other
+    arguments (backend._aliases: an unknown body's result depends on it);
   - UNINIT (id 0): memory nothing wrote. Never equal to a written term.
 * A **segment list** says what a byte range holds: `((length, term, offset), ...)`, byte
   `offset + i` of `term` for the i-th byte of a piece. Canonical: adjacent pieces of one term
@@ -188,13 +189,21 @@ def explain(table: TermTable, a: tuple, b: tuple, sites_a: dict, sites_b: dict):
             return "the byte ranges differ in length", None
         (ta, oa), (tb, ob) = pa, pb
         ka, kb = table.keys[ta], table.keys[tb]
-        if ta != tb:
-            if ka[0] == kb[0] == "apply" and ka[1] == kb[1] and ka[2] == kb[2] and \
-                    len(ka[3]) == len(kb[3]) and oa == ob:
-                i = next(i for i, (x, y) in enumerate(zip(ka[3], kb[3])) if x != y)
-                context = (ka[1][0], i, sites_b.get(tb))
-                a, b = ka[3][i], kb[3][i]
-                continue
+        if ta != tb and ka[0] == kb[0] == "apply" and ka[1][0] == kb[1][0] and oa == ob:
+            name, loc = ka[1][0], sites_b.get(tb)
+            if ka[1] == kb[1] and ka[2] == kb[2] and len(ka[3]) == len(kb[3]):
+                i = next((i for i, (x, y) in enumerate(zip(ka[3], kb[3])) if x != y), None)
+                if i is not None:
+                    context = (name, i, loc)
+                    a, b = ka[3][i], kb[3][i]
+                    continue
+                return (f"kernel '{name}'{_at(loc)} writes its outputs over its arguments "
+                        f"differently: {_overlaps(ka[4])} in the original, {_overlaps(kb[4])} "
+                        "in the rewritten"), loc
+            if ka[1] != kb[1]:
+                return (f"kernel '{name}'{_at(loc)} is launched with other non-tensor "
+                        f"arguments: {ka[1][2]} in the original, {kb[1][2]} in the "
+                        "rewritten (host state included)"), loc
         made_a = describe_term(table, ta, sites_a, "original")
         made_b = describe_term(table, tb, sites_b, "rewritten")
         if ta == tb:
@@ -207,6 +216,13 @@ def explain(table: TermTable, a: tuple, b: tuple, sites_a: dict, sites_b: dict):
         return (f"kernel '{context[0]}'{_at(context[2])} reads argument {context[1]}: {at}"
                 f"{made_a} in the original, {made_b} in the rewritten"), context[2]
     return "the terms differ (too deep to explain)", None
+
+
+def _overlaps(aliases: tuple) -> str:
+    if not aliases:
+        return "no output overlaps an argument"
+    return "; ".join(f"output argument {i} overlaps argument {j} ({n} bytes)"
+                     for i, j, _, _, n in aliases)
 
 
 def _at(loc) -> str:
