@@ -344,11 +344,12 @@ class CpuBackend(Backend):
         table = self.terms
         args = []
         for i, t in enumerate(tensors):
+            arr = t.array  # its NumPy dtype and shape: equal by value, and cheap to hash
             if i in spec.outputs:
-                args.append((t.dtype, tuple(t.shape)))
+                args.append((arr.dtype, arr.shape))
             else:
-                args.append((t.dtype, tuple(t.shape),
-                             read_terms(t.storage.terms, t.offset, t.offset + t.array.nbytes)))
+                args.append((arr.dtype, arr.shape,
+                             read_terms(t.storage.terms, t.offset, t.offset + arr.nbytes)))
         kernel = (spec.name, spec.outputs, repr(list(scalars)))
         args = tuple(args)
         aliases = _aliases(spec, tensors)
@@ -369,21 +370,14 @@ class CpuBackend(Backend):
         """(dtype, shape, segments): what a tensor's bytes are made of (None: no terms)."""
         if self.terms is None or t.storage is None or t.storage.terms is None:
             return None
-        return (t.dtype, tuple(t.shape),
+        return (t.array.dtype, t.array.shape,
                 read_terms(t.storage.terms, t.offset, t.offset + t.array.nbytes))
 
     def storage_signature(self, storage: Storage):
         if self.terms is None or storage.terms is None:
             return None
-        return ("uint8", (storage.nbytes,), read_terms(storage.terms, 0, storage.nbytes))
-
-    def name_tensor(self, t: Tensor, key: tuple) -> None:
-        """The whole of `t` is the term `key` (an input or a weight of verify's)."""
-        if self.terms is None:
-            return
-        n = t.array.nbytes
-        write_terms(t.storage.terms, t.offset, t.offset + n,
-                    ((n, self.terms.intern(key), 0),) if n else ())
+        return (np.dtype(np.uint8), (storage.nbytes,),
+                read_terms(storage.terms, 0, storage.nbytes))
 
     def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         if self.terms is not None:
@@ -510,25 +504,33 @@ class CpuBackend(Backend):
             self._split(storage, 0, storage.nbytes, write_out=True)
         return storage.data.tobytes()
 
-    def from_numpy(self, a: np.ndarray) -> Tensor:
+    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> Tensor:
+        """`term`: the key of the term the tensor holds (exec/terms.py; verify's inputs and
+        weights), else its bytes are a constant, by value."""
         # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
         a = np.ascontiguousarray(a).reshape(np.shape(a))
         flat = a.reshape(-1).view(np.uint8)
         storage = Storage(flat, flat.size, self._all_written(flat.size))
-        if self.terms is not None:  # bytes given by value: a constant (verify names inputs)
-            storage.terms = [[0, flat.size, self.terms.constant(flat.tobytes()), 0]] \
-                if flat.size else []
+        if self.terms is not None and flat.size:
+            held = self.terms.intern(term) if term is not None else \
+                self.terms.constant(flat.tobytes())
+            storage.terms = [[0, flat.size, held, 0]]
+        elif self.terms is not None:
+            storage.terms = []
         return Tensor(a, storage, 0)
 
-    def from_periodic(self, block: np.ndarray, shape: tuple) -> Tensor:
+    def from_periodic(self, block: np.ndarray, shape: tuple,
+                      term: tuple | None = None) -> Tensor:
         """A tensor of `shape` whose values repeat `block` (a 1-D array of its dtype)."""
         nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
         storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, self._all_written(nbytes))
         storage.periodic.append([0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0])
-        if self.terms is not None:
-            storage.terms = [[0, nbytes, self.terms.constant(
-                np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little")), 0]] \
-                if nbytes else []
+        if self.terms is not None and nbytes:
+            held = self.terms.intern(term) if term is not None else self.terms.constant(
+                np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
+            storage.terms = [[0, nbytes, held, 0]]
+        elif self.terms is not None:
+            storage.terms = []
         return self.view(storage, 0, shape, str(block.dtype))
 
     def _all_written(self, nbytes: int) -> Ranges | None:

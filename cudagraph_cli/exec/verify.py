@@ -42,7 +42,7 @@ from ..passes.guards import Guard, find_guards
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
-from .ownership import OwnershipCheck, leaves_with_paths
+from .ownership import OwnershipCheck
 from .terms import TermTable, explain
 
 
@@ -277,17 +277,27 @@ class Repeating:
         return np.resize(self.block, math.prod(self.shape)).reshape(self.shape)
 
 
-def to_backend(backend: Backend, value):
-    """A host value on a backend (arrays copied: each module gets its own buffers)."""
+def to_backend(backend: Backend, value, term: tuple | None = None):
+    """A host value on a backend (arrays copied: each module gets its own buffers). `term`:
+    on a backend that keeps terms (exec/terms.py), each tensor's term is `term` with the
+    tensor's path in `value` appended to its last item (verify's inputs and weights are
+    symbolic: two of equal sample bytes are still told apart)."""
+    named = term is not None and getattr(backend, "terms", None) is not None
     if isinstance(value, Repeating):
         from_periodic = getattr(backend, "from_periodic", None)
         if from_periodic is not None:
+            if named:
+                return from_periodic(value.block.copy(), value.shape, term=term)
             return from_periodic(value.block.copy(), value.shape)
-        return backend.from_numpy(value.dense())
+        value = value.dense()
     if isinstance(value, np.ndarray):
+        if named:
+            return backend.from_numpy(value.copy(), term=term)
         return backend.from_numpy(value.copy())
     if isinstance(value, tuple):
-        return tuple(to_backend(backend, v) for v in value)
+        return tuple(to_backend(backend, v, None if term is None else
+                                term[:-1] + (f"{term[-1]}[{i}]",))
+                     for i, v in enumerate(value))
     return value
 
 
@@ -315,27 +325,15 @@ class Weights:
                     for _ in range(i):
                         next(hosts)
                 host = next(hosts)
-                self.slots[key] = [to_backend(b, host) for b in self.backends]
-                slot = len(self.slots) - 1
-                for backend, value in zip(self.backends, self.slots[key]):
-                    name_leaves(backend, value, ("weight", slot, p.name))
+                slot = len(self.slots)
+                self.slots[key] = [to_backend(b, host, ("weight", slot, p.name))
+                                   for b in self.backends]
                 del host
             elif hosts is not None:
                 next(hosts)
             for j in range(len(self.backends)):
                 out[j].append(self.slots[key][j])
         return out
-
-
-def name_leaves(backend: Backend, value, key: tuple) -> None:
-    """Give each tensor in `value` its own term, `key + (path,)` (verify's inputs and weights:
-    symbolic, so that two inputs of equal sample bytes are still told apart)."""
-    name = getattr(backend, "name_tensor", None)
-    if name is None:
-        return
-    for path, leaf in leaves_with_paths(value):
-        if isinstance(leaf, Tensor):
-            name(leaf, key[:-1] + (key[-1] + path,))
 
 
 def term_snapshot(backend: Backend, value):
@@ -355,7 +353,7 @@ def term_snapshot(backend: Backend, value):
 def compare_terms(a, b, path: str = ""):
     """None, or (path, signature of a, signature of b) for the first output whose terms
     differ."""
-    if isinstance(a, tuple) and len(a) == 3 and isinstance(a[0], str):  # a signature
+    if isinstance(a, tuple) and len(a) == 3 and isinstance(a[0], np.dtype):  # a signature
         return None if a == b else (path, a, b)
     if isinstance(a, tuple) and isinstance(b, tuple):
         for i, (x, y) in enumerate(zip(a, b)):
@@ -534,13 +532,10 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 seen = report.symbolic.setdefault(k, [])
                 if v not in seen:
                     seen.append(v)
-            args_a = [to_backend(ex_a.backend, v) for v in fresh]
-            args_b = [to_backend(ex_b.backend, v) for v in fresh]
-            for backend, args in ((ex_a.backend, args_a), (ex_b.backend, args_b)):
-                for p, value in zip(f.params, args):
-                    name_leaves(backend, value, ("input", name, call, p.name))
-            args_a += w_a
-            args_b += w_b
+            args_a = [to_backend(ex_a.backend, v, ("input", name, call, p.name))
+                      for p, v in zip(f.params, fresh)] + w_a
+            args_b = [to_backend(ex_b.backend, v, ("input", name, call, p.name))
+                      for p, v in zip(f.params, fresh)] + w_b
             try:
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
