@@ -138,8 +138,6 @@ def describe_term(table: TermTable, term: int, sites: dict, module: str) -> str:
         return f"weight '{key[2]}'"
     if kind == "const":
         return f"a constant of {key[2]} bytes"
-    if kind == "object":
-        return f"the state of {key[1]}"
     name = key[1][0]
     loc = sites.get(term)
     where = f" (line {loc.line}:{loc.col} of the {module})" if loc and loc.line else ""
