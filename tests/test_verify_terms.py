@@ -225,7 +225,6 @@ def test_a_replayed_host_logic_call_is_a_finding_even_where_values_agree():
     # The graph updates the cache from a weight-only value (w + 1): every call writes the
     # same values, so no comparison of values or terms can see that the replay skips the
     # builtin. The object captured is the first finding, at the run_or_capture call.
-    extra = ""
     original = parse_module(cache_module('''        a = R.builtin.alloc_tensor(R.shape([1, 4]), "float32", 0)
         cls.add_one(w, a)
         c1 = R.call_packed("vm.builtin.attention_kv_cache_update", cache, a, sinfo_args=(R.Object,))

@@ -774,7 +774,8 @@ class Executor:
         state = self.cache_states.get(cache)
         if state is None:  # a cache the caller passed: what it held before is its own term
             state = self._cache_state(cache, value, tuple(value.shape))
-        self._cache_write(cache, state, value, append=name == "vm.builtin.attention_kv_cache_append")
+        append = name == "vm.builtin.attention_kv_cache_append"
+        self._cache_write(cache, state, value, append=append)
         return cache
 
     def _cache_state(self, cache: HostObject, like: Tensor, reserve: tuple) -> CacheState:
