@@ -381,3 +381,37 @@ def test_a_terms_difference_is_reported_in_text_and_json(tmp_path):
     d = json.loads(j.stdout)["difference"]
     assert d["kind"] == "terms" and d["module"] == "rewritten" and d["line"] == 20
     assert d["function"] == "main" and d["call"] == 1 and d["output"] == ""
+
+
+# ---- a real module: the paged attention moved into a graph ---------------------------------
+
+LLAMA_1B_TVM = ROOT / "samples" / "real" / "mlc_llama_1b.after.relax"
+
+
+def test_the_paged_attention_moved_into_a_graph_is_found_at_the_capture(blind_bytes):
+    # TVM's output for the 1B leaves layer 0's attention (a vm.builtin call on the KV cache
+    # object) between graphs 18 and 19 of decode. Moved into graph 18, with the cache passed
+    # to the capture function: the cache is an object the caller passes (another call may
+    # pass another), and the replay does not run the builtin's host logic (nor append K and V
+    # again where the original does). Found at decode's run_or_capture for graph 18.
+    text = LLAMA_1B_TVM.read_text()
+    call = ('        _198: R.Any = R.call_packed("vm.builtin.attention_kv_cache_attention_with_'
+            'fused_qkv", paged_kv_cache, 0, T.float64(0.125), lv48, alloc198)\n')
+    inside = ('        gv: R.Tuple(R.Tensor((1, 48, 64), dtype="float16"), R.Tensor((1, 32, 64), '
+              'dtype="float16")) = lv48, alloc198\n')
+    params = 'rms_norm33: R.Tensor((1, 1, 2048), dtype="float16"), storage4: R.Any) -> '
+    args = "(model_layers_0_self_attn_qkv_proj_weight2, alloc196, storage6, rms_norm33, storage4)"
+    for piece in (call, inside, params, args):
+        assert text.count(piece) == 1, piece
+    moved = (text.replace(call, "")
+             .replace(inside, call + inside)
+             .replace(params, params.replace("storage4: R.Any)",
+                                             "storage4: R.Any, paged_kv_cache: R.Any)"))
+             .replace(args, args[:-1] + ", paged_kv_cache)"))
+    d = verify(parse_module(text), parse_module(moved), calls=2,
+               functions=["decode"]).difference
+    assert d is not None and d.kind == "ownership", d
+    assert d.module == "rewritten" and d.graph_input == "[5]"
+    assert "parameter 'paged_kv_cache' of decode_cuda_graph_capture, graph 18" in d.message
+    line = moved[:moved.index(args[:-1] + ", paged_kv_cache)")].count("\n") + 1
+    assert d.loc.line == line
