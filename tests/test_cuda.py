@@ -473,6 +473,17 @@ def test_run_on_simulated_gpu_equals_reference(host, sample):
     assert doc["schema"] == "cgraph-run/1" and doc["ok"] is True
 
 
+def test_kv_cache_state_on_simulated_gpu_equals_reference(host):
+    """The KV-cache builtins keep their contents as state (docs/EXECUTOR.md, "Stateful
+    builtins"): appends are device-to-device copies on the run's stream (copy_into), views
+    alias the cache's storage, and the GPU computes what the reference computes."""
+    mod = parse_module((ROOT / "samples" / "real" / "nn_llama_kv.before.relax").read_text())
+    r = run_on_gpu(mod, "nn_llama_kv", RunOptions(calls=4, warmup=1, iters=2),
+                   open_device=HostDriver)
+    assert r.ok, (r.difference_between, r.difference)
+    assert r.compared == "reference (cpu) = eager (GPU) = graph (GPU)"
+
+
 def test_decode_sample_collapses_its_launches(host):
     mod = parse_module((MODELS / "decode_32.relax").read_text())
     r = run_on_gpu(mod, "decode_32", RunOptions(calls=2, warmup=0, iters=1),

@@ -458,6 +458,14 @@ class CudaBackend(Backend):
             self._issue(CopyOp(out.ptr, t.ptr, t.nbytes))
         return out
 
+    def copy_into(self, src: DeviceTensor, dst: DeviceTensor) -> None:
+        """A stateful builtin's copy (a KV cache's append): in stream order, and a memcpy
+        node of the graph on a capturing stream, as `copy` is."""
+        if src.nbytes != dst.nbytes:
+            raise ExecError(f"a copy of {src.nbytes} bytes into a tensor of {dst.nbytes}")
+        if src.nbytes:
+            self._issue(CopyOp(dst.ptr, src.ptr, src.nbytes))
+
     def _scratch(self, nbytes: int) -> int:
         ptr, _ = self._alloc(nbytes)
         if self.capturing is None and self.trace is None:

@@ -25,6 +25,7 @@ import numpy as np
 from ..diagnostics import SourceError
 from .kernels import (KernelSpec, Periodic, builtin_applies, elementwise, scalar_salt,
                       synthetic_bytes)
+from .terms import TermTable, read as read_terms, write as write_terms
 
 
 class ExecError(SourceError):
@@ -67,6 +68,9 @@ class Storage:
     # [start, end, block, anchor]: bytes start .. end are block[(j - anchor) % len(block)],
     # not written out in `data` (kernels.Periodic)
     periodic: list = field(default_factory=list)
+    # [start, end, term, offset] entries: what the bytes are made of (exec/terms.py), when
+    # the backend keeps terms (verify's reference runs)
+    terms: list | None = None
 
 
 @dataclass(eq=False)
@@ -87,6 +91,8 @@ class Tensor:
 @dataclass
 class Graph:
     launches: list = field(default_factory=list)  # (spec, tensors, scalars)
+    # the executor's location of each launch (Backend.site when it was recorded)
+    sites: list = field(default_factory=list)
 
 
 # The spec of a copy (R.to_vdevice) recorded in a Graph beside the launches: (COPY, [src,
@@ -177,6 +183,11 @@ class Backend:
         """A new tensor holding `t`'s bytes (R.to_vdevice: a copy to another device)."""
         raise NotImplementedError
 
+    def copy_into(self, src: Tensor, dst: Tensor) -> None:
+        """`src`'s bytes into `dst` (as many bytes: a stateful builtin's copy, in stream
+        order; inside a capture, a node of the graph)."""
+        raise NotImplementedError
+
     def begin_capture(self) -> None:
         raise NotImplementedError
 
@@ -196,6 +207,25 @@ class Backend:
         """A storage's bytes, where the host can read them (None: it cannot)."""
         data = getattr(storage, "data", None)
         return data.tobytes() if isinstance(data, np.ndarray) else None
+
+
+def _aliases(spec: KernelSpec, tensors: list) -> tuple:
+    """How the launch's outputs overlap its other tensor arguments: (output, argument, byte
+    of the output, byte of the argument, bytes) for each overlap. What a kernel writes
+    where it also reads depends on the order of its reads and writes, which an unknown body
+    does not say: the same pattern is the same computation, another pattern another one."""
+    found = []
+    for i in spec.outputs:
+        o = tensors[i]
+        oa, ob = o.offset, o.offset + o.array.nbytes
+        for j, t in enumerate(tensors):
+            if j == i or t.storage is not o.storage:
+                continue
+            ta, tb = t.offset, t.offset + t.array.nbytes
+            a, b = max(oa, ta), min(ob, tb)
+            if a < b:
+                found.append((i, j, a - oa, a - ta, b - a))
+    return tuple(found)
 
 
 class UninitializedRead(ExecError):
@@ -218,16 +248,23 @@ class CpuBackend(Backend):
 
     name = "cpu"
 
-    def __init__(self, track_init: bool = False):
+    def __init__(self, track_init: bool = False, terms: TermTable | None = None):
         self.capturing: Graph | None = None
         self.launch_count = 0
         self.track_init = track_init
         self.warnings: list[str] = []
+        # With `terms`, every storage also keeps what its bytes are made of (exec/terms.py):
+        # verify's verdict. `site` is the location of the launch being run (the executor
+        # sets it), `term_sites` where each term a launch made was first made.
+        self.terms = terms
+        self.site = None
+        self.term_sites: dict = {}
 
     def alloc_storage(self, nbytes: int) -> Storage:
         try:
             return Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
-                           Ranges() if self.track_init else None)
+                           Ranges() if self.track_init else None,
+                           terms=[] if self.terms is not None else None)
         except MemoryError:
             raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
                 from None
@@ -300,7 +337,51 @@ class CpuBackend(Backend):
         else:
             storage.data[a:a + n] = result
 
+    def _apply_terms(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        """Each output of the launch becomes `Apply(kernel, output, arguments)`; what the
+        arguments hold is read before any output is written (in-place and overlapping
+        arguments: exec/terms.py)."""
+        table = self.terms
+        args = []
+        for i, t in enumerate(tensors):
+            arr = t.array  # its NumPy dtype and shape: equal by value, and cheap to hash
+            if i in spec.outputs:
+                args.append((arr.dtype, arr.shape))
+            else:
+                args.append((arr.dtype, arr.shape,
+                             read_terms(t.storage.terms, t.offset, t.offset + arr.nbytes)))
+        kernel = (spec.name, spec.outputs, repr(list(scalars)))
+        args = tuple(args)
+        aliases = _aliases(spec, tensors)
+        for k, i in enumerate(spec.outputs):
+            t = tensors[i]
+            term = table.intern(("apply", kernel, k, args, aliases))
+            if term not in self.term_sites:
+                self.term_sites[term] = self.site
+            n = t.array.nbytes
+            write_terms(t.storage.terms, t.offset, t.offset + n, ((n, term, 0),) if n else ())
+
+    def _copy_terms(self, src: Tensor, dst: Tensor) -> None:
+        n = src.array.nbytes
+        segments = read_terms(src.storage.terms, src.offset, src.offset + n)
+        write_terms(dst.storage.terms, dst.offset, dst.offset + n, segments)
+
+    def term_signature(self, t: Tensor):
+        """(dtype, shape, segments): what a tensor's bytes are made of (None: no terms)."""
+        if self.terms is None or t.storage is None or t.storage.terms is None:
+            return None
+        return (t.array.dtype, t.array.shape,
+                read_terms(t.storage.terms, t.offset, t.offset + t.array.nbytes))
+
+    def storage_signature(self, storage: Storage):
+        if self.terms is None or storage.terms is None:
+            return None
+        return (np.dtype(np.uint8), (storage.nbytes,),
+                read_terms(storage.terms, 0, storage.nbytes))
+
     def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        if self.terms is not None:
+            self._apply_terms(spec, tensors, scalars)
         outputs = [tensors[i] for i in spec.outputs]
         inputs = [t for i, t in enumerate(tensors) if i not in spec.outputs]
         if spec.builtin is not None and builtin_applies(
@@ -322,6 +403,7 @@ class CpuBackend(Backend):
         self.launch_count += 1
         if self.capturing is not None:
             self.capturing.launches.append((spec, list(tensors), list(scalars)))
+            self.capturing.sites.append(self.site)
         if self.track_init:
             self._check_init(spec, tensors)
         self._run(spec, tensors, scalars)
@@ -342,12 +424,31 @@ class CpuBackend(Backend):
         out = self.alloc_tensor(tuple(t.shape), t.dtype)
         if self.capturing is not None:
             self.capturing.launches.append((COPY, [t, out], []))
+            self.capturing.sites.append(self.site)
         self._copy_bytes(t, out)
         if out.storage.written is not None:
             out.storage.written.add(out.offset, out.offset + n)
         return out
 
+    def copy_into(self, src: Tensor, dst: Tensor) -> None:
+        n = src.array.nbytes
+        if dst.array.nbytes != n:
+            raise ExecError(f"a copy of {n} bytes into a tensor of {dst.array.nbytes}")
+        written = src.storage.written
+        if written is not None and not written.covers(src.offset, src.offset + n):
+            raise UninitializedRead("a stateful builtin copies a tensor before anything wrote "
+                                    "it (uninitialized memory: the module's results are "
+                                    "undefined)")
+        if self.capturing is not None:
+            self.capturing.launches.append((COPY, [src, dst], []))
+            self.capturing.sites.append(self.site)
+        self._copy_bytes(src, dst)
+        if dst.storage.written is not None:
+            dst.storage.written.add(dst.offset, dst.offset + n)
+
     def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
+        if self.terms is not None:
+            self._copy_terms(src, dst)
         source = self._source(src, src.array.nbytes)
         # a repeating block stays one (Periodic); dense bytes are copied, not shared
         self._store(dst, source if isinstance(source, Periodic) else np.array(source))
@@ -386,7 +487,9 @@ class CpuBackend(Backend):
         return graph
 
     def replay(self, graph: Graph) -> None:
-        for spec, tensors, scalars in graph.launches:
+        for k, (spec, tensors, scalars) in enumerate(graph.launches):
+            if k < len(graph.sites):
+                self.site = graph.sites[k]
             if spec is COPY:  # a copy, not a kernel launch
                 self._copy_bytes(*tensors)
                 continue
@@ -401,18 +504,33 @@ class CpuBackend(Backend):
             self._split(storage, 0, storage.nbytes, write_out=True)
         return storage.data.tobytes()
 
-    def from_numpy(self, a: np.ndarray) -> Tensor:
+    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> Tensor:
+        """`term`: the key of the term the tensor holds (exec/terms.py; verify's inputs and
+        weights), else its bytes are a constant, by value."""
         # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
         a = np.ascontiguousarray(a).reshape(np.shape(a))
         flat = a.reshape(-1).view(np.uint8)
         storage = Storage(flat, flat.size, self._all_written(flat.size))
+        if self.terms is not None and flat.size:
+            held = self.terms.intern(term) if term is not None else \
+                self.terms.constant(flat.tobytes())
+            storage.terms = [[0, flat.size, held, 0]]
+        elif self.terms is not None:
+            storage.terms = []
         return Tensor(a, storage, 0)
 
-    def from_periodic(self, block: np.ndarray, shape: tuple) -> Tensor:
+    def from_periodic(self, block: np.ndarray, shape: tuple,
+                      term: tuple | None = None) -> Tensor:
         """A tensor of `shape` whose values repeat `block` (a 1-D array of its dtype)."""
         nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
         storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, self._all_written(nbytes))
         storage.periodic.append([0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0])
+        if self.terms is not None and nbytes:
+            held = self.terms.intern(term) if term is not None else self.terms.constant(
+                np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
+            storage.terms = [[0, nbytes, held, 0]]
+        elif self.terms is not None:
+            storage.terms = []
         return self.view(storage, 0, shape, str(block.dtype))
 
     def _all_written(self, nbytes: int) -> Ranges | None:

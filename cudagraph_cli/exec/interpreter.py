@@ -11,7 +11,11 @@ module behave as TVM's runtime does:
   every later call replays the recorded launches on the recorded buffers and returns the same
   outputs, ignoring the arguments passed now -- exactly what a CUDA graph does.
 
-Any other `vm.builtin.*` or packed call runs as a synthetic kernel.
+The KV-cache builtins keep each cache's contents as state across calls (`_cache_builtin`:
+what an append writes, a later view or attention reads). Any other `vm.builtin.*` or packed
+call runs as a synthetic kernel. A `vm.builtin.*` call made while capturing is noted for the
+graph (`graph_host_calls`): it is host logic a replay does not run (verify reports it,
+exec/ownership.py).
 
 An external function that does host work on every call (the capture-safety table,
 passes/capture_safety.toml: verdict never or host-state) runs, on the reference backend, with a
@@ -49,9 +53,26 @@ from .kernels import ELEMENTWISE, KernelSpec, packed_spec, prim_func_loads, prim
 
 @dataclass(frozen=True)
 class HostObject:
-    """An opaque runtime object (a KV cache, a null value, a packed call's object result)."""
+    """An opaque runtime object (a KV cache, a null value, a packed call's object result).
+    Equal objects are the same object: verify's input objects are equal across calls (a
+    caller passes its KV cache again), and each KV cache a create call makes has its own
+    name (numbered in the order made)."""
 
     name: str
+
+
+@dataclass(eq=False)
+class CacheState:
+    """What a KV-cache object holds across calls (TVM's runtime, src/runtime/vm/
+    lm_support.cc and paged_kv_cache.cc): its storage on the backend, its capacity and how
+    many bytes of it are filled (nn.KVCache: rows of `row_bytes`; a paged cache: one such
+    state per layer, with whole `qkv` tensors appended)."""
+
+    storage: object
+    capacity: int  # bytes
+    filled: int = 0  # bytes
+    dtype: str = "uint8"
+    row_bytes: int = 1
 
 
 @dataclass(frozen=True)
@@ -125,6 +146,15 @@ class Executor:
         # (loc, symbol) of every host-work call a replay ran with its captured state
         self.replayed_host_calls: dict[tuple, None] = {}
         self._prim_host_work: dict[str, tuple | None] = {}
+        # Stateful builtins (KV caches): object -> CacheState, or (object, layer) ->
+        # CacheState for a paged cache; objects made by a call are numbered in order.
+        self.cache_states: dict = {}
+        self.objects_made = 0
+        # on_capture(capture_function, index, args), before a capture: verify's ownership
+        # check looks at the objects captured there. `replaying`: the key of the graph
+        # being replayed, while on_replay runs.
+        self.on_capture = None
+        self.replaying: tuple | None = None
 
     def warn(self, message: str, loc: Loc | None = None) -> None:
         loc = self.binding_loc if loc is None else loc
@@ -508,6 +538,7 @@ class Executor:
         again into the tensor the capture made."""
         _arity(c, 1)
         x = self._tensor(self._eval(c.args[0], env, syms), "R.to_vdevice's data")
+        self.backend.site = self.binding_loc
         return self.backend.copy(x)
 
     def _tensor(self, value, what: str) -> Tensor:
@@ -629,6 +660,7 @@ class Executor:
         return state
 
     def _launch(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        self.backend.site = self.binding_loc  # where each term it makes was made
         self.backend.launch(spec, tensors, scalars)
         for message in self.backend.take_warnings():
             self.warn(message)
@@ -636,6 +668,12 @@ class Executor:
     def _packed(self, name: str, values: list, sinfo_args: tuple, syms: dict):
         if name in VM_BUILTIN_OPS:
             return self._vm_builtin(name, values)
+        if self.capture_host_calls is not None and name.startswith("vm.builtin.") and \
+                not name.startswith("vm.builtin.cuda_graph."):
+            # Host logic that runs on every call (a VM builtin): a replay does not run it.
+            self.capture_host_calls.append((self.binding_loc, name))
+        if name in CACHE_BUILTINS:
+            return self._cache_builtin(name, values, sinfo_args)
         ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
         for v in _leaves(values):
             if self.backend.is_storage(v):
@@ -643,6 +681,10 @@ class Executor:
                 # to an object, not to memory.
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
         tensors, scalars, _ = _split(values)
+        if self.model_host_work:
+            # An object argument is part of what the call is given (its identity; what it
+            # holds is not known): on the reference backend it salts the kernel.
+            scalars += [f"object {v.name}" for v in _leaves(values) if isinstance(v, HostObject)]
         work = host_effect(name) if self.model_host_work else None
         if name in HOST_COMPUTED and self.model_host_work:
             return self._host_computed(name, tensors, scalars)
@@ -666,6 +708,116 @@ class Executor:
         if isinstance(ret, ir.TupleSInfo) and not ret.fields:
             return ()
         return HostObject(f"{name}()")
+
+    # ---- stateful builtins: KV caches ---------------------------------------------------
+
+    def _new_object(self, what: str) -> HostObject:
+        self.objects_made += 1
+        return HostObject(f"{what} #{self.objects_made}")
+
+    def _cache_builtin(self, name: str, values: list, sinfo_args: tuple):
+        """The KV-cache builtins, with the cache's contents kept across calls as TVM's
+        runtime keeps them: what an append writes is what a later view or attention reads
+        (bytes and terms alike: the copies and the attention kernel run on the backend)."""
+        want = CACHE_BUILTINS[name]
+        if want is not None and len(values) != want:
+            raise ExecError(f"'{name}' takes {want} argument(s), {len(values)} given")
+        if name == "vm.builtin.paged_attention_kv_cache_create":
+            return self._new_object("paged_kv_cache")
+        if name == "vm.builtin.attention_kv_cache_create":
+            # TVM: the reserved storage, `init` appended, then the fill count set
+            init = self._tensor(values[0], f"{name}'s initial data")
+            reserve = self._shape(values[1], f"{name}'s reserved shape")
+            fill = _integer(values[2], f"{name}'s fill count")
+            cache = self._new_object("kv_cache")
+            state = self._cache_state(cache, init, reserve)
+            self._cache_write(cache, state, init, append=True)
+            if fill >= 0:
+                state.filled = fill * state.row_bytes
+            return cache
+        cache = values[0]
+        if not isinstance(cache, HostObject) or cache.name == "null":
+            raise ExecError(f"'{name}' is given {_describe(cache)}, not a KV cache")
+        if name == "vm.builtin.attention_kv_cache_attention_with_fused_qkv":
+            # (cache, layer, sm_scale, qkv, output): the layer's K and V are appended (the
+            # whole qkv, of which they are a part), then attention reads every one appended.
+            layer = _integer(values[1], f"{name}'s layer")
+            qkv = self._tensor(values[3], f"{name}'s qkv")
+            out = self._tensor(values[4], f"{name}'s output")
+            state = self.cache_states.get((cache, layer))
+            if state is None:
+                state = self.cache_states[(cache, layer)] = CacheState(
+                    self.backend.alloc_storage(max(_nbytes(qkv), 1)), max(_nbytes(qkv), 1),
+                    0, qkv.dtype, 1)
+            self._cache_write(cache, state, qkv, append=True)
+            history = self.backend.view(state.storage, 0, (state.filled,), "uint8")
+            scalars = [layer] + ([values[2]] if _is_number(values[2]) else [])
+            spec = KernelSpec(name, (2,), None, True)
+            self._launch(spec, [qkv, history, out], scalars + [f"object {cache.name}"])
+            return HostObject(f"{name}()")
+        if name == "vm.builtin.attention_kv_cache_view":
+            shape = self._shape(values[1], f"{name}'s shape")
+            state = self.cache_states.get(cache)
+            if state is None:  # a cache the caller passed, viewed before any append
+                ret = sinfo_args[0] if sinfo_args else None
+                dtype = ret.dtype if isinstance(ret, ir.TensorSInfo) and ret.dtype else None
+                if dtype is None:
+                    raise ExecError(f"'{name}' views {_describe(cache)}, which nothing appended "
+                                    "to, with no tensor struct info to say its dtype")
+                like = Tensor(np.zeros(0, numpy_dtype(dtype)))
+                state = self._cache_state(cache, like, shape)
+            need = math.prod(shape) * numpy_dtype(state.dtype).itemsize
+            if need > state.capacity:
+                self._cache_grow(cache, state, need)
+            return self.backend.view(state.storage, 0, shape, state.dtype)
+        value = self._tensor(values[1], f"{name}'s value")
+        state = self.cache_states.get(cache)
+        if state is None:  # a cache the caller passed: what it held before is its own term
+            state = self._cache_state(cache, value, tuple(value.shape))
+        append = name == "vm.builtin.attention_kv_cache_append"
+        self._cache_write(cache, state, value, append=append)
+        return cache
+
+    def _cache_state(self, cache: HostObject, like: Tensor, reserve: tuple) -> CacheState:
+        item = numpy_dtype(like.dtype).itemsize
+        size = max(check_alloc_size(math.prod(reserve) * item, "a KV cache"), 1)
+        state = self.cache_states[cache] = CacheState(
+            None, 0, 0, like.dtype,
+            math.prod(reserve[1:]) * item)
+        self._cache_grow(cache, state, size)
+        return state
+
+    def _cache_grow(self, cache: HostObject, state: CacheState, need: int) -> None:
+        """At least `need` bytes of capacity (doubling, as TVM's runtime grows a cache): the
+        old bytes copied, the new ones the cache's prior contents -- a deterministic kernel
+        of the object's name and the offset, so that a view past what was appended reads
+        written bytes, the same on every backend, and the same terms in both modules."""
+        if need <= state.capacity and state.storage is not None and state.capacity:
+            return
+        capacity = max(2 * state.capacity, need)
+        grown = self.backend.alloc_storage(check_alloc_size(capacity, "a KV cache"))
+        self.backend.site = self.binding_loc
+        if state.capacity:
+            self.backend.copy_into(
+                self.backend.view(state.storage, 0, (state.capacity,), "uint8"),
+                self.backend.view(grown, 0, (state.capacity,), "uint8"))
+        tail = self.backend.view(grown, state.capacity, (capacity - state.capacity,), "uint8")
+        self._launch(KernelSpec("vm.builtin.kv_cache_prior_contents", (0,), None, False),
+                     [tail], [cache.name, state.capacity])
+        state.storage, state.capacity = grown, capacity
+
+    def _cache_write(self, cache: HostObject, state: CacheState, value: Tensor,
+                     append: bool) -> None:
+        """`value`'s bytes after the filled ones (append), or from the start (update)."""
+        n = _nbytes(value)
+        at = state.filled if append else 0
+        if at + n > state.capacity:
+            self._cache_grow(cache, state, at + n)
+        if n:
+            self.backend.site = self.binding_loc
+            self.backend.copy_into(value, self.backend.view(state.storage, at,
+                                                            tuple(value.shape), value.dtype))
+        state.filled = at + n
 
     def _host_computed(self, name: str, tensors: list, scalars: list):
         """relax.run.unique / relax.run.nonzero as TVM's Python functions compute them
@@ -728,6 +880,8 @@ class Executor:
             if any(self.backend.is_storage(v) for v in _leaves(ins)):
                 raise ExecError(f"'{name}' is given a storage where a tensor goes")
             tensors, scalars, _ = _split(ins)
+            if self.model_host_work:  # an object's identity, as for a packed call
+                scalars += [f"object {v.name}" for v in _leaves(ins) if isinstance(v, HostObject)]
             work = host_effect(name) if self.model_host_work else None
             if work is not None:
                 scalars = scalars + [self._host_state(name, work, tensors)]
@@ -813,13 +967,19 @@ class Executor:
         if entry is not None:
             graph, outputs = entry
             if self.on_replay is not None:
-                self.on_replay(func, index, self.graph_inputs[key], args[1])
+                self.replaying = key
+                try:
+                    self.on_replay(func, index, self.graph_inputs[key], args[1])
+                finally:
+                    self.replaying = None
             for call in self.graph_host_calls.get(key, ()):
                 self.replayed_host_calls.setdefault(call, None)
             self.backend.replay(graph)
             self.replays += 1
             return outputs
         self._load_constants(self.functions[func])
+        if self.on_capture is not None:
+            self.on_capture(func, index, args[1])
         self.backend.begin_capture()
         self.capture_host_calls = []
         try:
@@ -875,6 +1035,17 @@ HOST_COMPUTED = ("relax.run.unique", "relax.run.nonzero")
 # number of arguments.
 VM_BUILTIN_OPS = {"vm.builtin.reshape": 2, "vm.builtin.shape_of": 1,
                   "vm.builtin.ensure_zero_offset": 1, "vm.builtin.null_value": 0}
+
+# The stateful builtins the executor models (KV caches: `_cache_builtin`) -> their number of
+# arguments (None: checked there).
+CACHE_BUILTINS = {
+    "vm.builtin.attention_kv_cache_create": 3,
+    "vm.builtin.attention_kv_cache_append": 2,
+    "vm.builtin.attention_kv_cache_update": 2,
+    "vm.builtin.attention_kv_cache_view": 2,
+    "vm.builtin.paged_attention_kv_cache_create": None,
+    "vm.builtin.attention_kv_cache_attention_with_fused_qkv": 5,
+}
 
 # Operators TVM can leave in a module at this point that the executor does not run, and why.
 NOT_EXECUTED = {
@@ -1039,6 +1210,10 @@ def _split(values: list) -> tuple[list, list, list]:
     for i, v in enumerate(values):
         walk(v, i)
     return tensors, scalars, positions
+
+
+def _nbytes(t: Tensor) -> int:
+    return math.prod(t.shape) * numpy_dtype(t.dtype).itemsize
 
 
 def _arity(c: ir.Call, n: int) -> None:

@@ -10,7 +10,11 @@ the very values the original computes, call after call:
   values sees nothing;
 * a graph input (an argument of `vm.builtin.cuda_graph.run_or_capture`) at an address other
   than the one the graph was captured with is ignored: the replay reads the captured buffer.
-  When the two hold the same values, the replay computes the right result by chance.
+  When the two hold the same values, the replay computes the right result by chance;
+* an object captured in a graph (a KV cache) that the allocation function did not make may be
+  another object on the next call, and a graph that replays host logic (a `vm.builtin.*` call,
+  or one the capture-safety table marks never or host-state) does not run it again: both are
+  found whatever the values (docs/EXECUTOR.md, "Objects and host logic inside graphs").
 
 Addresses are the backend's: a NumPy array's data pointer on the CPU backend, the device
 pointer on the CUDA backend. Two buffers alive at once never share an address, and the
@@ -26,8 +30,9 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc
+from ..passes.capture_safety import rule_for
 from .backend import Tensor
-from .interpreter import Executor
+from .interpreter import Executor, HostObject
 
 
 @dataclass
@@ -84,6 +89,7 @@ class OwnershipCheck:
         self.function = ""
         self.call = 0
         executor.on_replay = self.replayed
+        executor.on_capture = self.capturing
 
     def calling(self, function: str, call: int) -> None:
         self.function, self.call = function, call
@@ -158,6 +164,11 @@ class OwnershipCheck:
     def replayed(self, capture: str, index: int, captured: tuple, given: tuple) -> None:
         if self.first is not None:
             return
+        self.replayed_inputs(capture, index, captured, given)
+        if self.first is None:
+            self.replayed_host_work(capture, index)
+
+    def replayed_inputs(self, capture: str, index: int, captured: tuple, given: tuple) -> None:
         captured_leaves = list(leaves_with_paths(captured))
         given_leaves = list(leaves_with_paths(given))
         if [p for p, _ in captured_leaves] != [p for p, _ in given_leaves]:
@@ -177,6 +188,16 @@ class OwnershipCheck:
                     "the graph's key (run_or_capture's trailing R.shape([...])) must hold every "
                     "symbolic variable the graph is given")
                 return
+        for path, was, now in ((p, a, b) for (p, a), (_, b) in zip(captured_leaves, given_leaves)):
+            if isinstance(was, HostObject) and was != now:
+                site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
+                self.first = OwnershipFinding(
+                    self.function, self.call, "", path, site[0] if site else NO_LOC,
+                    "the run_or_capture call",
+                    f"another object ({self.parameter(capture, path)}{capture}, graph {index}) "
+                    "than the one the graph was captured with: the replay runs on the "
+                    "captured object and ignores this one")
+                return
         for position, ((path, was), (_, now)) in enumerate(zip(captured_leaves, given_leaves)):
             e_was, e_now = extent(was), extent(now)
             if e_was is None or e_now is None or e_was == e_now:
@@ -193,6 +214,61 @@ class OwnershipCheck:
                 "the one the graph was captured with: the replay reads the captured buffer "
                 "and ignores this one, even where the values agree")
             return
+
+    # ---- objects and host work inside graphs ---------------------------------------------
+
+    def capturing(self, capture: str, index: int, args: tuple) -> None:
+        """Before a graph is captured: an object among its arguments that is not one the
+        allocation function made (get_cached_alloc: made once, the same on every call) may
+        be another object on the next call -- a parameter the caller passes, or one a call
+        makes -- and the replay would still run on the captured one."""
+        if self.first is not None:
+            return
+        cached = {leaf for value in self.executor.alloc_cache.values()
+                  for _, leaf in leaves_with_paths(value) if isinstance(leaf, HostObject)}
+        for path, leaf in leaves_with_paths(args):
+            if not isinstance(leaf, HostObject) or leaf in cached or leaf.name == "null":
+                continue
+            site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
+            self.first = OwnershipFinding(
+                self.function, self.call, "", path, site[0] if site else NO_LOC,
+                "the run_or_capture call",
+                f"an object ({self.parameter(capture, path)}{capture}, graph {index}) captured "
+                "in a graph: it is not one the allocation function made, so another call may "
+                "pass another object (a KV cache the caller chooses, or one a call makes), "
+                "and a replay runs on the one of the capture")
+            return
+
+    def replayed_host_work(self, capture: str, index: int) -> None:
+        """On a replay: a call the graph captured that runs host logic on every call (a
+        `vm.builtin.*` call, or what the capture-safety table marks never or host-state):
+        the replay does not run it."""
+        key = self.executor.replaying
+        for loc, symbol in self.executor.graph_host_calls.get(key, ()):
+            rule = rule_for(symbol)
+            if not symbol.startswith("vm.builtin.") and \
+                    (rule is None or rule.verdict not in ("never", "host-state")):
+                continue
+            site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
+            inside = f" (line {loc.line}:{loc.col})" if loc.line else ""
+            why = "a VM builtin" if symbol.startswith("vm.builtin.") else \
+                f"the capture-safety table marks it {rule.verdict}"
+            self.first = OwnershipFinding(
+                self.function, self.call, "", None, site[0] if site else NO_LOC,
+                "the run_or_capture call",
+                f"graph {index} ({capture}) replays '{symbol}'{inside}, which runs host logic "
+                f"on every call ({why}): a CUDA graph replays kernels, not host code, so the "
+                "replay runs it with what it did at capture, even where the values agree")
+            return
+
+    def parameter(self, capture: str, path: str) -> str:
+        """"parameter 'x' of " for a top-level argument path of a capture function."""
+        f = self.module.function(capture)
+        steps = path.strip("[]").split("][") if path else []
+        if isinstance(f, ir.Function) and len(steps) == 1 and steps[0].isdigit() and \
+                int(steps[0]) < len(f.params):
+            return f"parameter '{f.params[int(steps[0])].name}' of "
+        return ""
 
     def builtin_site(self, builtin: str, index: int, callee: str | None = None):
         """(location, function name) of the call of `builtin` with this index (and callee),

@@ -43,6 +43,7 @@ from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
 from .interpreter import DType, Executor, HostObject, eval_prim
 from .ownership import OwnershipCheck
+from .terms import TermTable, explain
 
 
 class ModuleMismatch(SourceError):
@@ -68,7 +69,10 @@ class Difference:
     original: object = None
     rewritten: object = None
     message: str = ""
-    kind: str = "values"  # or "ownership": values agree, but memory is shared wrongly
+    # or "ownership": values agree, but memory is shared wrongly; or "terms": the bytes agree,
+    # but what an output is made of differs (exec/terms.py), `loc` the kernel in `module`
+    # whose argument diverges first (when known)
+    kind: str = "values"
     module: str = "rewritten"  # for "ownership": the module it is in, located at `loc`
     loc: Loc = NO_LOC
     site: str = ""  # what `loc` points at, in words
@@ -273,17 +277,27 @@ class Repeating:
         return np.resize(self.block, math.prod(self.shape)).reshape(self.shape)
 
 
-def to_backend(backend: Backend, value):
-    """A host value on a backend (arrays copied: each module gets its own buffers)."""
+def to_backend(backend: Backend, value, term: tuple | None = None):
+    """A host value on a backend (arrays copied: each module gets its own buffers). `term`:
+    on a backend that keeps terms (exec/terms.py), each tensor's term is `term` with the
+    tensor's path in `value` appended to its last item (verify's inputs and weights are
+    symbolic: two of equal sample bytes are still told apart)."""
+    named = term is not None and getattr(backend, "terms", None) is not None
     if isinstance(value, Repeating):
         from_periodic = getattr(backend, "from_periodic", None)
         if from_periodic is not None:
+            if named:
+                return from_periodic(value.block.copy(), value.shape, term=term)
             return from_periodic(value.block.copy(), value.shape)
-        return backend.from_numpy(value.dense())
+        value = value.dense()
     if isinstance(value, np.ndarray):
+        if named:
+            return backend.from_numpy(value.copy(), term=term)
         return backend.from_numpy(value.copy())
     if isinstance(value, tuple):
-        return tuple(to_backend(backend, v) for v in value)
+        return tuple(to_backend(backend, v, None if term is None else
+                                term[:-1] + (f"{term[-1]}[{i}]",))
+                     for i, v in enumerate(value))
     return value
 
 
@@ -311,13 +325,42 @@ class Weights:
                     for _ in range(i):
                         next(hosts)
                 host = next(hosts)
-                self.slots[key] = [to_backend(b, host) for b in self.backends]
+                slot = len(self.slots)
+                self.slots[key] = [to_backend(b, host, ("weight", slot, p.name))
+                                   for b in self.backends]
                 del host
             elif hosts is not None:
                 next(hosts)
             for j in range(len(self.backends)):
                 out[j].append(self.slots[key][j])
         return out
+
+
+def term_snapshot(backend: Backend, value):
+    """What a returned value is made of (exec/terms.py): a tensor's or a storage's term
+    signature, tuples item by item, None for anything else or a backend without terms."""
+    if isinstance(value, Tensor):
+        sign = getattr(backend, "term_signature", None)
+        return sign(value) if sign is not None else None
+    if isinstance(value, tuple):
+        return tuple(term_snapshot(backend, v) for v in value)
+    if backend.is_storage(value):
+        sign = getattr(backend, "storage_signature", None)
+        return sign(value) if sign is not None else None
+    return None
+
+
+def compare_terms(a, b, path: str = ""):
+    """None, or (path, signature of a, signature of b) for the first output whose terms
+    differ."""
+    if isinstance(a, tuple) and len(a) == 3 and isinstance(a[0], np.dtype):  # a signature
+        return None if a == b else (path, a, b)
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        for i, (x, y) in enumerate(zip(a, b)):
+            r = compare_terms(x, y, f"{path}[{i}]")
+            if r:
+                return r
+    return None
 
 
 def snapshot_value(backend: Backend, value):
@@ -462,9 +505,14 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     inputs = Inputs(seed, shapes)
     # The original runs with initialization tracking: a module that reads memory nothing
     # wrote has undefined results, and is reported as such rather than compared.
-    ex_a = Executor(original, CpuBackend(track_init=True) if backend_factory is CpuBackend
+    # On the reference backend both modules keep terms in one table (exec/terms.py): what
+    # each output is made of, compared with the bytes.
+    table = TermTable() if backend_factory is CpuBackend else None
+    ex_a = Executor(original, CpuBackend(track_init=True, terms=table)
+                    if backend_factory is CpuBackend else backend_factory())
+    ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
-    ex_b = Executor(rewritten, backend_factory())
+    term_difference: Difference | None = None
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     results: list = []  # (function, call, output of original, output of rewritten)
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
@@ -484,8 +532,10 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 seen = report.symbolic.setdefault(k, [])
                 if v not in seen:
                     seen.append(v)
-            args_a = [to_backend(ex_a.backend, v) for v in fresh] + w_a
-            args_b = [to_backend(ex_b.backend, v) for v in fresh] + w_b
+            args_a = [to_backend(ex_a.backend, v, ("input", name, call, p.name))
+                      for p, v in zip(f.params, fresh)] + w_a
+            args_b = [to_backend(ex_b.backend, v, ("input", name, call, p.name))
+                      for p, v in zip(f.params, fresh)] + w_b
             try:
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
@@ -527,10 +577,12 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                             # own: the call as the original writes it.
                             d.module, d.loc = "original", _call_site(original, symbol)
                     return _finish(report, ex_a, ex_b)
-                    return _finish(report, ex_a, ex_b)
             if wrong_path is not None:
                 report.difference = wrong_path
                 return _finish(report, ex_a, ex_b)
+            if term_difference is None and table is not None:
+                term_difference = _term_difference(table, ex_a, ex_b, results,
+                                                   f"{name}, call {call + 1}")
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).
     found = sorted(((c.first.call, names.index(c.first.function), which, c.first)
@@ -541,7 +593,28 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                                        f"{o.function}, call {o.call + 1}", message=o.message,
                                        kind="ownership", module=which, loc=o.loc, site=o.site,
                                        graph_input=o.graph_input)
+    elif term_difference is not None:
+        report.difference = term_difference
     return _finish(report, ex_a, ex_b)
+
+
+def _term_difference(table: TermTable, ex_a: Executor, ex_b: Executor, results: list,
+                     after: str) -> Difference | None:
+    """The first output returned so far whose bytes agree but whose terms differ, explained
+    down to the first kernel argument that diverges (exec/terms.py), or None."""
+    for fname, c, a, b in results:
+        found = compare_terms(term_snapshot(ex_a.backend, a), term_snapshot(ex_b.backend, b))
+        if found is None:
+            continue
+        path, sa, sb = found
+        if sa is None or sb is None:
+            continue
+        words, loc = explain(table, sa, sb, ex_a.backend.term_sites,
+                             ex_b.backend.term_sites)
+        return Difference(fname, c, path, after, message=words, kind="terms",
+                          module="rewritten", loc=loc or NO_LOC,
+                          site="the kernel whose argument differs")
+    return None
 
 
 def _call_site(mod: ir.Module, symbol: str) -> Loc:

@@ -28,7 +28,7 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                 "symbol": d.host_call, "module": d.module,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None}
-        if d.kind in ("ownership", "guard"):
+        if d.kind in ("ownership", "guard", "terms"):
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
                 "file": name_a if d.module == "original" else name_b,
@@ -81,6 +81,15 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
             text += "\n" + note(name, source, d.loc, d.site)
         return text
     where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
+    if d.kind == "terms":
+        # The bytes agree; what the output is made of does not (exec/terms.py).
+        text = f"differ: {where}: the bytes agree, but not what they are made of: {d.message}"
+        if d.checked_after != f"{d.function}, call {d.call + 1}":
+            text += f" -- seen after {d.checked_after}"
+        source = (texts or {}).get(d.module)
+        if source is not None and d.loc.line:
+            text += "\n" + note(name_b, source, d.loc, d.site)
+        return text
     if d.message and d.element is None and d.original is None:
         return f"differ: {where}: {d.message}"
     text = f"differ: {where}"
