@@ -104,6 +104,27 @@ class Closure:
     syms: dict
 
 
+
+def _bind_alone(s, value, syms: dict) -> None:
+    """Bind the symbolic variables that stand alone as a dimension of an argument (or as an
+    R.Prim's value) from its actual value; what does not fit is left to Executor._match,
+    which reports it."""
+    if isinstance(s, ir.TensorSInfo) and isinstance(value, Tensor) and s.shape is not None:
+        dims, actual = s.shape, value.shape
+    elif isinstance(s, ir.ShapeSInfo) and s.values is not None and isinstance(value, tuple):
+        dims, actual = s.values, value
+    elif isinstance(s, ir.TupleSInfo) and isinstance(value, tuple):
+        for fs, fv in zip(s.fields, value):
+            _bind_alone(fs, fv, syms)
+        return
+    else:
+        return
+    if len(dims) == len(actual):
+        for d, a in zip(dims, actual):
+            if isinstance(d, ir.SymVar) and d not in syms and isinstance(a, (int, np.integer)):
+                syms[d] = int(a)
+
+
 class Executor:
     def __init__(self, module: ir.Module, backend: Backend):
         self.module = module
@@ -182,6 +203,10 @@ class Executor:
                             f.loc)
         env: dict[ir.Var, object] = {}
         syms: dict[ir.SymVar, int] = {}
+        # Variables standing alone first, over all parameters: a parameter of shape `2 * n`
+        # may come before the one that gives `n` (a capture function's trailing shape_expr).
+        for p, a in zip(f.params, args):
+            _bind_alone(p.sinfo, a, syms)
         for p, a in zip(f.params, args):
             env[p] = a
             self._match(p.sinfo, a, syms, p.loc, p.name)
