@@ -444,3 +444,17 @@ def test_a_capture_whose_first_parameter_is_an_expression_of_a_later_one_runs(st
     report = verify(original, rewritten)
     assert report.equal, report.difference
     assert report.captures >= 1
+
+
+@pytest.mark.parametrize("guard, values", [("n < 9", [1, 9, 8, 10]), ("n < 8", [1, 8, 7, 9]),
+                                           ("8 >= n", [1, 9, 8, 10])])
+def test_verify_reads_a_strict_or_flipped_guard_as_it_means(guard, values):
+    """A guard written `n < 9` or `8 >= n` (a hand edit, or another tool) bounds n as its
+    operator says: verify picks the values around the largest n it allows and checks each
+    graph ran exactly when the guard held. Read as `n <= 9` (the constant alone), `n < 9`
+    was checked at n = 9 and reported that the graph 'did not run within its bound'."""
+    _, out = small(capture_symbolic=("n:8",))
+    edited = parse_module(print_module(out).replace("n <= 8", guard))
+    report = verify(parse_module(SMALL.read_text(), str(SMALL)), edited)
+    assert report.equal, report.difference
+    assert report.symbolic == {"n": values}

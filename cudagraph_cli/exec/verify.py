@@ -429,7 +429,8 @@ def upper_bounds(module: ir.Module, names) -> dict[str, int]:
 
 
 def guard_values(guards: list[Guard], uppers: dict[str, int]) -> dict[str, list[int]]:
-    """For each variable a guard bounds (by its constant T): 1, T + 1, T, T + 2 (as many of
+    """For each variable a guard bounds from above (T, the largest value it allows: 7 for
+    `n < 8`): 1, T + 1, T, T + 2 (as many of
     them as are distinct, positive and within the variable's upper bound), the values within
     the bound and above it taking turns."""
     thresholds: dict[str, int] = {}

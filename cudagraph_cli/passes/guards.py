@@ -43,8 +43,15 @@ class Guard:
 
     @property
     def bounds(self) -> dict[str, int]:
-        """The bound the guard means for each variable: the constant it is compared with."""
-        return {name: value for name, _, value in self.terms}
+        """The largest value of each variable for which the graph is meant to run:
+        `n <= 8` and `n < 9` (or `9 > n`) mean 8. A comparison the other way, `n > 8` or
+        `n >= 9` (an inverted guard), is read as the bound it inverts, so that verify reports
+        the graph running above it; several terms on one variable, the least."""
+        out: dict[str, int] = {}
+        for name, op, value in self.terms:
+            most = value - 1 if op in ("<", ">=") else value
+            out[name] = min(most, out.get(name, most))
+        return out
 
     def text(self) -> str:
         return " and ".join(f"{name} {op} {value}" for name, op, value in self.terms)
