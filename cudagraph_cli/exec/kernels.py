@@ -180,24 +180,65 @@ class Periodic:
         return self.prefix(self.n)
 
 
-def _pattern(c: int) -> np.ndarray:
-    """(17 j + c) mod 256 for j < 256: the formula's own term, which repeats every 256 bytes."""
-    return ((np.arange(256, dtype=np.uint32) * 17 + (c & 0xFF)) & 0xFF).astype(np.uint8)
+# The synthetic kernel's byte permutation: the AES S-box (FIPS-197, figure 7). Any fixed
+# permutation would do; this one is published (so a reader can check it), has no fixed point,
+# and is far from linear and from affine maps modulo 256, which is the point (below). The
+# same table is written out in cuda/kernels.cu.
+SBOX = np.array([
+    0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+    0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+    0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+    0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+    0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+    0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+    0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+    0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+    0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+    0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+    0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+    0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+    0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+    0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+    0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+    0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+], dtype=np.uint8)
+
+# SBOX applied to two bytes at once: entry v is the two bytes of v (in memory order), each
+# through SBOX. One lookup per two bytes is twice as fast as NumPy's per-byte lookup.
+_SBOX_PAIRS = SBOX[np.arange(1 << 16, dtype=np.uint16).view(np.uint8)].view(np.uint16)
 
 
-def _extended(src, m: int) -> np.ndarray:
-    """in[j mod len(in)] for j < m, dense and fresh (the caller scales it in place)."""
-    n = len(src)
-    if isinstance(src, Periodic):
-        head = src.prefix(min(n, m))
-    else:
-        head = src[:min(n, m)].copy()
-    return head if n >= m else np.resize(head, m)
+def substitute(data: np.ndarray) -> np.ndarray:
+    """SBOX[data] for a flat uint8 array, as a fresh array."""
+    n = data.size
+    if n < 64:
+        return SBOX[data]
+    out = np.empty(n, np.uint8)
+    even = n - (n & 1)
+    np.take(_SBOX_PAIRS, np.ascontiguousarray(data[:even]).view(np.uint16),
+            out=out[:even].view(np.uint16))
+    if n & 1:
+        out[-1] = SBOX[data[-1]]
+    return out
+
+
+def _pattern(s0: int) -> np.ndarray:
+    """(s0 + 17 j) mod 256 for j < 256: the formula's position term, which repeats every 256
+    bytes."""
+    return ((np.arange(256, dtype=np.uint32) * 17 + (s0 & 0xFF)) & 0xFF).astype(np.uint8)
+
+
+def _head(src, m: int) -> np.ndarray:
+    """The first min(len(src), m) bytes of an input, dense and fresh (the caller changes it
+    in place)."""
+    n = min(len(src), m)
+    return src.prefix(n) if isinstance(src, Periodic) else src[:n].copy()
 
 
 def _period(inputs: list, m: int) -> int | None:
     """The period of an output of m bytes when every input it reads repeats, else None: an
-    input at least m long repeats with its block; a shorter one is read modulo its length."""
+    input at least m long repeats with its block; a shorter one is read modulo its length;
+    the formula's own term in j repeats every 256 bytes."""
     period = 256
     for src in inputs:
         n = len(src)
@@ -222,28 +263,60 @@ def scalar_salt(values: list) -> int:
     return zlib.crc32(repr(values).encode()) & 0xFFFF
 
 
-def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
-    """The synthetic kernel over bytes: for output t of sizes[t] bytes,
+def _input_offset(s1: int, k: int) -> int:
+    return (s1 + 29 * k) & 0xFF
 
-        out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256
+
+def _input_multiplier(k: int) -> int:
+    return (2 * k + 3) & 0xFF
+
+
+def _mixed_sum(s0: int, s1: int, inputs: list, width: int) -> np.ndarray:
+    """acc_j = (s0 + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k) mod 256])
+    mod 256 for j < width, in bytes (which wrap modulo 256 as the formula does)."""
+    acc = np.resize(_pattern(s0), width)
+    for k, src in enumerate(inputs):
+        if len(src) == 0:
+            continue
+        # Substituted before it is repeated: an input shorter than the output is looked up
+        # once per byte it has.
+        head = _head(src, width)
+        head += np.uint8(_input_offset(s1, k))
+        part = substitute(head)
+        part *= np.uint8(_input_multiplier(k))
+        acc += part if part.size == width else np.resize(part, width)
+    return acc
+
+
+def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
+    """The synthetic kernel over bytes (docs/EXECUTOR.md, "Kernels"): with S the byte
+    permutation SBOX, s0 = salt mod 256 and s1 = (salt >> 8) mod 256, output t of sizes[t]
+    bytes is
+
+        acc_j    = (s0 + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k) mod 256])
+                   mod 256
+        out_t[j] = S[((acc_j + 101 t) mod 256) XOR s1]
 
     where each input is a flat uint8 array or a Periodic. Returns each output's bytes, a fresh
     array or a Periodic (an output of PERIODIC_MIN bytes or more whose inputs all repeat).
     Every output is computed before the caller writes any: an input may share memory with
-    an output. Computed in bytes, which wrap modulo 256 as the formula does."""
+    an output."""
+    s0, s1 = salt & 0xFF, (salt >> 8) & 0xFF
+    sums: dict[int, np.ndarray] = {}  # acc over the first `width` bytes, shared by outputs
     results = []
     for t, m in enumerate(sizes):
-        c = salt + 101 * t
         period = _period(inputs, m) if m >= PERIODIC_MIN else None
         width = period if period is not None else m
-        acc = np.resize(_pattern(c), width) if width else np.zeros(0, np.uint8)
-        for k, src in enumerate(inputs):
-            if width == 0 or len(src) == 0:
-                continue
-            part = _extended(src, width)
-            part *= np.uint8((2 * k + 3) & 0xFF)
-            acc += part
-        results.append(Periodic(acc, m) if period is not None else acc)
+        if width == 0:
+            results.append(np.zeros(0, np.uint8))
+            continue
+        acc = sums.get(width)
+        if acc is None:
+            acc = sums[width] = _mixed_sum(s0, s1, inputs, width)
+        pre = acc + np.uint8((101 * t) & 0xFF)
+        pre ^= np.uint8(s1)
+        out = substitute(pre)
+        results.append(Periodic(out, m) if period is not None else out)
     return results
 
 
