@@ -22,16 +22,33 @@ from cudagraph_cli.exec import backend as backend_mod
 from cudagraph_cli.exec import kernels
 from cudagraph_cli.exec.backend import CpuBackend
 from cudagraph_cli.exec.kernels import KernelSpec, Periodic, synthetic_bytes
+from synthetic_formula import aes_sbox, synthetic_by_hand
+
+
+SBOX = np.array(aes_sbox(), dtype=np.int64)  # derived from FIPS-197 (tests/synthetic_formula.py)
 
 
 def formula(salt: int, inputs: list, m: int, t: int) -> np.ndarray:
-    """out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256."""
+    """docs/EXECUTOR.md, with S the AES S-box, s0 = salt mod 256, s1 = (salt >> 8) mod 256:
+    out_t[j] = ((s0 + 101 t + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k)
+    mod 256]) mod 256) XOR s1; in int64, reduced modulo 256 where the formula says (checked
+    against the byte-by-byte loop of tests/synthetic_formula.py below)."""
+    s0, s1 = salt % 256, (salt >> 8) % 256
     j = np.arange(m, dtype=np.int64)
-    acc = salt + 101 * t + 17 * j
+    acc = s0 + 101 * t + 17 * j
     for k, a in enumerate(inputs):
         if a.size:
-            acc = acc + (2 * k + 3) * a.astype(np.int64)[j % a.size]
-    return (acc % 256).astype(np.uint8)
+            acc = acc + (2 * k + 3) * SBOX[(a.astype(np.int64)[j % a.size] + s1 + 29 * k) % 256]
+    return ((acc % 256) ^ s1).astype(np.uint8)
+
+
+def test_the_vectorized_formula_is_the_byte_by_byte_one():
+    rng = np.random.default_rng(5)
+    inputs = [rng.integers(0, 256, n, dtype=np.uint8) for n in (3, 40, 0, 100)]
+    for salt in (0, 0x1234, 0xFFFF):
+        for t in (0, 3):
+            assert formula(salt, inputs, 70, t).tolist() == \
+                synthetic_by_hand(salt, inputs, 70, t)
 
 
 @pytest.fixture

@@ -29,8 +29,8 @@ typedef unsigned char u8;
 
 // ---- the synthetic kernel ------------------------------------------------------------------
 // Over bytes, with S the byte permutation below, s0 = salt & 0xFF, s1 = (salt >> 8) & 0xFF:
-//   acc_j    = (s0 + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k) mod 256]) mod 256
-//   out_t[j] = S[((acc_j + 101 t) mod 256) XOR s1]
+//   out_t[j] = ((s0 + 101 t + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k)
+//                mod 256]) mod 256) XOR s1
 // (exec/kernels.py, synthetic_bytes; docs/EXECUTOR.md, "Kernels"). The u32 arithmetic below
 // wraps modulo 2^32, a multiple of 256, so its low byte is the formula's.
 // Each thread reads every input at byte j before writing byte j of each output; the host
@@ -87,8 +87,7 @@ __device__ static const u8 cg_sbox[256] = {
             }                                                                                 \
             for (u32 t = 0; t < a.n_out; ++t) {                                               \
                 if (j < a.out_len[t])                                                         \
-                    ((u8*)a.out_ptr[t])[j] =                                                  \
-                        cg_sbox[((mix + 101u * (a.t0 + t)) & 0xFFu) ^ s1];                    \
+                    ((u8*)a.out_ptr[t])[j] = (u8)((mix + 101u * (a.t0 + t)) ^ s1);            \
             }                                                                                 \
         }                                                                                     \
     }
