@@ -9,8 +9,9 @@ cudagraph_cli/exec/kernels.py, for the tests that check the code against it.
   plain Python:
 
       s0 = salt mod 256, s1 = (salt >> 8) mod 256
-      out_t[j] = ((s0 + 101 t + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k)
-                  mod 256]) mod 256) XOR s1
+      A_k(i)   = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]
+      out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256)
+                 XOR s1
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ def synthetic_by_hand(salt: int, inputs: list, m: int, t: int) -> list:
         acc = s0 + 17 * j
         for k, data in enumerate(inputs):
             if len(data):
-                acc += (2 * k + 3) * sbox[(int(data[j % len(data)]) + s1 + 29 * k) % 256]
+                def a(i):
+                    return sbox[(int(data[i % len(data)]) + s1 + 29 * k) % 256]
+                acc += (2 * k + 3) * a(j) + 2 * a(j ^ 1)
         out.append(((acc + 101 * t) % 256) ^ s1)
     return out

@@ -253,6 +253,11 @@ def test_synthetic_kernel_uses_every_sbox_entry_as_the_formula_says(host):
     [("in", 16, 64), ("out", 0, 64)],                    # shifted
     [("in", 0, 40), ("out", 0, 48), ("out", 24, 40)],    # outputs overlap each other
     [("in", 0, 8), ("in", 8, 56), ("out", 4, 60), ("out", 64, 64)],
+    # odd lengths in place: the last byte's pair partner is byte 0 (must read a copy), or
+    # the byte after the output
+    [("in", 0, 63), ("out", 0, 63)],
+    [("in", 0, 64), ("out", 0, 63)],
+    [("in", 1, 63), ("in", 0, 5), ("out", 1, 63)],
     # five outputs overlapping: one launch each, output index t0 = 0 .. 4
     [("in", 96, 32)] + [("out", 8 * t, 40) for t in range(5)],
     # nine inputs (the large kernel), one of them the output's own bytes

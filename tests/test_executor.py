@@ -41,17 +41,19 @@ def test_the_byte_permutation_is_the_aes_sbox():
 
 
 def test_synthetic_kernel_formula_by_hand():
-    """docs/EXECUTOR.md, with S the AES S-box, s0 / s1 the salt's low / high byte:
-    out_t[j] = ((s0 + 101 t + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k)
-    mod 256]) mod 256) XOR s1. Input bytes [1, 2] and [10]; 4 output bytes; salt from the
-    name "k"."""
+    """docs/EXECUTOR.md, with S the AES S-box, s0 / s1 the salt's low / high byte,
+    A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]:
+    out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1.
+    Input bytes [1, 2] and [10]; 4 output bytes; salt from the name "k"."""
     salt = zlib.crc32(b"k") & 0xFFFF
     out = np.zeros(4, dtype=np.uint8)
     synthetic(salt, [np.array([1, 2], dtype=np.uint8), np.array([10], dtype=np.uint8)], [out])
     s0, s1 = salt & 0xFF, salt >> 8
     sbox = aes_sbox()
-    expected = [(s0 + 17 * j + 3 * sbox[([1, 2][j % 2] + s1) % 256]
-                 + 5 * sbox[(10 + s1 + 29) % 256]) % 256 ^ s1 for j in range(4)]
+    a0 = [sbox[(1 + s1) % 256], sbox[(2 + s1) % 256]]  # A_0 at even and odd bytes
+    a1 = sbox[(10 + s1 + 29) % 256]  # A_1 everywhere
+    expected = [(s0 + 17 * j + 3 * a0[j % 2] + 2 * a0[(j ^ 1) % 2] + 5 * a1 + 2 * a1) % 256
+                ^ s1 for j in range(4)]
     assert out.tolist() == expected
     assert out.tolist() == synthetic_by_hand(salt, [[1, 2], [10]], 4, 0)
 
@@ -91,21 +93,24 @@ def test_synthetic_kernel_mixes_in_the_position_of_each_input():
     assert np.array_equal(first, ab) and np.count_nonzero(first != second) > 56
 
 
-def test_one_input_byte_changed_changes_that_output_byte_always():
-    """S is a permutation and (2k + 3) is odd: for fixed other inputs, each input byte maps
-    one to one onto the output byte at its position. So one changed byte of one input always
-    changes the output there (every value, every input position, checked here)."""
+def test_one_input_byte_changed_changes_its_output_byte_always_and_its_partner():
+    """S is a permutation and (2k + 3) is odd: with everything else fixed, input byte i maps
+    one to one onto output byte i (every value, every input position, checked here). Output
+    byte i XOR 1 reads it too, times 2: it changes unless S moved by exactly 128."""
     rng = np.random.default_rng(3)
-    others = [rng.integers(0, 256, 256, dtype=np.uint8) for _ in range(3)]
+    others = [rng.integers(0, 256, 256, dtype=np.uint8) for _ in range(4)]
     for k in range(4):
         outs = []
         for v in range(256):
             ins = [o.copy() for o in others]
-            ins.insert(k, np.full(256, v, np.uint8))
+            ins[k][37] = v
             out = np.zeros(256, np.uint8)
             synthetic(0xBEEF, ins, [out])
             outs.append(out)
-        assert all(len({int(o[j]) for o in outs}) == 256 for j in range(256))
+        assert len({int(o[37]) for o in outs}) == 256
+        assert len({int(o[36]) for o in outs}) == 128
+        assert all(np.array_equal(o[:36], outs[0][:36]) and
+                   np.array_equal(o[38:], outs[0][38:]) for o in outs)
 
 
 def test_elementwise_kernels_compute_what_they_say():

@@ -173,8 +173,8 @@ def test_a_workspace_is_written_before_it_is_read():
     # workspace counts as written (output 0), so its stale bytes reach nothing and its
     # never-written memory is no uninitialized read. Over bytes, salt = crc32("scan"), x the
     # only input, output 1 (docs/EXECUTOR.md; tests/synthetic_formula.py):
-    # out[j] = ((s0 + 101 * 1 + 17 j + 3 S[(x[j] + s1) mod 256]) mod 256) XOR s1, S the AES
-    # S-box.
+    # out[j] = ((s0 + 101 * 1 + 17 j + 3 S[(x[j] + s1) mod 256] + 2 S[(x[j XOR 1] + s1)
+    # mod 256]) mod 256) XOR s1, S the AES S-box.
     text = module('''        ws = R.builtin.alloc_tensor(R.shape([64]), "uint8", 0)
         out = R.builtin.alloc_tensor(R.shape([2, 3]), "float32", 0)
         cls.scan(x, ws, out)
@@ -185,7 +185,8 @@ def test_a_workspace_is_written_before_it_is_read():
     xb = X.view(np.uint8).reshape(-1).astype(int)
     s0, s1, sbox = salt & 0xFF, salt >> 8, aes_sbox()
     assert out.array.view(np.uint8).reshape(-1).tolist() == \
-        [(s0 + 101 + 17 * j + 3 * sbox[(xb[j] + s1) % 256]) % 256 ^ s1 for j in range(24)]
+        [(s0 + 101 + 17 * j + 3 * sbox[(xb[j] + s1) % 256] + 2 * sbox[(xb[j ^ 1] + s1) % 256])
+         % 256 ^ s1 for j in range(24)]
     assert ex.warnings == []
 
 

@@ -29,12 +29,14 @@ typedef unsigned char u8;
 
 // ---- the synthetic kernel ------------------------------------------------------------------
 // Over bytes, with S the byte permutation below, s0 = salt & 0xFF, s1 = (salt >> 8) & 0xFF:
-//   out_t[j] = ((s0 + 101 t + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k)
-//                mod 256]) mod 256) XOR s1
+//   A_k(i)   = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]
+//   out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1
 // (exec/kernels.py, synthetic_bytes; docs/EXECUTOR.md, "Kernels"). The u32 arithmetic below
 // wraps modulo 2^32, a multiple of 256, so its low byte is the formula's.
-// Each thread reads every input at byte j before writing byte j of each output; the host
-// copies an input that overlaps an output anywhere else into scratch memory first.
+// Each thread computes one aligned pair of bytes, j and j + 1 = j XOR 1, which read each
+// other's input bytes: it reads every input at both (modulo its length) before writing
+// either. The host copies an input that overlaps an output other than exactly in place into
+// scratch memory first, and one in place whose last byte's partner wraps to byte 0 too.
 
 // The AES S-box (FIPS-197, figure 7): the same table as exec/kernels.py's SBOX.
 #ifdef CGRAPH_HOST
@@ -73,23 +75,31 @@ __device__ static const u8 cg_sbox[256] = {
         u32 n_out;                                                                            \
     };
 
-#define CG_SYNTH_KERNEL(KNAME, NAME)                                                          \
-    CG_KERNEL void KNAME(NAME a) {                                                            \
-        u64 step = (u64)gridDim.x * blockDim.x;                                               \
-        u32 s0 = a.salt & 0xFFu, s1 = (a.salt >> 8) & 0xFFu;                                  \
-        for (u64 j = (u64)blockIdx.x * blockDim.x + threadIdx.x; j < a.m_max; j += step) {    \
-            u32 mix = s0 + 17u * (u32)(j & 0xFFu);                                            \
-            for (u32 k = 0; k < a.n_in; ++k) {                                                \
-                u64 n = a.in_len[k];                                                          \
-                if (n == 0) continue;                                                         \
-                u8 v = ((const u8*)a.in_ptr[k])[n >= a.m_max ? j : j % n];                    \
-                mix += (2u * k + 3u) * (u32)cg_sbox[((u32)v + s1 + 29u * k) & 0xFFu];         \
-            }                                                                                 \
-            for (u32 t = 0; t < a.n_out; ++t) {                                               \
-                if (j < a.out_len[t])                                                         \
-                    ((u8*)a.out_ptr[t])[j] = (u8)((mix + 101u * (a.t0 + t)) ^ s1);            \
-            }                                                                                 \
-        }                                                                                     \
+#define CG_SYNTH_KERNEL(KNAME, NAME)                                                           \
+    CG_KERNEL void KNAME(NAME a) {                                                             \
+        u64 step = (u64)gridDim.x * blockDim.x;                                                \
+        u32 s0 = a.salt & 0xFFu, s1 = (a.salt >> 8) & 0xFFu;                                   \
+        for (u64 q = (u64)blockIdx.x * blockDim.x + threadIdx.x; 2 * q < a.m_max; q += step) { \
+            u64 j = 2 * q;                                                                     \
+            u32 mix0 = s0 + 17u * (u32)(j & 0xFFu);                                            \
+            u32 mix1 = s0 + 17u * (u32)((j + 1) & 0xFFu);                                      \
+            for (u32 k = 0; k < a.n_in; ++k) {                                                 \
+                u64 n = a.in_len[k];                                                           \
+                if (n == 0) continue;                                                          \
+                const u8* in = (const u8*)a.in_ptr[k];                                         \
+                u32 offset = s1 + 29u * k, mul = 2u * k + 3u;                                  \
+                u32 x = cg_sbox[(in[j < n ? j : j % n] + offset) & 0xFFu];                     \
+                u32 y = cg_sbox[(in[j + 1 < n ? j + 1 : (j + 1) % n] + offset) & 0xFFu];       \
+                mix0 += mul * x + 2u * y;                                                      \
+                mix1 += mul * y + 2u * x;                                                      \
+            }                                                                                  \
+            for (u32 t = 0; t < a.n_out; ++t) {                                                \
+                u32 out_t = 101u * (a.t0 + t);                                                 \
+                u8* out = (u8*)a.out_ptr[t];                                                   \
+                if (j < a.out_len[t]) out[j] = (u8)((mix0 + out_t) ^ s1);                      \
+                if (j + 1 < a.out_len[t]) out[j + 1] = (u8)((mix1 + out_t) ^ s1);              \
+            }                                                                                  \
+        }                                                                                      \
     }
 
 CG_SYNTH_STRUCT(SynthSmall, 8, 4)

@@ -240,29 +240,48 @@ def _add_repeated(acc: np.ndarray, part: np.ndarray) -> None:
         acc[full:] += part[:width - full]
 
 
-def _repeating_part(src, width: int) -> np.ndarray:
-    """What an input contributes to bytes j < width, read at j mod len(src): a fresh array
-    `part` with in[j mod len(src)] = part[j mod len(part)] for j < width, as short as that
-    allows (a repeating input gives one block, not `width` bytes)."""
+def _prefix(src, m: int) -> np.ndarray:
+    """The first m bytes of an input (m <= len(src)), dense and fresh."""
+    return src.prefix(m) if isinstance(src, Periodic) else src[:m].copy()
+
+
+def _paired_unit(src, width: int) -> np.ndarray:
+    """A fresh array U of even length such that, for every j < width,
+
+        in[j mod n] = U[j mod len(U)]   and   in[(j XOR 1) mod n] = U[(j mod len(U)) XOR 1]
+
+    (n = len(src)): what the kernel reads of the input, as short as that allows, with each
+    byte's pair partner beside it. An input shorter than the output is read modulo its length
+    (its pattern repeats every lcm(n, 2) bytes); a repeating one gives its block."""
     n = len(src)
-    if not isinstance(src, Periodic):
-        return src[:min(n, width)].copy()
-    if n >= width and src.block.size <= width:
+    if n < width:
+        head = _prefix(src, n)
+        return head if n % 2 == 0 else np.concatenate([head, head])
+    if isinstance(src, Periodic) and src.block.size % 2 == 0 and src.block.size <= width \
+            and not (n == width and width % 2):
         return src.block.copy()
-    return src.prefix(min(n, width))
+    if width % 2 == 0:
+        return _prefix(src, width)
+    if width < n:  # the last byte's partner is the byte after it
+        return _prefix(src, width + 1)
+    head = _prefix(src, n)  # n == width, odd: the last byte's partner is in[0]
+    return np.append(head, head[:1])
 
 
 def _period(inputs: list, m: int) -> int | None:
     """The period of an output of m bytes when every input it reads repeats, else None: an
-    input at least m long repeats with its block; a shorter one is read modulo its length;
-    the formula's own term in j repeats every 256 bytes."""
+    input at least m long repeats with its block; a shorter one is read modulo its length
+    (with its pair partners, every lcm(n, 2) bytes); the formula's own term in j repeats
+    every 256 bytes."""
     period = 256
     for src in inputs:
         n = len(src)
         if n == 0:
             continue
         if n >= m:
-            if not isinstance(src, Periodic):
+            # a pair partner must lie in the same block: an even block, and no partner read
+            # at in[0] (n == m, odd)
+            if not isinstance(src, Periodic) or src.block.size % 2 or (n == m and m % 2):
                 return None
             p = src.block.size
         else:
@@ -289,25 +308,22 @@ def _input_multiplier(k: int) -> int:
 
 
 def _mixed_sum(s0: int, s1: int, inputs: list, width: int) -> np.ndarray:
-    """acc_j = (s0 + 17 j + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k) mod 256])
-    mod 256 for j < width, in bytes (which wrap modulo 256 as the formula does): a fresh
-    array. Each input is substituted once per byte of its repeating part, then repeated."""
-    acc = None
+    """acc_j = (s0 + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256 for j < width,
+    with A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256], in bytes (which wrap
+    modulo 256 as the formula does): a fresh array. Each input is substituted once per byte
+    of its repeating unit, then repeated."""
+    acc = np.zeros(width, np.uint8)
     for k, src in enumerate(inputs):
-        if len(src) == 0:
+        if len(src) == 0 or width == 0:
             continue
-        part = _repeating_part(src, width)
-        part += np.uint8(_input_offset(s1, k))
-        _substitute(part)
-        part *= np.uint8(_input_multiplier(k))
-        if acc is None and part.size == width:
-            acc = part
-            continue
-        if acc is None:
-            acc = np.zeros(width, np.uint8)
-        _add_repeated(acc, part)
-    if acc is None:
-        acc = np.zeros(width, np.uint8)
+        unit = _paired_unit(src, width)
+        unit += np.uint8(_input_offset(s1, k))
+        _substitute(unit)  # A_k over the unit
+        partner = unit.view(np.uint16).byteswap().view(np.uint8)  # A_k(j XOR 1)
+        partner <<= 1
+        unit *= np.uint8(_input_multiplier(k))
+        unit += partner
+        _add_repeated(acc, unit)
     _add_repeated(acc, _POSITION_TERM + np.uint8(s0))
     return acc
 
@@ -317,11 +333,14 @@ def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
     permutation SBOX, s0 = salt mod 256 and s1 = (salt >> 8) mod 256, output t of sizes[t]
     bytes is
 
-        out_t[j] = ((s0 + 101 t + 17 j
-                     + sum_k (2k + 3) S[(in_k[j mod len(in_k)] + s1 + 29 k) mod 256]) mod 256)
+        A_k(i)   = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]
+        out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256)
                    XOR s1
 
-    where each input is a flat uint8 array or a Periodic. Returns each output's bytes, a fresh
+    where each input is a flat uint8 array or a Periodic. Byte j reads byte j XOR 1 too (its
+    pair partner: byte m of an input longer than an output of odd size m), so that a changed
+    byte changes two output bytes, and a difference spreads instead of staying at one byte
+    position, where two paths carrying it could cancel. Returns each output's bytes, a fresh
     array or a Periodic (an output of PERIODIC_MIN bytes or more whose inputs all repeat).
     Every output is computed before the caller writes any: an input may share memory with
     an output. S is applied where a kernel reads, not where it writes: a kernel reading a
