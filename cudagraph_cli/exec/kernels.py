@@ -181,10 +181,11 @@ class Periodic:
         return self.prefix(self.n)
 
 
-# The synthetic kernel's byte permutation: the AES S-box (FIPS-197, figure 7). Any fixed
-# permutation would do; this one is published (so a reader can check it), has no fixed point,
-# and is far from linear and from affine maps modulo 256, which is the point (below). The
-# same table is written out in cuda/kernels.cu.
+# The synthetic kernel's byte permutation: the AES S-box (FIPS-197, figure 7). It is
+# published (a reader can check it), has no fixed point, and its low output bits depend on its
+# high input bits, which no sum or product modulo 256 does: a difference that sums pushed into
+# the high bits comes back down (docs/EXECUTOR.md, "Kernels"). The same table is written out
+# in cuda/kernels.cu.
 SBOX = np.array([
     0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
     0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
