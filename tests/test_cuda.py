@@ -23,6 +23,7 @@ import pytest
 
 from conftest import ROOT, run_cli, nvrtc_or_skip
 from host_driver import HostDriver, build_host_library, gxx
+from synthetic_formula import synthetic_by_hand
 from cudagraph_cli.cuda import nvrtc
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
 from cudagraph_cli.cuda.cuda_backend import (LARGE_IN, LIBRARY_KERNELS, CopyOp, CudaBackend,
@@ -210,17 +211,39 @@ def test_elementwise_in_place_and_overlapping(host):
         assert results[0] == results[1], (off_in, off_out)
 
 
+@pytest.mark.parametrize("name", ["fused_thing", "transpose", "k"])
 @pytest.mark.parametrize("n_in,n_out", [(0, 1), (1, 1), (3, 2), (8, 4), (9, 1), (20, 5)])
-def test_synthetic_kernel_equals_reference(host, n_in, n_out):
+def test_synthetic_kernel_equals_reference(host, name, n_in, n_out):
+    """Both kernel sizes (over 8 inputs or 4 outputs: cg_synthetic_large), inputs shorter and
+    longer than the outputs (wrap-around), three kernel names: three salts, whose two bytes
+    (s0, s1) enter the formula in different places."""
     rng = np.random.default_rng(n_in * 10 + n_out)
     ins = [rng.integers(0, 256, int(rng.integers(1, 700)), dtype=np.uint8) for _ in range(n_in)]
     outs = [np.zeros(int(rng.integers(1, 1500)), dtype=np.uint8) for _ in range(n_out)]
-    spec = KernelSpec("fused_thing", tuple(range(n_in, n_in + n_out)), None)
+    spec = KernelSpec(name, tuple(range(n_in, n_in + n_out)), None)
     gpu, dev, ref = _pair(host, ins + outs)
     gpu.launch(spec, dev, [7, "float16", 2.5])
     run_numpy(spec, ref, [7, "float16", 2.5])
     for i in range(n_in, n_in + n_out):
         assert gpu.to_numpy(dev[i]).tobytes() == ref[i].tobytes()
+
+
+def test_synthetic_kernel_uses_every_sbox_entry_as_the_formula_says(host):
+    """Each input holds every byte value, so that every entry of kernels.cu's S-box table is
+    read at every input position; checked against the formula written out byte by byte
+    (tests/synthetic_formula.py: the AES S-box derived from its definition), not only against
+    the NumPy reference."""
+    values = np.arange(256, dtype=np.uint8)
+    ins = [np.roll(values, 37 * k) for k in range(5)] + [values[:3]]
+    outs = [np.zeros(700, dtype=np.uint8) for _ in range(2)]
+    spec = KernelSpec("every_entry", tuple(range(len(ins), len(ins) + 2)), None)
+    gpu, dev, ref = _pair(host, ins + outs)
+    gpu.launch(spec, dev, [])
+    run_numpy(spec, ref, [])
+    for t in range(2):
+        got = gpu.to_numpy(dev[len(ins) + t]).tolist()
+        assert got == ref[len(ins) + t].tolist()
+        assert got == synthetic_by_hand(spec.salt, [a.tolist() for a in ins], 700, t)
 
 
 @pytest.mark.parametrize("layout", [
@@ -230,6 +253,15 @@ def test_synthetic_kernel_equals_reference(host, n_in, n_out):
     [("in", 16, 64), ("out", 0, 64)],                    # shifted
     [("in", 0, 40), ("out", 0, 48), ("out", 24, 40)],    # outputs overlap each other
     [("in", 0, 8), ("in", 8, 56), ("out", 4, 60), ("out", 64, 64)],
+    # odd lengths in place: the last byte's pair partner is byte 0 (must read a copy), or
+    # the byte after the output
+    [("in", 0, 63), ("out", 0, 63)],
+    [("in", 0, 64), ("out", 0, 63)],
+    [("in", 1, 63), ("in", 0, 5), ("out", 1, 63)],
+    # five outputs overlapping: one launch each, output index t0 = 0 .. 4
+    [("in", 96, 32)] + [("out", 8 * t, 40) for t in range(5)],
+    # nine inputs (the large kernel), one of them the output's own bytes
+    [("in", 4 * k, 24) for k in range(8)] + [("in", 64, 64), ("out", 64, 64)],
 ])
 def test_synthetic_kernel_with_aliasing_equals_reference(host, layout):
     drv, lib = host

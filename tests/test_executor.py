@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from conftest import ROOT
+from synthetic_formula import aes_sbox, synthetic_by_hand
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
 from cudagraph_cli.exec.interpreter import Executor
-from cudagraph_cli.exec.kernels import KernelSpec, prim_func_outputs, run_numpy, synthetic
+from cudagraph_cli.exec.kernels import (SBOX, KernelSpec, prim_func_outputs, run_numpy,
+                                        synthetic)
 from cudagraph_cli.text.reader import parse_module
 
 TVM_DIR = ROOT / "samples" / "tvm"
@@ -29,14 +31,86 @@ def test_views_of_one_storage_alias():
         b.view(s, 20, (4,), "float32")
 
 
+def test_the_byte_permutation_is_the_aes_sbox():
+    """kernels.SBOX against FIPS-197's definition (tests/synthetic_formula.py) and its own
+    worked example, S[0x53] = 0xed; a permutation with no fixed point."""
+    assert SBOX.tolist() == list(aes_sbox())
+    assert (SBOX[0x53], SBOX[0x00], SBOX[0xFF]) == (0xED, 0x63, 0x16)
+    assert sorted(SBOX.tolist()) == list(range(256))
+    assert all(SBOX[v] != v for v in range(256))
+
+
 def test_synthetic_kernel_formula_by_hand():
-    """docs/EXECUTOR.md: out[j] = (salt + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256,
-    over bytes. Input bytes [1, 2] and [10]; 4 output bytes; salt from the name "k"."""
+    """docs/EXECUTOR.md, with S the AES S-box, s0 / s1 the salt's low / high byte,
+    A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]:
+    out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1.
+    Input bytes [1, 2] and [10]; 4 output bytes; salt from the name "k"."""
     salt = zlib.crc32(b"k") & 0xFFFF
     out = np.zeros(4, dtype=np.uint8)
     synthetic(salt, [np.array([1, 2], dtype=np.uint8), np.array([10], dtype=np.uint8)], [out])
-    expected = [(salt + 17 * j + 3 * [1, 2][j % 2] + 5 * 10) % 256 for j in range(4)]
+    s0, s1 = salt & 0xFF, salt >> 8
+    sbox = aes_sbox()
+    a0 = [sbox[(1 + s1) % 256], sbox[(2 + s1) % 256]]  # A_0 at even and odd bytes
+    a1 = sbox[(10 + s1 + 29) % 256]  # A_1 everywhere
+    expected = [(s0 + 17 * j + 3 * a0[j % 2] + 2 * a0[(j ^ 1) % 2] + 5 * a1 + 2 * a1) % 256
+                ^ s1 for j in range(4)]
     assert out.tolist() == expected
+    assert out.tolist() == synthetic_by_hand(salt, [[1, 2], [10]], 4, 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_synthetic_kernel_is_the_byte_by_byte_formula(seed):
+    """Several inputs, wrap-around (inputs shorter and longer than the outputs), several
+    outputs, salts over both bytes: against the plain-Python loop."""
+    rng = np.random.default_rng(seed)
+    ins = [rng.integers(0, 256, int(rng.integers(0, 90)), dtype=np.uint8)
+           for _ in range(int(rng.integers(0, 6)))]
+    outs = [np.zeros(int(rng.integers(0, 120)), dtype=np.uint8)
+            for _ in range(int(rng.integers(1, 4)))]
+    salt = int(rng.integers(0, 1 << 16))
+    synthetic(salt, ins, outs)
+    for t, out in enumerate(outs):
+        assert out.tolist() == synthetic_by_hand(salt, [a.tolist() for a in ins], out.size, t)
+
+
+def test_synthetic_kernel_mixes_in_the_position_of_each_input():
+    """Two inputs swapped, the kernel's salt (either byte), or the output index: each changes
+    every byte here (the formula's terms for these differ at every byte: checked, not
+    assumed)."""
+    a = np.arange(64, dtype=np.uint8)
+    b = (np.arange(64, dtype=np.uint8) * 7 + 1).astype(np.uint8)
+
+    def run(salt, ins, n_out=1):
+        outs = [np.zeros(64, np.uint8) for _ in range(n_out)]
+        synthetic(salt, ins, outs)
+        return outs
+
+    (ab,), (ba,) = run(0x1234, [a, b]), run(0x1234, [b, a])
+    assert np.count_nonzero(ab != ba) > 56
+    (other_low,), (other_high,) = run(0x1235, [a, b]), run(0x1334, [a, b])
+    assert np.count_nonzero(ab != other_low) > 56 and np.count_nonzero(ab != other_high) > 56
+    first, second = run(0x1234, [a, b], 2)
+    assert np.array_equal(first, ab) and np.count_nonzero(first != second) > 56
+
+
+def test_one_input_byte_changed_changes_its_output_byte_always_and_its_partner():
+    """S is a permutation and (2k + 3) is odd: with everything else fixed, input byte i maps
+    one to one onto output byte i (every value, every input position, checked here). Output
+    byte i XOR 1 reads it too, times 2: it changes unless S moved by exactly 128."""
+    rng = np.random.default_rng(3)
+    others = [rng.integers(0, 256, 256, dtype=np.uint8) for _ in range(4)]
+    for k in range(4):
+        outs = []
+        for v in range(256):
+            ins = [o.copy() for o in others]
+            ins[k][37] = v
+            out = np.zeros(256, np.uint8)
+            synthetic(0xBEEF, ins, [out])
+            outs.append(out)
+        assert len({int(o[37]) for o in outs}) == 256
+        assert len({int(o[36]) for o in outs}) == 128
+        assert all(np.array_equal(o[:36], outs[0][:36]) and
+                   np.array_equal(o[38:], outs[0][38:]) for o in outs)
 
 
 def test_elementwise_kernels_compute_what_they_say():

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from conftest import ROOT, run_cli
+from synthetic_formula import aes_sbox
 from cudagraph_cli.cli import main as cgraph_main
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
@@ -147,15 +148,17 @@ FULL = '''
 
 def test_call_tir_dyn_passes_the_shape_values_as_scalars():
     # fill's body is a stub: the synthetic kernel, no inputs, writing its one buffer (the
-    # last parameter that is not a scalar). docs/EXECUTOR.md:
-    # out[j] = (salt + 17 j) mod 256, salt = crc32("fill") ^ crc32(repr([2])), over 8 bytes.
+    # last parameter that is not a scalar). docs/EXECUTOR.md, no inputs:
+    # out[j] = ((s0 + 17 j) mod 256) XOR s1 over 8 bytes, s0 and s1 the low and high byte
+    # of salt = crc32("fill") ^ crc32(repr([2])).
     text = module('''        a = R.builtin.alloc_tensor(R.shape([2]), "float32", 0)
         R.vm.call_tir_dyn(cls.fill, (a, R.shape([2])))
         return a
 ''', FULL)
     _, a = run(text, X)
     salt = (zlib.crc32(b"fill") & 0xFFFF) ^ (zlib.crc32(repr([2]).encode()) & 0xFFFF)
-    assert a.array.view(np.uint8).tolist() == [(salt + 17 * j) % 256 for j in range(8)]
+    assert a.array.view(np.uint8).tolist() == \
+        [((salt & 0xFF) + 17 * j) % 256 ^ (salt >> 8) for j in range(8)]
 
 
 SCAN = '''
@@ -168,8 +171,10 @@ SCAN = '''
 def test_a_workspace_is_written_before_it_is_read():
     # static_plan_add's cumsum: (input, 1-D uint8 workspace, output) and a stub body. The
     # workspace counts as written (output 0), so its stale bytes reach nothing and its
-    # never-written memory is no uninitialized read. Over bytes, salt = crc32("scan"):
-    # out[j] = (salt + 101 * 1 + 17 j + 3 * x[j]) mod 256 (output 1; x the only input).
+    # never-written memory is no uninitialized read. Over bytes, salt = crc32("scan"), x the
+    # only input, output 1 (docs/EXECUTOR.md; tests/synthetic_formula.py):
+    # out[j] = ((s0 + 101 * 1 + 17 j + 3 S[(x[j] + s1) mod 256] + 2 S[(x[j XOR 1] + s1)
+    # mod 256]) mod 256) XOR s1, S the AES S-box.
     text = module('''        ws = R.builtin.alloc_tensor(R.shape([64]), "uint8", 0)
         out = R.builtin.alloc_tensor(R.shape([2, 3]), "float32", 0)
         cls.scan(x, ws, out)
@@ -178,8 +183,10 @@ def test_a_workspace_is_written_before_it_is_read():
     ex, out = run(text, X, track_init=True)
     salt = zlib.crc32(b"scan") & 0xFFFF
     xb = X.view(np.uint8).reshape(-1).astype(int)
+    s0, s1, sbox = salt & 0xFF, salt >> 8, aes_sbox()
     assert out.array.view(np.uint8).reshape(-1).tolist() == \
-        [(salt + 101 + 17 * j + 3 * xb[j]) % 256 for j in range(24)]
+        [(s0 + 101 + 17 * j + 3 * sbox[(xb[j] + s1) % 256] + 2 * sbox[(xb[j ^ 1] + s1) % 256])
+         % 256 ^ s1 for j in range(24)]
     assert ex.warnings == []
 
 

@@ -22,16 +22,37 @@ from cudagraph_cli.exec import backend as backend_mod
 from cudagraph_cli.exec import kernels
 from cudagraph_cli.exec.backend import CpuBackend
 from cudagraph_cli.exec.kernels import KernelSpec, Periodic, synthetic_bytes
+from synthetic_formula import aes_sbox, synthetic_by_hand
+
+
+SBOX = np.array(aes_sbox(), dtype=np.int64)  # derived from FIPS-197 (tests/synthetic_formula.py)
 
 
 def formula(salt: int, inputs: list, m: int, t: int) -> np.ndarray:
-    """out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256."""
+    """docs/EXECUTOR.md, with S the AES S-box, s0 = salt mod 256, s1 = (salt >> 8) mod 256,
+    A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]: out_t[j] = ((s0 + 101 t + 17 j
+    + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1; in int64, reduced modulo
+    256 where the formula says (checked against the byte-by-byte loop of
+    tests/synthetic_formula.py below)."""
+    s0, s1 = salt % 256, (salt >> 8) % 256
     j = np.arange(m, dtype=np.int64)
-    acc = salt + 101 * t + 17 * j
+    acc = s0 + 101 * t + 17 * j
     for k, a in enumerate(inputs):
         if a.size:
-            acc = acc + (2 * k + 3) * a.astype(np.int64)[j % a.size]
-    return (acc % 256).astype(np.uint8)
+            values = a.astype(np.int64)
+            own = SBOX[(values[j % a.size] + s1 + 29 * k) % 256]
+            partner = SBOX[(values[(j ^ 1) % a.size] + s1 + 29 * k) % 256]
+            acc = acc + (2 * k + 3) * own + 2 * partner
+    return ((acc % 256) ^ s1).astype(np.uint8)
+
+
+def test_the_vectorized_formula_is_the_byte_by_byte_one():
+    rng = np.random.default_rng(5)
+    inputs = [rng.integers(0, 256, n, dtype=np.uint8) for n in (3, 40, 0, 100)]
+    for salt in (0, 0x1234, 0xFFFF):
+        for t in (0, 3):
+            assert formula(salt, inputs, 70, t).tolist() == \
+                synthetic_by_hand(salt, inputs, 70, t)
 
 
 @pytest.fixture
@@ -63,6 +84,25 @@ def test_synthetic_bytes_is_the_formula(seed, small_periods):
         as_bytes = r.dense() if isinstance(r, Periodic) else r
         assert as_bytes.size == size
         assert np.array_equal(as_bytes, formula(salt, dense, size, t))
+
+
+@pytest.mark.parametrize("block,n,m", [
+    (999, 30000, 8192),    # an odd block: a pair partner crosses its end
+    (1000, 8191, 8191),    # input as long as an odd output: the last byte's partner is in[0]
+    (1000, 30000, 8191),   # ... and longer: the partner is the byte after the output's end
+    (1000, 8191, 20000),   # odd and shorter than the output: pairs repeat every 2n bytes
+    (512, 4096, 9999),
+])
+def test_pair_partners_at_the_edges_of_repeating_inputs(block, n, m, small_periods):
+    rng = np.random.default_rng(block + n + m)
+    p = Periodic(rng.integers(0, 256, block, dtype=np.uint8), n)
+    dense = rng.integers(0, 256, 5, dtype=np.uint8)
+    for inputs in ([p], [dense, p]):
+        got = synthetic_bytes(0xA5C3, inputs, [m])[0]
+        as_bytes = got.dense() if isinstance(got, Periodic) else got
+        want = formula(0xA5C3, [x.dense() if isinstance(x, Periodic) else x for x in inputs],
+                       m, 0)
+        assert np.array_equal(as_bytes, want)
 
 
 def test_repeating_inputs_make_a_repeating_output(small_periods):

@@ -219,10 +219,13 @@ def _plan_synthetic(salt: int, spec: KernelSpec, tensors: list, scratch) -> list
     in_ptrs = []
     for t in ins:
         ptr = t.ptr
-        # Safe in place: thread j reads byte j of an input starting where the output starts
-        # (no wrap-around) before writing byte j. Any other overlap is read from a copy.
-        safe = not outs_overlap and t.nbytes >= m_max and all(
-            o.ptr == t.ptr or not _overlap(t.ptr, t.nbytes, o.ptr, o.nbytes) for o in outs)
+        # Safe in place: the thread of bytes j, j + 1 reads those bytes of an input starting
+        # where the output starts before writing them (no wrap-around: an input of odd length
+        # as long as the output reads byte 0 for its last byte's pair). Any other overlap is
+        # read from a copy.
+        safe = not outs_overlap and t.nbytes >= m_max and \
+            (t.nbytes > m_max or m_max % 2 == 0) and all(
+                o.ptr == t.ptr or not _overlap(t.ptr, t.nbytes, o.ptr, o.nbytes) for o in outs)
         if not safe and any(_overlap(t.ptr, t.nbytes, o.ptr, o.nbytes) for o in outs):
             ptr = scratch(t.nbytes)
             ops.append(CopyOp(ptr, t.ptr, t.nbytes))
@@ -246,7 +249,7 @@ def _plan_synthetic(salt: int, spec: KernelSpec, tensors: list, scratch) -> list
         a.n_out = len(group)
         if a.m_max:
             ops.append(KernelOp("cg_synthetic_small" if small else "cg_synthetic_large",
-                                grid_for(a.m_max), BLOCK, [a]))
+                                grid_for((a.m_max + 1) // 2), BLOCK, [a]))  # a pair each
     return ops
 
 

@@ -28,9 +28,39 @@ typedef unsigned short u16;
 typedef unsigned char u8;
 
 // ---- the synthetic kernel ------------------------------------------------------------------
-// out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256, over bytes.
-// Each thread reads every input at byte j before writing byte j of each output; the host
-// copies an input that overlaps an output anywhere else into scratch memory first.
+// Over bytes, with S the byte permutation below, s0 = salt & 0xFF, s1 = (salt >> 8) & 0xFF:
+//   A_k(i)   = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]
+//   out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1
+// (exec/kernels.py, synthetic_bytes; docs/EXECUTOR.md, "Kernels"). The u32 arithmetic below
+// wraps modulo 2^32, a multiple of 256, so its low byte is the formula's.
+// Each thread computes one aligned pair of bytes, j and j + 1 = j XOR 1, which read each
+// other's input bytes: it reads every input at both (modulo its length) before writing
+// either. The host copies an input that overlaps an output other than exactly in place into
+// scratch memory first, and one in place whose last byte's partner wraps to byte 0 too.
+
+// The AES S-box (FIPS-197, figure 7): the same table as exec/kernels.py's SBOX.
+#ifdef CGRAPH_HOST
+static const u8 cg_sbox[256] = {
+#else
+__device__ static const u8 cg_sbox[256] = {
+#endif
+    0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+    0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+    0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+    0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+    0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+    0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+    0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+    0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+    0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+    0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+    0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+    0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+    0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+    0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+    0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+    0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+};
 
 #define CG_SYNTH_STRUCT(NAME, MAX_IN, MAX_OUT)                                                  \
     struct NAME {                                                                             \
@@ -45,22 +75,31 @@ typedef unsigned char u8;
         u32 n_out;                                                                            \
     };
 
-#define CG_SYNTH_KERNEL(KNAME, NAME)                                                          \
-    CG_KERNEL void KNAME(NAME a) {                                                            \
-        u64 step = (u64)gridDim.x * blockDim.x;                                               \
-        for (u64 j = (u64)blockIdx.x * blockDim.x + threadIdx.x; j < a.m_max; j += step) {    \
-            u32 mix = a.salt + 17u * (u32)(j & 0xFFu);                                        \
-            for (u32 k = 0; k < a.n_in; ++k) {                                                \
-                u64 n = a.in_len[k];                                                          \
-                if (n == 0) continue;                                                         \
-                u8 v = ((const u8*)a.in_ptr[k])[n >= a.m_max ? j : j % n];                    \
-                mix += (2u * k + 3u) * (u32)v;                                                \
-            }                                                                                 \
-            for (u32 t = 0; t < a.n_out; ++t) {                                               \
-                if (j < a.out_len[t])                                                         \
-                    ((u8*)a.out_ptr[t])[j] = (u8)(mix + 101u * (a.t0 + t));                   \
-            }                                                                                 \
-        }                                                                                     \
+#define CG_SYNTH_KERNEL(KNAME, NAME)                                                           \
+    CG_KERNEL void KNAME(NAME a) {                                                             \
+        u64 step = (u64)gridDim.x * blockDim.x;                                                \
+        u32 s0 = a.salt & 0xFFu, s1 = (a.salt >> 8) & 0xFFu;                                   \
+        for (u64 q = (u64)blockIdx.x * blockDim.x + threadIdx.x; 2 * q < a.m_max; q += step) { \
+            u64 j = 2 * q;                                                                     \
+            u32 mix0 = s0 + 17u * (u32)(j & 0xFFu);                                            \
+            u32 mix1 = s0 + 17u * (u32)((j + 1) & 0xFFu);                                      \
+            for (u32 k = 0; k < a.n_in; ++k) {                                                 \
+                u64 n = a.in_len[k];                                                           \
+                if (n == 0) continue;                                                          \
+                const u8* in = (const u8*)a.in_ptr[k];                                         \
+                u32 offset = s1 + 29u * k, mul = 2u * k + 3u;                                  \
+                u32 x = cg_sbox[(in[j < n ? j : j % n] + offset) & 0xFFu];                     \
+                u32 y = cg_sbox[(in[j + 1 < n ? j + 1 : (j + 1) % n] + offset) & 0xFFu];       \
+                mix0 += mul * x + 2u * y;                                                      \
+                mix1 += mul * y + 2u * x;                                                      \
+            }                                                                                  \
+            for (u32 t = 0; t < a.n_out; ++t) {                                                \
+                u32 out_t = 101u * (a.t0 + t);                                                 \
+                u8* out = (u8*)a.out_ptr[t];                                                   \
+                if (j < a.out_len[t]) out[j] = (u8)((mix0 + out_t) ^ s1);                      \
+                if (j + 1 < a.out_len[t]) out[j + 1] = (u8)((mix1 + out_t) ^ s1);              \
+            }                                                                                  \
+        }                                                                                      \
     }
 
 CG_SYNTH_STRUCT(SynthSmall, 8, 4)

@@ -391,7 +391,8 @@ class CpuBackend(Backend):
             self._store(outputs[0], result.reshape(-1).view(np.uint8))
             return
         sizes = [t.array.nbytes for t in outputs]
-        reads = max(sizes, default=0)
+        # byte j of an output reads bytes j and j XOR 1 of each input (kernels.synthetic_bytes)
+        reads = max(sizes, default=0) + 1
         results = synthetic_bytes(spec.salt ^ scalar_salt(scalars),
                                   [self._source(t, reads) for t in inputs], sizes)
         for t, r in zip(outputs, results):

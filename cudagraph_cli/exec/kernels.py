@@ -16,6 +16,7 @@ for one that returns tensors, fresh tensors of the declared struct info.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import zlib
@@ -180,31 +181,128 @@ class Periodic:
         return self.prefix(self.n)
 
 
-def _pattern(c: int) -> np.ndarray:
-    """(17 j + c) mod 256 for j < 256: the formula's own term, which repeats every 256 bytes."""
-    return ((np.arange(256, dtype=np.uint32) * 17 + (c & 0xFF)) & 0xFF).astype(np.uint8)
+# The synthetic kernel's byte permutation: the AES S-box (FIPS-197, figure 7). It is
+# published (a reader can check it), has no fixed point, and its low output bits depend on its
+# high input bits, which no sum or product modulo 256 does: a difference that sums pushed into
+# the high bits comes back down (docs/EXECUTOR.md, "Kernels"). The same table is written out
+# in cuda/kernels.cu.
+SBOX = np.array([
+    0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
+    0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
+    0xb7, 0xfd, 0x93, 0x26, 0x36, 0x3f, 0xf7, 0xcc, 0x34, 0xa5, 0xe5, 0xf1, 0x71, 0xd8, 0x31, 0x15,
+    0x04, 0xc7, 0x23, 0xc3, 0x18, 0x96, 0x05, 0x9a, 0x07, 0x12, 0x80, 0xe2, 0xeb, 0x27, 0xb2, 0x75,
+    0x09, 0x83, 0x2c, 0x1a, 0x1b, 0x6e, 0x5a, 0xa0, 0x52, 0x3b, 0xd6, 0xb3, 0x29, 0xe3, 0x2f, 0x84,
+    0x53, 0xd1, 0x00, 0xed, 0x20, 0xfc, 0xb1, 0x5b, 0x6a, 0xcb, 0xbe, 0x39, 0x4a, 0x4c, 0x58, 0xcf,
+    0xd0, 0xef, 0xaa, 0xfb, 0x43, 0x4d, 0x33, 0x85, 0x45, 0xf9, 0x02, 0x7f, 0x50, 0x3c, 0x9f, 0xa8,
+    0x51, 0xa3, 0x40, 0x8f, 0x92, 0x9d, 0x38, 0xf5, 0xbc, 0xb6, 0xda, 0x21, 0x10, 0xff, 0xf3, 0xd2,
+    0xcd, 0x0c, 0x13, 0xec, 0x5f, 0x97, 0x44, 0x17, 0xc4, 0xa7, 0x7e, 0x3d, 0x64, 0x5d, 0x19, 0x73,
+    0x60, 0x81, 0x4f, 0xdc, 0x22, 0x2a, 0x90, 0x88, 0x46, 0xee, 0xb8, 0x14, 0xde, 0x5e, 0x0b, 0xdb,
+    0xe0, 0x32, 0x3a, 0x0a, 0x49, 0x06, 0x24, 0x5c, 0xc2, 0xd3, 0xac, 0x62, 0x91, 0x95, 0xe4, 0x79,
+    0xe7, 0xc8, 0x37, 0x6d, 0x8d, 0xd5, 0x4e, 0xa9, 0x6c, 0x56, 0xf4, 0xea, 0x65, 0x7a, 0xae, 0x08,
+    0xba, 0x78, 0x25, 0x2e, 0x1c, 0xa6, 0xb4, 0xc6, 0xe8, 0xdd, 0x74, 0x1f, 0x4b, 0xbd, 0x8b, 0x8a,
+    0x70, 0x3e, 0xb5, 0x66, 0x48, 0x03, 0xf6, 0x0e, 0x61, 0x35, 0x57, 0xb9, 0x86, 0xc1, 0x1d, 0x9e,
+    0xe1, 0xf8, 0x98, 0x11, 0x69, 0xd9, 0x8e, 0x94, 0x9b, 0x1e, 0x87, 0xe9, 0xce, 0x55, 0x28, 0xdf,
+    0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
+], dtype=np.uint8)
+
+# Each aligned pair of input bytes (a, b) contributes ((2k + 3) S[a + o] + 2 S[b + o],
+# (2k + 3) S[b + o] + 2 S[a + o]) to its two output bytes (o = s1 + 29 k). For big inputs that
+# is one lookup per pair in a 65,536-entry table of the whole map, made once per (o, 2k + 3).
+_PAIR_TABLE_MIN = 1 << 16  # bytes of input from which the table pays for itself
 
 
-def _extended(src, m: int) -> np.ndarray:
-    """in[j mod len(in)] for j < m, dense and fresh (the caller scales it in place)."""
-    n = len(src)
+@functools.lru_cache(maxsize=256)
+def _pair_table(offset: int, multiplier: int) -> np.ndarray:
+    """Entry v: the contribution of the pair of bytes v holds (in memory order), as uint16."""
+    pairs = np.arange(1 << 16, dtype=np.uint16).view(np.uint8).reshape(-1, 2)
+    own = SBOX[(pairs[:, 0] + np.uint8(offset))]
+    other = SBOX[(pairs[:, 1] + np.uint8(offset))]
+    m = np.uint8(multiplier)
+    out = np.empty_like(pairs)
+    out[:, 0] = own * m + other * np.uint8(2)
+    out[:, 1] = other * m + own * np.uint8(2)
+    return out.reshape(-1).view(np.uint16)
+
+
+def _pair_contribution(unit: np.ndarray, k: int, s1: int) -> np.ndarray:
+    """(2k + 3) A_k(i) + 2 A_k(i XOR 1) for each byte i of `unit` (even length, not changed),
+    with A_k(i) = S[(unit[i] + s1 + 29 k) mod 256]: a fresh uint8 array."""
+    offset, multiplier = _input_offset(s1, k), _input_multiplier(k)
+    if unit.size >= _PAIR_TABLE_MIN:
+        pairs = np.ascontiguousarray(unit).view(np.uint16)
+        return np.take(_pair_table(offset, multiplier), pairs).view(np.uint8)
+    own = SBOX[unit + np.uint8(offset)]
+    other = own.view(np.uint16).byteswap().view(np.uint8)  # A_k(i XOR 1)
+    own *= np.uint8(multiplier)
+    other <<= 1
+    own += other
+    return own
+
+
+# The formula's position term, 17 j mod 256 for j < 256: it repeats every 256 bytes.
+_POSITION_TERM = ((np.arange(256) * 17) & 0xFF).astype(np.uint8)
+
+
+def _add_repeated(acc: np.ndarray, part: np.ndarray) -> None:
+    """acc[j] += part[j mod len(part)] for every j, in place, in bytes (wrapping modulo 256)."""
+    n, width = part.size, acc.size
+    if width == 0:
+        return
+    if n < 4096 and width > n:  # rows of at least 4 KiB, so that NumPy's loops run long
+        part = np.tile(part, -(-4096 // n))
+        n = part.size
+    full = width - width % n
+    if full:
+        rows = acc[:full].reshape(-1, n)
+        np.add(rows, part, out=rows)
+    if full < width:
+        acc[full:] += part[:width - full]
+
+
+def _prefix(src, m: int) -> np.ndarray:
+    """The first m bytes of an input (m <= len(src)), dense (a view, not to be changed)."""
     if isinstance(src, Periodic):
-        head = src.prefix(min(n, m))
-    else:
-        head = src[:min(n, m)].copy()
-    return head if n >= m else np.resize(head, m)
+        return src.block[:m] if m <= src.block.size else src.prefix(m)
+    return src[:m]
+
+
+def _paired_unit(src, width: int) -> np.ndarray:
+    """An array U of even length (a view, not to be changed) such that, for every j < width,
+
+        in[j mod n] = U[j mod len(U)]   and   in[(j XOR 1) mod n] = U[(j mod len(U)) XOR 1]
+
+    (n = len(src)): what the kernel reads of the input, as short as that allows, with each
+    byte's pair partner beside it. An input shorter than the output is read modulo its length
+    (its pattern repeats every lcm(n, 2) bytes); a repeating one gives its block."""
+    n = len(src)
+    if n < width:
+        head = _prefix(src, n)
+        return head if n % 2 == 0 else np.concatenate([head, head])
+    if isinstance(src, Periodic) and src.block.size % 2 == 0 and src.block.size <= width \
+            and not (n == width and width % 2):
+        return src.block
+    if width % 2 == 0:
+        return _prefix(src, width)
+    if width < n:  # the last byte's partner is the byte after it
+        return _prefix(src, width + 1)
+    head = _prefix(src, n)  # n == width, odd: the last byte's partner is in[0]
+    return np.append(head, head[:1])
 
 
 def _period(inputs: list, m: int) -> int | None:
     """The period of an output of m bytes when every input it reads repeats, else None: an
-    input at least m long repeats with its block; a shorter one is read modulo its length."""
+    input at least m long repeats with its block; a shorter one is read modulo its length
+    (with its pair partners, every lcm(n, 2) bytes); the formula's own term in j repeats
+    every 256 bytes."""
     period = 256
     for src in inputs:
         n = len(src)
         if n == 0:
             continue
         if n >= m:
-            if not isinstance(src, Periodic):
+            # a pair partner must lie in the same block: an even block, and no partner read
+            # at in[0] (n == m, odd)
+            if not isinstance(src, Periodic) or src.block.size % 2 or (n == m and m % 2):
                 return None
             p = src.block.size
         else:
@@ -222,28 +320,64 @@ def scalar_salt(values: list) -> int:
     return zlib.crc32(repr(values).encode()) & 0xFFFF
 
 
+def _input_offset(s1: int, k: int) -> int:
+    return (s1 + 29 * k) & 0xFF
+
+
+def _input_multiplier(k: int) -> int:
+    return (2 * k + 3) & 0xFF
+
+
+def _mixed_sum(inputs: list, s1: int, width: int) -> np.ndarray:
+    """sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1)) mod 256 for j < width, with
+    A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256], in bytes (which wrap modulo 256
+    as the formula does): a fresh array. Each input is looked up once per byte of its
+    repeating unit, then repeated."""
+    acc = None
+    for k, src in enumerate(inputs):
+        if len(src) == 0 or width == 0:
+            continue
+        part = _pair_contribution(_paired_unit(src, width), k, s1)
+        if acc is None and part.size == width:
+            acc = part
+            continue
+        if acc is None:
+            acc = np.zeros(width, np.uint8)
+        _add_repeated(acc, part)
+    return acc if acc is not None else np.zeros(width, np.uint8)
+
+
 def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
-    """The synthetic kernel over bytes: for output t of sizes[t] bytes,
+    """The synthetic kernel over bytes (docs/EXECUTOR.md, "Kernels"): with S the byte
+    permutation SBOX, s0 = salt mod 256 and s1 = (salt >> 8) mod 256, output t of sizes[t]
+    bytes is
 
-        out_t[j] = (salt + 101 t + 17 j + sum_k (2k + 3) in_k[j mod len(in_k)]) mod 256
+        A_k(i)   = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]
+        out_t[j] = ((s0 + 101 t + 17 j + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256)
+                   XOR s1
 
-    where each input is a flat uint8 array or a Periodic. Returns each output's bytes, a fresh
+    where each input is a flat uint8 array or a Periodic. Byte j reads byte j XOR 1 too (its
+    pair partner: byte m of an input longer than an output of odd size m), so that a changed
+    byte changes two output bytes, and a difference spreads instead of staying at one byte
+    position, where two paths carrying it could cancel. Returns each output's bytes, a fresh
     array or a Periodic (an output of PERIODIC_MIN bytes or more whose inputs all repeat).
     Every output is computed before the caller writes any: an input may share memory with
-    an output. Computed in bytes, which wrap modulo 256 as the formula does."""
+    an output. S is applied where a kernel reads, not where it writes: a kernel reading a
+    prefix of a big output substitutes that prefix only."""
+    s0, s1 = salt & 0xFF, (salt >> 8) & 0xFF
+    periods = [_period(inputs, m) if m >= PERIODIC_MIN else None for m in sizes]
+    widths = [m if p is None else p for m, p in zip(sizes, periods)]
+    sums: dict[int, np.ndarray] = {}  # the inputs' sum over `width` bytes, shared by outputs
     results = []
-    for t, m in enumerate(sizes):
-        c = salt + 101 * t
-        period = _period(inputs, m) if m >= PERIODIC_MIN else None
-        width = period if period is not None else m
-        acc = np.resize(_pattern(c), width) if width else np.zeros(0, np.uint8)
-        for k, src in enumerate(inputs):
-            if width == 0 or len(src) == 0:
-                continue
-            part = _extended(src, width)
-            part *= np.uint8((2 * k + 3) & 0xFF)
-            acc += part
-        results.append(Periodic(acc, m) if period is not None else acc)
+    for t, (m, period, width) in enumerate(zip(sizes, periods, widths)):
+        acc = sums.get(width)
+        if acc is None:
+            acc = sums[width] = _mixed_sum(inputs, s1, width)
+        # the last output of this width takes the sum itself
+        out = acc if width not in widths[t + 1:] else acc.copy()
+        _add_repeated(out, _POSITION_TERM + np.uint8((s0 + 101 * t) & 0xFF))
+        out ^= np.uint8(s1)
+        results.append(Periodic(out, m) if period is not None else out)
     return results
 
 
