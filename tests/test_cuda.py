@@ -231,7 +231,7 @@ def test_synthetic_kernel_equals_reference(host, name, n_in, n_out):
 def test_synthetic_kernel_uses_every_sbox_entry_as_the_formula_says(host):
     """Each input holds every byte value, so that every entry of kernels.cu's S-box table is
     read at every input position; checked against the formula written out byte by byte
-    (tests/synthetic_formula.py: the AES S-box derived from its definition), not only against
+    (tests/helpers/synthetic_formula.py: the AES S-box derived from its definition), not only against
     the NumPy reference."""
     values = np.arange(256, dtype=np.uint8)
     ins = [np.roll(values, 37 * k) for k in range(5)] + [values[:3]]

@@ -32,7 +32,7 @@ def test_views_of_one_storage_alias():
 
 
 def test_the_byte_permutation_is_the_aes_sbox():
-    """kernels.SBOX against FIPS-197's definition (tests/synthetic_formula.py) and its own
+    """kernels.SBOX against FIPS-197's definition (tests/helpers/synthetic_formula.py) and its own
     worked example, S[0x53] = 0xed; a permutation with no fixed point."""
     assert SBOX.tolist() == list(aes_sbox())
     assert (SBOX[0x53], SBOX[0x00], SBOX[0xFF]) == (0xED, 0x63, 0x16)

@@ -172,7 +172,7 @@ def test_a_workspace_is_written_before_it_is_read():
     # static_plan_add's cumsum: (input, 1-D uint8 workspace, output) and a stub body. The
     # workspace counts as written (output 0), so its stale bytes reach nothing and its
     # never-written memory is no uninitialized read. Over bytes, salt = crc32("scan"), x the
-    # only input, output 1 (docs/EXECUTOR.md; tests/synthetic_formula.py):
+    # only input, output 1 (docs/EXECUTOR.md; tests/helpers/synthetic_formula.py):
     # out[j] = ((s0 + 101 * 1 + 17 j + 3 S[(x[j] + s1) mod 256] + 2 S[(x[j XOR 1] + s1)
     # mod 256]) mod 256) XOR s1, S the AES S-box.
     text = module('''        ws = R.builtin.alloc_tensor(R.shape([64]), "uint8", 0)

@@ -25,7 +25,7 @@ from cudagraph_cli.exec.kernels import KernelSpec, Periodic, synthetic_bytes
 from synthetic_formula import aes_sbox, synthetic_by_hand
 
 
-SBOX = np.array(aes_sbox(), dtype=np.int64)  # derived from FIPS-197 (tests/synthetic_formula.py)
+SBOX = np.array(aes_sbox(), dtype=np.int64)  # derived from FIPS-197 (tests/helpers/synthetic_formula.py)
 
 
 def formula(salt: int, inputs: list, m: int, t: int) -> np.ndarray:
@@ -33,7 +33,7 @@ def formula(salt: int, inputs: list, m: int, t: int) -> np.ndarray:
     A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256]: out_t[j] = ((s0 + 101 t + 17 j
     + sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1))) mod 256) XOR s1; in int64, reduced modulo
     256 where the formula says (checked against the byte-by-byte loop of
-    tests/synthetic_formula.py below)."""
+    tests/helpers/synthetic_formula.py below)."""
     s0, s1 = salt % 256, (salt >> 8) % 256
     j = np.arange(m, dtype=np.int64)
     acc = s0 + 101 * t + 17 * j
