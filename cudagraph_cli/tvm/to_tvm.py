@@ -153,7 +153,21 @@ class Writer:
                                  self.seq(e.false_branch))
         if t is ir.SeqExpr:
             return self.seq(e)
+        if t is ir.Function:
+            kept = self.links.nested.get(e)
+            return kept if kept is not None else self.nested_function(e)
         raise Unsupported(f"a {t.__name__} in the rewrite")
+
+    def nested_function(self, f: ir.Function):
+        """A function bound inside a body that the rewrite changed: private (no
+        global_symbol), its attrs cgraph's."""
+        params = [self.var(p) for p in f.params]
+        body = self.relax.SeqExpr([self.block(b) for b in f.blocks], self.expr(f.body))
+        ret = self.type(f.ret_sinfo) if f.ret_sinfo is not None else None
+        out = self.relax.Function(params, body, ret, f.is_pure)
+        if f.attrs:
+            out = out.with_attrs({key: self.attr_value(value) for key, value in f.attrs})
+        return out
 
     def seq(self, s: ir.SeqExpr):
         return self.relax.SeqExpr([self.block(b) for b in s.blocks], self.expr(s.body))
@@ -178,11 +192,16 @@ class Writer:
             callee = self.extern(op.name)
         else:
             callee = self.var(op)
+        attrs = None
         if c.attrs:
-            raise Unsupported("a new call with attributes")
+            # a call the rewrite remade (new arguments) keeps the attributes object it was
+            # read with
+            attrs = self.links.call_attrs.get((op.name, c.attrs))
+            if attrs is None:
+                raise Unsupported("a new call with attributes")
         args = [self.expr(a) for a in c.args]
         ty_args = [self.type(s) for s in c.sinfo_args] if c.sinfo_args else None
-        call = tvm.ir.Call(callee, args, None, ty_args)
+        call = tvm.ir.Call(callee, args, attrs, ty_args)
         if t is ir.Op and op.name == ALLOC_TENSOR and not ty_args and \
                 self.current in self.typed_allocs:
             call = self.relax.BlockBuilder().normalize(call)
