@@ -262,3 +262,28 @@ def test_guarded_regions_of_the_1b_are_built_in_memory(tvm, modules, no_text_rou
             relax.analysis.post_order_visit(
                 f, lambda e: ifs.append(e) if isinstance(e, relax.If) else None)
     assert ifs
+
+
+# What the in-memory reader does not read (docs/TVM.md lists it): an operator's typed attributes,
+# here R.permute_dims's axes. The pass goes through text for it, and its result is the text
+# route's.
+ATTRS_MODULE = IF_MODULE.replace(
+    "        return y\n",
+    "        p: R.Tensor((4,), dtype=\"float32\") = R.permute_dims(y, axes=[0])\n"
+    "        return p\n")
+
+
+def test_operator_attributes_go_through_text(tvm):
+    from tvm import relax
+
+    from cudagraph_cli.tvm import RewriteCUDAGraph, rewrite_module_through_text
+    from cudagraph_cli.tvm.from_tvm import Unsupported, read_module
+
+    mod = tvm.script.from_source(ATTRS_MODULE)
+    with pytest.raises(Unsupported, match="PermuteDimsAttrs"):
+        read_module(mod)
+    with tvm.transform.PassContext(config=CONFIG):
+        ours = RewriteCUDAGraph()(mod)
+        tvm.ir.assert_structural_equal(ours, rewrite_module_through_text(mod))
+    assert "cuda_graph_alloc" in {gv.name_hint for gv in ours.functions}
+    relax.analysis.well_formed(ours)

@@ -14,9 +14,12 @@ capture-safety table): those are printed, each PrimFunc on its own (`f.script()`
 printer), the Relax functions never.
 
 Each IR node read from a TVM object is linked to it (`Links`): where the rewrite keeps a node,
-to_tvm.py hands back the TVM object itself. Constructs this reader does not know (an `if`, a
-function inside a function, operator attributes, a tensor's shape held in a var) raise
-`Unsupported`; the pass then takes the text route (tvm/__init__.py).
+to_tvm.py hands back the TVM object itself. An `if` is read as cgraph's reader reads TVM's
+`if`/`else`, a function bound in a body as its nested `@R.function`, `R.to_vdevice`'s attribute
+as the vdevice's printed name. Constructs this reader does not know (other operator attributes,
+PrimExprs beyond those below, a tensor's shape held in a var: docs/TVM.md lists them; no input
+of the repository holds one) raise `Unsupported`; the pass then takes the text route
+(tvm/__init__.py).
 """
 
 from __future__ import annotations
