@@ -155,8 +155,10 @@ def rewrite_module(mod, options=None):
 
     In memory both ways (docs/TVM.md): from_tvm.py reads TVM's objects into cgraph's IR,
     to_tvm.py builds what the rewrite changed as TVM objects, the rest handed back as the
-    input's. A module the in-memory reader does not read goes through text instead
-    (`rewrite_module_through_text`), as does the locating of an error: cgraph's errors are
+    input's. A module holding a construct the in-memory reader does not read (docs/TVM.md lists
+    them: operator attributes other than R.to_vdevice's, PrimExprs such as T.Cast, ...; no input
+    of the repository holds one) goes through text instead (`rewrite_module_through_text`), as
+    does the locating of an error: cgraph's errors are
     located in TVM's printing of the module, `<mod.script()>:LINE:COL`, printed only then."""
     import_tvm()
     from .. import api

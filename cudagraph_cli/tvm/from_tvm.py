@@ -14,9 +14,12 @@ capture-safety table): those are printed, each PrimFunc on its own (`f.script()`
 printer), the Relax functions never.
 
 Each IR node read from a TVM object is linked to it (`Links`): where the rewrite keeps a node,
-to_tvm.py hands back the TVM object itself. Constructs this reader does not know (an `if`, a
-function inside a function, operator attributes, a tensor's shape held in a var) raise
-`Unsupported`; the pass then takes the text route (tvm/__init__.py).
+to_tvm.py hands back the TVM object itself. An `if` is read as cgraph's reader reads TVM's
+`if`/`else`, a function bound in a body as its nested `@R.function`, `R.to_vdevice`'s attribute
+as the vdevice's printed name. Constructs this reader does not know (other operator attributes,
+PrimExprs beyond those below, a tensor's shape held in a var: docs/TVM.md lists them; no input
+of the repository holds one) raise `Unsupported`; the pass then takes the text route
+(tvm/__init__.py).
 """
 
 from __future__ import annotations
@@ -60,6 +63,9 @@ class Links:
         # StaticPlanBlockMemory gives each its own type; cgraph's IR drops them)
         self.typed_allocs: set = set()
         self.vdevices: dict = {}  # the name TVM prints for a vdevice -> the module's VDevice
+        self.nested: dict = {}  # ir.Function bound in a body -> relax Function
+        # (operator name, cgraph's attrs) -> the TVM attributes object read with them
+        self.call_attrs: dict = {}
 
     def type_of(self, s):
         found = self.types.get(id(s))
@@ -120,6 +126,7 @@ class Reader:
         self.AnyType, self.ObjectType, self.FuncType, self.PrimType = \
             t.AnyType, t.ObjectType, t.FuncType, tvm.ir.type.PrimType
         self.MatchCast, self.DataflowBlock = relax.MatchCast, relax.DataflowBlock
+        self.If, self.Function, self.DictAttrs = relax.If, relax.Function, tvm.ir.DictAttrs
 
     def _vdevices(self) -> list:
         """(TVM VDevice, ir.VDevice, the name TVM prints for it) of the module's vdevices."""
@@ -213,14 +220,52 @@ class Reader:
         self.current = g.name
         self.vars, self.syms, self.sym_order, self.type_cache = self._scopes.pop(g.name)
         seq = f.body
+        g.blocks = self.blocks(seq)
+        g.body = self.expr(seq.body)
+        g.sym_vars = tuple(self.sym_order)
+
+    def blocks(self, seq) -> tuple:
         blocks = []
         for block in seq.blocks[:]:
             dataflow = isinstance(block, self.DataflowBlock)
             bindings = tuple([self.binding(b, dataflow) for b in block.bindings[:]])
             blocks.append(ir.BindingBlock(bindings, dataflow))
-        g.blocks = tuple(blocks)
-        g.body = self.expr(seq.body)
-        g.sym_vars = tuple(self.sym_order)
+        return tuple(blocks)
+
+    def seq(self, seq) -> ir.SeqExpr:
+        """A branch of an `if`: its result the SeqExpr's body (TVM's normalizer leaves a leaf
+        there; cgraph's reader reads the branch's last assignment so)."""
+        return ir.SeqExpr(self.blocks(seq), self.expr(seq.body))
+
+    def nested_function(self, name: str, f) -> ir.Function:
+        """A function bound inside a body, as cgraph's reader reads `@R.function def name`
+        there: private, a closure over the enclosing scope (its vars and symbolic vars), the
+        symbolic vars it declares first becoming the enclosing function's too."""
+        outer = (self.vars, self.syms, self.sym_order, self.type_cache)
+        self.vars, self.syms, self.sym_order = dict(outer[0]), dict(outer[1]), []
+        self.type_cache = dict(outer[3])
+        try:
+            params = []
+            for p in f.params[:]:
+                v = ir.Var(p.name, self.sinfo(p.ty), False, ir.NO_LOC, True)
+                self.vars[p.id_] = v
+                self.links.vars[v] = p
+                params.append(v)
+            ret = self.sinfo(f.ret_ty)
+            attrs = tuple((str(key), ir.Literal(literal_value(f.attrs[key], sort=True)))
+                          for key in (sorted(f.attrs.keys()) if f.attrs is not None else ())
+                          if str(key) != "global_symbol")
+            g = ir.Function(name, params, ret, [], ir.Tuple(()), attrs, True, bool(f.is_pure))
+            g.blocks = self.blocks(f.body)
+            g.body = self.expr(f.body.body)
+            g.sym_vars = tuple(self.sym_order)
+            inner = self.sym_order
+        finally:
+            self.vars, self.syms, self.sym_order, self.type_cache = outer
+        for s in inner:
+            self.syms.setdefault(s.name, s)
+        self.links.nested[g] = f
+        return g
 
     def binding(self, b, dataflow: bool):
         var = b.var
@@ -229,9 +274,19 @@ class Reader:
             sinfo = self.sinfo(var.ty)
             v = ir.Var(var.name, sinfo, isinstance(var, self.DataflowVar), ir.NO_LOC, True)
             out = ir.MatchCast(v, self.expr(value), self.sinfo(b.ty))
+        elif type(value) is self.If:
+            # as cgraph's reader reads TVM's `if`/`else`: the var after the `if`, unannotated
+            e = ir.If(self.expr(value.cond), self.seq(value.true_branch),
+                      self.seq(value.false_branch))
+            v = ir.Var(var.name, deduce(e, self.signatures), isinstance(var, self.DataflowVar),
+                       ir.NO_LOC, False)
+            out = ir.VarBinding(v, e, ir.NO_LOC, False)
+        elif type(value) is self.Function:
+            e = self.nested_function(var.name, value)
+            v = ir.Var(var.name, deduce(e, self.signatures), isinstance(var, self.DataflowVar),
+                       ir.NO_LOC, False)
+            out = ir.VarBinding(v, e, ir.NO_LOC, False)
         else:
-            if isinstance(value, (self.relax.If, self.relax.Function)):
-                raise Unsupported(f"a binding of {type(value).__name__}")
             e = self.expr(value)
             bare = is_void_type(self, value.ty) and is_void_type(self, var.ty)
             if bare:  # never an output: a dataflow var in a dataflow block, as the text's
@@ -304,8 +359,9 @@ class Reader:
     def call(self, e):
         op = e.op
         args = e.args
-        if e.attrs is not None and len(e.attrs.keys() if hasattr(e.attrs, "keys") else ()):
-            raise Unsupported("a call with attributes")
+        attrs = ()
+        if e.attrs is not None and (type(e.attrs) is not self.DictAttrs or len(e.attrs.keys())):
+            attrs = self.call_attrs(op, e.attrs)
         ty_args = e.ty_args
         sinfo_args = tuple([self.sinfo(s) for s in ty_args[:]]) if ty_args else ()
         t = type(op)
@@ -331,11 +387,29 @@ class Reader:
         if literal_args:
             # an operator cgraph's reader does not model keeps a Python literal as written:
             # TVM prints an int64 or float64 constant, and a bool, bare
-            c = ir.Call(callee, tuple([self.op_arg(a) for a in args[:]]), (), sinfo_args)
+            c = ir.Call(callee, tuple([self.op_arg(a) for a in args[:]]), attrs, sinfo_args)
         else:
-            c = ir.Call(callee, tuple([self.expr(a) for a in args[:]]), (), sinfo_args)
+            c = ir.Call(callee, tuple([self.expr(a) for a in args[:]]), attrs, sinfo_args)
         self.links.calls[c] = e
+        if attrs:
+            self.links.call_attrs[callee.name, attrs] = e.attrs
         return c
+
+    def call_attrs(self, op, attrs) -> tuple:
+        """A call's operator attributes as cgraph's reader keeps them: R.to_vdevice's
+        destination by the name TVM prints for it (the one operator with attributes that
+        cgraph's reader models and the corpus holds; to_tvm.py hands the TVM attributes
+        object back, `Links.call_attrs`)."""
+        if type(op) is self.Op and op.name == "relax.to_vdevice":
+            d = attrs.dst_vdevice
+            target = d.target.export() if d.target is not None else {}
+            ours = ir.VDevice(literal_value(target, sort=True), int(d.vdevice_id),
+                              str(d.memory_scope))
+            name = next((name for _, v, name in self.vdevices if v == ours), None)
+            if name is None:
+                raise Unsupported("R.to_vdevice to a vdevice the module's global infos lack")
+            return (("dst_vdevice", ir.Literal(name)),)
+        raise Unsupported(f"a call with attributes ({type(attrs).__name__})")
 
     def op_arg(self, e):
         t = type(e)

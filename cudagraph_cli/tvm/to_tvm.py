@@ -153,6 +153,12 @@ class Writer:
                                  self.seq(e.false_branch))
         if t is ir.SeqExpr:
             return self.seq(e)
+        if t is ir.Function:
+            # a function bound inside a body: cgraph's planner leaves it as written
+            # (docs/REWRITE.md), so it is the input's object
+            kept = self.links.nested.get(e)
+            if kept is not None:
+                return kept
         raise Unsupported(f"a {t.__name__} in the rewrite")
 
     def seq(self, s: ir.SeqExpr):
@@ -178,11 +184,16 @@ class Writer:
             callee = self.extern(op.name)
         else:
             callee = self.var(op)
+        attrs = None
         if c.attrs:
-            raise Unsupported("a new call with attributes")
+            # a call the rewrite remade (new arguments) keeps the attributes object it was
+            # read with
+            attrs = self.links.call_attrs.get((op.name, c.attrs))
+            if attrs is None:
+                raise Unsupported("a new call with attributes")
         args = [self.expr(a) for a in c.args]
         ty_args = [self.type(s) for s in c.sinfo_args] if c.sinfo_args else None
-        call = tvm.ir.Call(callee, args, None, ty_args)
+        call = tvm.ir.Call(callee, args, attrs, ty_args)
         if t is ir.Op and op.name == ALLOC_TENSOR and not ty_args and \
                 self.current in self.typed_allocs:
             call = self.relax.BlockBuilder().normalize(call)
