@@ -28,66 +28,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # tvm_oracle: TVM's reading of its dumps
 
 MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
 
 
 def read_tvm(text: str):
-    """TVM's reading of its own dump (see the module docstring), on a thread of its own (TVM's
-    reader calls inspect.stack() per function)."""
-    import re
-    from typing import TypeVar
+    """TVM's reading of its own dump (see the module docstring): the tests' reader, with
+    the two fix-ups TVM 0.27's reader needs (tests/helpers/tvm_oracle.py), on a thread of
+    its own (TVM's reader calls inspect.stack() per function)."""
+    from tvm_oracle import tvm_parse_own_dump, without_alloc_ty_args
 
-    from tvm.relax.script.parser import parser as relax_parser
-    from tvm.script import from_source
-    from tvm.tirx.script.parser import parser as tir_parser
+    from cudagraph_cli.tvm import on_a_short_stack
 
-    from cudagraph_cli.tvm import default_globals, on_a_short_stack
-
-    originals = (tir_parser.collect_signature_type_vars,
-                 relax_parser.collect_signature_type_vars)
-    hidden: list = []
-
-    def restore():
-        while hidden:
-            values, value = hidden.pop()
-            values.append(value)
-
-    def declared_by_body(node) -> set:
-        names = set()
-        for stmt in node.body:
-            for target in getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]:
-                stack = [target]
-                while stack:
-                    t = stack.pop()
-                    if hasattr(t, "id"):
-                        names.add(t.id)
-                    stack.extend(getattr(t, "elts", None) or [])
-        return names
-
-    def tir_collect(parser, node):
-        restore()
-        own = declared_by_body(node)
-        for name, values in parser.var_table.name2value.items():
-            if name in own and values and isinstance(values[-1], TypeVar):
-                hidden.append((values, values.pop()))
-        return originals[0](parser, node)
-
-    def relax_collect(parser, node):
-        restore()
-        return originals[1](parser, node)
-
-    text = re.sub(r"(R\.builtin\.alloc_tensor\(.*), ty_args=\(.*\)\)$", r"\1)", text, flags=re.M)
-    tir_parser.collect_signature_type_vars = tir_collect
-    relax_parser.collect_signature_type_vars = relax_collect
-    try:
-        names = default_globals()
-        names["metadata"] = {}
-        return on_a_short_stack(from_source, text, extra_vars=names, check_well_formed=False)
-    finally:
-        restore()
-        tir_parser.collect_signature_type_vars, relax_parser.collect_signature_type_vars = \
-            originals
+    return on_a_short_stack(tvm_parse_own_dump, without_alloc_ty_args(text))
 
 
 def equal(tvm, a, b) -> bool:
