@@ -91,21 +91,27 @@ def calls_row(name: str, calls: int) -> str:
             f"{same_inputs_same} of {same_inputs} | {seconds:.1f} |")
 
 
-def depth_row(name: str, changes: int) -> str:
-    module = parse_module((REAL / f"{name}.before.relax").read_text())
+def decode_logits(path: Path):
+    """(hidden, logits): the hidden state a model's decode takes first (what enters layer 0),
+    as verify makes it, and a function from a hidden state to the CRC-32s of decode's
+    outputs, on the reference executor with the model's other inputs and weights fixed."""
+    module = parse_module(path.read_text())
     decode = module.function("decode")
     inputs = Inputs(0, {})
     executor = Executor(module, CpuBackend())
     (weights,) = Weights(inputs, [executor.backend]).of(decode)
     values = inputs.fresh(decode, 0)
-    hidden = values[0]
 
     def logits(first):
         out = executor.call("decode", [to_backend(executor.backend, v)
                                        for v in [first] + values[1:]] + weights)
         return [zlib.crc32(executor.backend.to_numpy(t).tobytes())
                 for _, t in leaves_with_paths(out) if isinstance(t, Tensor)]
+    return values[0], logits
 
+
+def depth_row(name: str, changes: int) -> str:
+    hidden, logits = decode_logits(REAL / f"{name}.before.relax")
     unchanged = logits(hidden)
     start = time.process_time()
     flat = hidden.reshape(-1)

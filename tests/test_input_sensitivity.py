@@ -20,37 +20,24 @@ how often a single changed byte survives (docs/EXECUTOR.md, "Kernels").
 
 from __future__ import annotations
 
-import zlib
+import sys
 from collections import defaultdict
 
 import numpy as np
 import pytest
 
-from conftest import REAL_SAMPLES
+from conftest import REAL_SAMPLES, ROOT
 from cudagraph_cli import api
 from cudagraph_cli.exec import verify as verify_mod
-from cudagraph_cli.exec.backend import CpuBackend, Tensor
-from cudagraph_cli.exec.interpreter import Executor, HostObject
-from cudagraph_cli.exec.ownership import leaves_with_paths
-from cudagraph_cli.exec.verify import Inputs, Repeating, Weights, to_backend
+from cudagraph_cli.exec.verify import Inputs
 from cudagraph_cli.text.reader import parse_module
+
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_input_sensitivity import decode_logits, fingerprint  # noqa: E402
 
 CORPUS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
 SMALL = sorted(p.name.removesuffix(".before.relax")
                for p in REAL_SAMPLES.glob("*.before.relax") if not p.name.startswith("mlc_"))
-
-
-def fingerprint(value):
-    """A call's host inputs, comparable with another call's."""
-    if isinstance(value, Repeating):
-        return ("repeating", value.shape, value.block.tobytes())
-    if isinstance(value, np.ndarray):
-        return ("array", value.shape, str(value.dtype), value.tobytes())
-    if isinstance(value, (tuple, list)):
-        return tuple(fingerprint(v) for v in value)
-    if isinstance(value, HostObject):
-        return ("object", value.name)
-    return value
 
 
 def run_three_calls(name: str, monkeypatch):
@@ -106,21 +93,8 @@ def test_one_byte_changed_entering_layer_0_of_the_1b_shows_in_the_logits():
     (measured: 7 of 40). Each byte also reads its pair partner (j XOR 1), so a difference
     holds two bytes, both of which must cancel at once: bench/bench_input_sensitivity.py
     measures 64 of 64 surviving. With the linear mix of before, none survived."""
-    module = parse_module((REAL_SAMPLES / "mlc_llama_1b.before.relax").read_text())
-    decode = module.function("decode")
-    inputs = Inputs(0, {})
-    executor = Executor(module, CpuBackend())
-    (weights,) = Weights(inputs, [executor.backend]).of(decode)
-    values = inputs.fresh(decode, 0)
-    hidden = values[0]
+    hidden, logits = decode_logits(REAL_SAMPLES / "mlc_llama_1b.before.relax")
     assert hidden.shape == (1, 1, 2048) and hidden.dtype == np.float16
-
-    def logits(first):
-        out = executor.call("decode", [to_backend(executor.backend, v)
-                                       for v in [first] + values[1:]] + weights)
-        return [zlib.crc32(executor.backend.to_numpy(t).tobytes())
-                for _, t in leaves_with_paths(out) if isinstance(t, Tensor)]
-
     unchanged = logits(hidden)
     assert logits(hidden) == unchanged  # deterministic
     lost = []
