@@ -173,32 +173,27 @@ class OwnershipCheck:
         given_leaves = list(leaves_with_paths(given))
         if [p for p, _ in captured_leaves] != [p for p, _ in given_leaves]:
             return  # another structure: not an address question (a key with another shape)
-        for path, was, now in ((p, a, b) for (p, a), (_, b) in zip(captured_leaves, given_leaves)):
+        pairs = [(p, a, b) for (p, a), (_, b) in zip(captured_leaves, given_leaves)]
+        for path, was, now in pairs:
             if type(was) is int and type(now) is int and was != now:
                 # A symbolic shape value (the capture function's shape_expr): the graph was
                 # captured for another value and replays that one's launches. Its key, the
                 # trailing R.shape([...]), must hold every variable the graph is given.
                 # Looked at first: the tensors' extents then differ too, as a consequence.
-                site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
-                self.first = OwnershipFinding(
-                    self.function, self.call, "", path, site[0] if site else NO_LOC,
-                    "the run_or_capture call",
+                return self.graph_input(
+                    capture, index, path,
                     f"symbolic shape value {now} ({capture}, graph {index}) where the graph "
                     f"was captured with {was}: the replay runs the launches captured for {was}; "
                     "the graph's key (run_or_capture's trailing R.shape([...])) must hold every "
                     "symbolic variable the graph is given")
-                return
-        for path, was, now in ((p, a, b) for (p, a), (_, b) in zip(captured_leaves, given_leaves)):
+        for path, was, now in pairs:
             if isinstance(was, HostObject) and was != now:
-                site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
-                self.first = OwnershipFinding(
-                    self.function, self.call, "", path, site[0] if site else NO_LOC,
-                    "the run_or_capture call",
+                return self.graph_input(
+                    capture, index, path,
                     f"another object ({self.parameter(capture, path)}{capture}, graph {index}) "
                     "than the one the graph was captured with: the replay runs on the "
                     "captured object and ignores this one")
-                return
-        for position, ((path, was), (_, now)) in enumerate(zip(captured_leaves, given_leaves)):
+        for position, (path, was, now) in enumerate(pairs):
             e_was, e_now = extent(was), extent(now)
             if e_was is None or e_now is None or e_was == e_now:
                 continue
@@ -206,14 +201,18 @@ class OwnershipCheck:
             params = f.params if isinstance(f, ir.Function) else []
             named = f"parameter '{params[position].name}' of " if position < len(params) \
                 and len(params) == len(captured_leaves) else ""
-            site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
-            self.first = OwnershipFinding(
-                self.function, self.call, "", path, site[0] if site else NO_LOC,
-                "the run_or_capture call",
+            return self.graph_input(
+                capture, index, path,
                 f"{describe(now)} ({named}{capture}, graph {index}) at another address than "
                 "the one the graph was captured with: the replay reads the captured buffer "
                 "and ignores this one, even where the values agree")
-            return
+
+    def graph_input(self, capture: str, index: int, path: str, message: str) -> None:
+        """The finding for graph input `path` of a replay, located at its run_or_capture."""
+        site = self.builtin_site(ir.RUN_OR_CAPTURE, index, capture)
+        self.first = OwnershipFinding(self.function, self.call, "", path,
+                                      site[0] if site else NO_LOC, "the run_or_capture call",
+                                      message)
 
     # ---- objects and host work inside graphs ---------------------------------------------
 

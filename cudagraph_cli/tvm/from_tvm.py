@@ -194,12 +194,7 @@ class Reader:
 
     def header(self, name: str, f) -> ir.Function:
         self.vars, self.syms, self.sym_order, self.type_cache = {}, {}, [], {}
-        params = []
-        for p in f.params[:]:
-            v = ir.Var(p.name, self.sinfo(p.ty), False, ir.NO_LOC, True)
-            self.vars[p.id_] = v
-            self.links.vars[v] = p
-            params.append(v)
+        params = self.params(f)
         ret = self.sinfo(f.ret_ty)
         attrs = []
         private = True
@@ -215,6 +210,16 @@ class Reader:
         # the body's scope starts from the signature's
         self._scopes[name] = (self.vars, self.syms, self.sym_order, self.type_cache)
         return g
+
+    def params(self, f) -> list:
+        """A function's parameters as cgraph's vars, each linked to TVM's and in scope."""
+        params = []
+        for p in f.params[:]:
+            v = ir.Var(p.name, self.sinfo(p.ty), False, ir.NO_LOC, True)
+            self.vars[p.id_] = v
+            self.links.vars[v] = p
+            params.append(v)
+        return params
 
     def body(self, f, g: ir.Function) -> None:
         self.current = g.name
@@ -245,12 +250,7 @@ class Reader:
         self.vars, self.syms, self.sym_order = dict(outer[0]), dict(outer[1]), []
         self.type_cache = dict(outer[3])
         try:
-            params = []
-            for p in f.params[:]:
-                v = ir.Var(p.name, self.sinfo(p.ty), False, ir.NO_LOC, True)
-                self.vars[p.id_] = v
-                self.links.vars[v] = p
-                params.append(v)
+            params = self.params(f)
             ret = self.sinfo(f.ret_ty)
             attrs = tuple((str(key), ir.Literal(literal_value(f.attrs[key], sort=True)))
                           for key in (sorted(f.attrs.keys()) if f.attrs is not None else ())
