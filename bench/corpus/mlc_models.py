@@ -37,7 +37,15 @@ from dataclasses import dataclass
 # "server" mode), and a context window of 8192 for the bound on total_seq_len.
 UPPER_BOUNDS = {"seq_len": 2048, "batch_size": 32, "total_seq_len": 8192}
 NON_NEGATIVE = ["vocab_size"]
-CAPTURE_HINTS = {"batch_decode": ["batch_size"]}
+# MLC-LLM's AttachCUDAGraphSymbolicCaptureHints (batch_verify's input has no batch_size: the
+# hint names it all the same, as MLC-LLM does).
+CAPTURE_HINTS = {"batch_decode": ["batch_size"], "batch_verify": ["batch_size", "seq_len"]}
+
+# The functions MLC-LLM serves a chat model by (its models' get_default_spec), and the five the
+# first three models of the corpus (Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B) were built with.
+SERVING_FUNCTIONS = ("embed", "prefill", "decode", "batch_prefill", "batch_decode",
+                     "batch_verify", "create_tir_paged_kv_cache")
+FIRST_FUNCTIONS = ("embed", "prefill", "decode", "batch_decode", "create_tir_paged_kv_cache")
 
 
 @dataclass(frozen=True)
@@ -189,23 +197,41 @@ def build(name: str, target):
 
     model = ForCausalLM()
     model.to("float16")
-    hidden = cfg.hidden_size
+    del tirx
+    return export(model, cfg.hidden_size, FIRST_FUNCTIONS)
+
+
+def serving_spec(hidden: int, functions=SERVING_FUNCTIONS, dtype: str = "float16") -> dict:
+    """MLC-LLM's `get_default_spec` for FUNCTIONS of a model whose hidden size is HIDDEN."""
+    from tvm.relax.frontend import nn
+    from tvm.relax.frontend.nn.llm.kv_cache import PagedKVCache
+
     packed = {"param_mode": "packed", "effect_mode": "none"}
     kv = nn.spec.Object(object_type=PagedKVCache)
-    mod, _ = model.export_tvm(spec={
+    spec = {
         "embed": {"input_ids": nn.spec.Tensor(["seq_len"], "int32"), "$": packed},
-        "prefill": {"input_embed": nn.spec.Tensor([1, "seq_len", hidden], "float16"),
+        "prefill": {"input_embed": nn.spec.Tensor([1, "seq_len", hidden], dtype),
                     "paged_kv_cache": kv, "$": packed},
-        "decode": {"input_embed": nn.spec.Tensor([1, 1, hidden], "float16"),
+        "decode": {"input_embed": nn.spec.Tensor([1, 1, hidden], dtype),
                    "paged_kv_cache": kv, "$": packed},
-        "batch_decode": {"input_embeds": nn.spec.Tensor(["batch_size", 1, hidden], "float16"),
+        "batch_prefill": {"input_embeds": nn.spec.Tensor([1, "seq_len", hidden], dtype),
+                          "logit_positions": nn.spec.Tensor(["batch_size"], "int32"),
+                          "paged_kv_cache": kv, "$": packed},
+        "batch_decode": {"input_embeds": nn.spec.Tensor(["batch_size", 1, hidden], dtype),
+                         "paged_kv_cache": kv, "$": packed},
+        "batch_verify": {"input_embeds": nn.spec.Tensor([1, "seq_len", hidden], dtype),
                          "paged_kv_cache": kv, "$": packed},
         "create_tir_paged_kv_cache": {
             "max_batch_size": int, "max_total_seq_len": int, "prefill_chunk_size": int,
             "page_size": int, "support_sliding_window": int,
             "$": {"param_mode": "none", "effect_mode": "none"}},
-    })
-    del tirx
+    }
+    return {name: spec[name] for name in functions}
+
+
+def export(model, hidden: int, functions=SERVING_FUNCTIONS):
+    """MODEL's exported IRModule (FUNCTIONS, MLC-LLM's specs), with MLC-LLM's attributes."""
+    mod, _ = model.export_tvm(spec=serving_spec(hidden, functions))
     return attach_mlc_attributes(mod)
 
 
