@@ -229,20 +229,21 @@ def serving_spec(hidden: int, functions=SERVING_FUNCTIONS, dtype: str = "float16
     return {name: spec[name] for name in functions}
 
 
-def export(model, hidden: int, functions=SERVING_FUNCTIONS):
-    """MODEL's exported IRModule (FUNCTIONS, MLC-LLM's specs), with MLC-LLM's attributes."""
+def export(model, hidden: int, functions=SERVING_FUNCTIONS, bounds=None):
+    """MODEL's exported IRModule (FUNCTIONS, MLC-LLM's specs), with MLC-LLM's attributes
+    (BOUNDS: its tir_var_upper_bound, UPPER_BOUNDS unless the model's config says otherwise)."""
     mod, _ = model.export_tvm(spec=serving_spec(hidden, functions))
-    return attach_mlc_attributes(mod)
+    return attach_mlc_attributes(mod, bounds or UPPER_BOUNDS)
 
 
-def attach_mlc_attributes(mod):
+def attach_mlc_attributes(mod, bounds=None):
     """MLC-LLM's AttachVariableBounds and AttachCUDAGraphSymbolicCaptureHints, as it runs them."""
     from tvm import relax
 
     for gvar, func in list(mod.functions_items()):
         if not isinstance(func, relax.Function):
             continue
-        func = func.with_attr("tir_var_upper_bound", UPPER_BOUNDS)
+        func = func.with_attr("tir_var_upper_bound", bounds or UPPER_BOUNDS)
         func = func.with_attr("tir_non_negative_var", NON_NEGATIVE)
         if gvar.name_hint in CAPTURE_HINTS:
             func = func.with_attr("relax.rewrite_cuda_graph.capture_symbolic_vars",
