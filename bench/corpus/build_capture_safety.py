@@ -96,7 +96,8 @@ def stand_ins(names, returns=None):
             tvm_ffi.remove_global_func(name)
 
 
-def build_and_capture(mod, name: str, target: dict) -> tuple[str, str, str | None]:
+def build_and_capture(mod, name: str, target: dict,
+                      pipeline=None) -> tuple[str, str, str | None]:
     """(before, after, where relax.build stopped after the capture, or None).
 
     relax.build goes on to generate code after RewriteCUDAGraph; where that later step fails
@@ -111,7 +112,9 @@ def build_and_capture(mod, name: str, target: dict) -> tuple[str, str, str | Non
     with tvm.transform.PassContext(opt_level=3, config=CONFIG,
                                    instruments=[capture.instrument()]):
         try:
-            relax.build(mod, target=tvm.target.Target(target))
+            tvm_target = tvm.target.Target(target)
+            relax.build(mod, target=tvm_target,
+                        relax_pipeline=pipeline(tvm_target) if pipeline else "default")
         except Exception as e:  # noqa: BLE001  (any later failure; the capture is checked below)
             if len(capture.after) != 1:
                 raise

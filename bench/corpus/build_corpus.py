@@ -53,6 +53,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlc_models  # noqa: E402  (beside this file; imported from tests too)
+import mlc_olmoe  # noqa: E402
+
+# The families of issue 34, each a module beside this one with CONFIGS (name -> a config with
+# describe(), and a family and frontend line) and build(name, target)
+FAMILIES = [mlc_olmoe]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
@@ -373,6 +378,37 @@ def write_pair(out: Path, name: str, lines: list[str], before: str, after: str,
               f" ({len(text.splitlines())} lines)")
 
 
+def build_family_model(out: Path, family, name: str, config):
+    """NAME of FAMILY (an issue-34 module) built with the MLC-style pipeline for the target its
+    config asks for (libs such as thrust: with build_capture_safety's stand-ins, as a TVM built
+    with thrust dispatches), TVM's text before and after the pass written to OUT."""
+    import build_capture_safety  # noqa: PLC0415  (it imports this module)
+    import tvm
+
+    libs = tuple(getattr(config, "libs", ()))
+    target = {**TARGET, "libs": list(libs)} if libs else TARGET
+    thrust = build_capture_safety.THRUST_FUNCS if "thrust" in libs else ()
+    print(f"{name}: relax.build(target={target}, MLC-style pipeline) with {PASS_NAME} captured")
+    with build_capture_safety.stand_ins(thrust):
+        mod = family.build(name, tvm.target.Target(target))
+        before, after, stopped = build_capture_safety.build_and_capture(
+            mod, name, target, mlc_models.relax_pipeline)
+    lines = [
+        f"model: MLC-LLM-style {config.family} at {config.describe()}",
+        f"frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+        f"(bench/corpus/{family.__name__}.py); captured inside relax.build(mod, target=\"cuda\",",
+        "relax_pipeline=mlc_models.relax_pipeline) under",
+        "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+        f"target {target} (a fixed arch: the same files on every machine)",
+    ]
+    if thrust:
+        lines.append(f"stand-ins for {', '.join(thrust)} (the wheel has no thrust; "
+                     "build_capture_safety.py)")
+    if stopped:
+        lines.append(f"relax.build stopped after {PASS_NAME}, in code generation: {stopped}")
+    write_pair(out, name, lines, before, after)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "samples" / "real")
@@ -419,6 +455,12 @@ def main(argv=None) -> int:
             "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
             f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
+
+    for family in FAMILIES:
+        for name, config in family.CONFIGS.items():
+            if args.only and name not in args.only:
+                continue
+            build_family_model(args.out, family, name, config)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "
