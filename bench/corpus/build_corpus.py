@@ -31,6 +31,11 @@ Models:
                   TIRPagedKVCache), float16, packed weights, functions embed / prefill /
                   decode / batch_decode / create_tir_paged_kv_cache with MLC-LLM's
                   attributes; built with TVM's cuda pipeline plus MLC-LLM's LowBatchGEMV
+  mlc_olmoe_1b_7b, mlc_olmoe_1b_7b_thrust
+                  OLMoE-1B-7B built as MLC-LLM builds a mixture of experts
+                  (bench/corpus/mlc_olmoe.py, its MoE ops in mlc_moe_ops.py), all of MLC-LLM's
+                  serving functions; the second for a target with libs=["thrust"] (with
+                  build_capture_safety.py's stand-ins for the thrust functions the wheel lacks)
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,
@@ -395,8 +400,9 @@ def build_family_model(out: Path, family, name: str, config):
             mod, name, target, mlc_models.relax_pipeline)
     lines = [
         f"model: MLC-LLM-style {config.family} at {config.describe()}",
-        f"frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
-        f"(bench/corpus/{family.__name__}.py); captured inside relax.build(mod, target=\"cuda\",",
+        "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+        f"(bench/corpus/{family.__name__}.py, with the export and pipeline of",
+        "bench/corpus/mlc_models.py); captured inside relax.build(mod, target=\"cuda\",",
         "relax_pipeline=mlc_models.relax_pipeline) under",
         "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
         f"target {target} (a fixed arch: the same files on every machine)",
