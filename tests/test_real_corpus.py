@@ -37,9 +37,13 @@ TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 SHADOWED = "Variable batch_size already defined in current scope"
-MLC_MODELS = ["mlc_llama_1b", "mlc_llama_8b", "mlc_qwen2_0_5b"]
+MLC_MODELS = ["mlc_llama_1b", "mlc_llama_8b", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust",
+              "mlc_qwen2_0_5b"]
+# the line of batch_prefill_paged_kv's `batch_size = T.int32()` (found by running TVM on each):
+# the OLMoE dumps print more above it (a longer header, more module TypeVars and kernels)
+CLASH_LINE = {"mlc_olmoe_1b_7b": 316, "mlc_olmoe_1b_7b_thrust": 315}
 TVM_CANNOT_READ = {
-    **{f"{name}.{stage}.relax": (SHADOWED, 286, 9)
+    **{f"{name}.{stage}.relax": (SHADOWED, CLASH_LINE.get(name, 286), 9)
        for name in MLC_MODELS for stage in ("before", "after")},
     "bb_convnet.before.relax": (TY_ARGS, 229, 54),
     "bb_convnet.after.relax": (TY_ARGS, 247, 54),
@@ -70,8 +74,15 @@ def test_the_corpus_is_complete():
     assert set(TVM_CANNOT_READ) <= {p.name for p in FILES}
 
 
+# OLMoE-1B-7B at its public size, with all seven of MLC-LLM's serving functions, is over 1 MB:
+# five functions of 16 layers of attention and MoE (each layer's Relax is about 12 KB)
+LARGER = {"mlc_olmoe_1b_7b.before.relax", "mlc_olmoe_1b_7b.after.relax",
+          "mlc_olmoe_1b_7b_thrust.before.relax", "mlc_olmoe_1b_7b_thrust.after.relax"}
+
+
 def test_files_stay_small():
-    assert max(p.stat().st_size for p in FILES) < 1_000_000
+    assert max(p.stat().st_size for p in FILES if p.name not in LARGER) < 1_000_000
+    assert max(p.stat().st_size for p in FILES if p.name in LARGER) < 1_400_000
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -107,8 +118,8 @@ def tvm_error_location(error: Exception) -> tuple[int, int]:
 
 
 # TVM takes 7-9 s to reach its error in each mlc_* dump; the 1B model's before file stands for
-# the six (each holds the same clash at the same place:
-# test_every_mlc_dump_holds_the_recorded_clash checks the text of all six).
+# the others (each holds the same clash in the same kernel:
+# test_every_mlc_dump_holds_the_recorded_clash checks the text of all of them).
 TVM_READ = [p for p in FILES if not p.name.startswith("mlc_")
             or p.name == "mlc_llama_1b.before.relax"]
 

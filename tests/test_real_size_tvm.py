@@ -68,13 +68,20 @@ def dump(name: str, stage: str) -> str:
     return (REAL_SAMPLES / f"{name}.{stage}.relax").read_text()
 
 
-@pytest.mark.parametrize("name", MODELS)
+# OLMoE-1B-7B (bench/corpus/mlc_olmoe.py): its kernels and MLC-LLM's get_indices, which declares
+# a batch_size of its own. Built inside the pipeline by bench/bench_tvm_pass.py, not here (a
+# build takes 30 to 45 s).
+MOE_MODELS = ["mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
+MOE_RENAMED = {**RENAMED, "get_indices": {"batch_size": "batch_size_1"}}
+
+
+@pytest.mark.parametrize("name", MODELS + MOE_MODELS)
 def test_the_same_kernel_variables_are_renamed_in_each_model(name):
     mod = parse_module(dump(name, "before"))
     type_vars = module_type_vars(mod.globals_text)
     found = {f.name: r for f in mod.functions
              if isinstance(f, ir.PrimFunc) and (r := shadowing_renames(f, type_vars))}
-    assert found == RENAMED
+    assert found == (MOE_RENAMED if name in MOE_MODELS else RENAMED)
 
 
 @pytest.mark.tvm

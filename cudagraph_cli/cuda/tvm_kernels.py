@@ -448,6 +448,14 @@ def _host_walk(tvm, body, prim, name):
             raise _error(prim, name, "TVM's lowering leaves its work on the host: its loops "
                          "are not bound to GPU threads (relax.build schedules such PrimFuncs "
                          "with dlight first; give cgraph the scheduled module)")
+        if type(node).__name__ == "Call" and getattr(node.op, "name", "") in HOST_PACKED_CALLS \
+                and _packed_name(node) not in HOST_RUNTIME_CALLS:
+            # a library's work (te.extern: thrust's scan, cuBLAS), not a kernel TVM generated:
+            # listed with no kernels, a run would launch nothing and leave the outputs as they
+            # were
+            raise _error(prim, name, f"TVM's host code calls the packed function "
+                         f"'{_packed_name(node)}', which is no kernel of TVM's; cgraph's "
+                         "manifest launches TVM's kernels only")
         if type(node).__name__ == "Call" and getattr(node.op, "name", "") == \
                 "tirx.call_ffi_kernel":
             if in_loop:
@@ -462,6 +470,18 @@ def _host_walk(tvm, body, prim, name):
 
     walk(body, False)
     return lets, calls, allocs, decls
+
+
+# The host code's calls of packed functions by name (T.call_packed and its forms), and the
+# ones TVM's own host code makes around every launch (MakePackedAPI's device setting)
+HOST_PACKED_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked",
+                     "tirx.tvm_call_packed_lowered", "tirx.tvm_call_cpacked_lowered")
+HOST_RUNTIME_CALLS = ("__tvm_set_device",)
+
+
+def _packed_name(call) -> str:
+    first = call.args[0] if len(call.args) else None
+    return str(getattr(first, "value", first))
 
 
 def _has_field(node, attr: str) -> bool:
