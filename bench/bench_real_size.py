@@ -62,6 +62,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--write", metavar="FILE")
+    ap.add_argument("--section", default="bench_real_size",
+                    help="the marked section of FILE to replace (a run of some models only "
+                         "can keep its own)")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,7 +76,8 @@ def main() -> None:
                 rows.append(f"| {name} | {lines} | {verb} | {code} | {wall:.1f} | {peak:.0f} |")
                 print(rows[-1], flush=True)
     text = "\n".join([
-        "### Every verb on the real-size corpus (bench/bench_real_size.py)",
+        "### Every verb on the real-size corpus (bench/bench_real_size.py"
+        + (f" --models {args.models})" if args.models != ",".join(MODELS) else ")"),
         "",
         f"Measured {machine()}. One process a command; peak resident memory of that process.",
         "",
@@ -82,7 +86,7 @@ def main() -> None:
         *rows,
     ])
     if args.write:
-        write_section(args.write, "bench_real_size", text)
+        write_section(args.write, args.section, text)
     print(text)
 
 
