@@ -61,7 +61,7 @@ import mlc_models  # noqa: E402  (beside this file; imported from tests too)
 import mlc_olmoe  # noqa: E402
 
 # The families of issue 34, each a module beside this one with CONFIGS (name -> a config with
-# describe(), and a family and frontend line) and build(name, target)
+# `family`, `describe()` and, where its target needs libraries, `libs`) and build(name, target)
 FAMILIES = [mlc_olmoe]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -387,7 +387,7 @@ def build_family_model(out: Path, family, name: str, config):
     """NAME of FAMILY (an issue-34 module) built with the MLC-style pipeline for the target its
     config asks for (libs such as thrust: with build_capture_safety's stand-ins, as a TVM built
     with thrust dispatches), TVM's text before and after the pass written to OUT."""
-    import build_capture_safety  # noqa: PLC0415  (it imports this module)
+    import build_capture_safety  # here, not at the top: it imports this module
     import tvm
 
     libs = tuple(getattr(config, "libs", ()))
