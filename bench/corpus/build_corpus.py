@@ -53,6 +53,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlc_models  # noqa: E402  (beside this file; imported from tests too)
+import mlc_gemma2  # noqa: E402
+
+# The model families of issue 34, one module each beside mlc_models.py: CONFIGS (name -> a
+# record with describe()) and build(name, target), built with mlc_models.relax_pipeline.
+FAMILIES = [mlc_gemma2]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
@@ -373,6 +378,24 @@ def write_pair(out: Path, name: str, lines: list[str], before: str, after: str,
               f" ({len(text.splitlines())} lines)")
 
 
+def build_mlc_model(out: Path, family, name: str, config):
+    """NAME of FAMILY (mlc_models or a module beside it) built and captured into OUT."""
+    import tvm
+
+    module_file = Path(family.__file__).name
+    print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME} captured")
+    mod = family.build(name, tvm.target.Target(TARGET))
+    before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
+    write_pair(out, name, [
+        f"model: MLC-LLM-style {config.family} at {config.describe()}",
+        "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+        f"(bench/corpus/{module_file}); captured inside relax.build(mod, target=\"cuda\",",
+        "relax_pipeline=mlc_models.relax_pipeline) under",
+        "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+        f"target {TARGET} (a fixed arch: the same files on every machine)",
+    ], before, after)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "samples" / "real")
@@ -405,20 +428,11 @@ def main(argv=None) -> int:
             f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
 
-    for name, config in mlc_models.CONFIGS.items():
-        if args.only and name not in args.only:
-            continue
-        print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME} captured")
-        mod = mlc_models.build(name, tvm.target.Target(TARGET))
-        before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
-        write_pair(args.out, name, [
-            f"model: MLC-LLM-style {config.family} at {config.describe()}",
-            "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
-            "(bench/corpus/mlc_models.py); captured inside relax.build(mod, target=\"cuda\",",
-            "relax_pipeline=mlc_models.relax_pipeline) under",
-            "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
-            f"target {TARGET} (a fixed arch: the same files on every machine)",
-        ], before, after)
+    for family in [mlc_models, *FAMILIES]:
+        for name, config in family.CONFIGS.items():
+            if args.only and name not in args.only:
+                continue
+            build_mlc_model(args.out, family, name, config)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "
