@@ -31,15 +31,18 @@ NAMES = sorted({p.name.split(".")[0] for p in FILES})
 #     (docs/TVM.md). With check_well_formed=False TVM reads it;
 #   shadowed: TVM prints a module-level `batch_size = TypeVar("batch_size")` for the Relax
 #     functions' symbolic batch size, and the paged KV cache's PrimFunc batch_prefill_paged_kv
-#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump): the reader
-#     refuses the second definition (cgraph's printer renames the PrimFunc's: tir_names.py).
+#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump, 324 of the
+#     tensor-parallel one, whose kernels before it are more): the reader refuses the second
+#     definition (cgraph's printer renames the PrimFunc's: tir_names.py).
 TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 SHADOWED = "Variable batch_size already defined in current scope"
-MLC_MODELS = ["mlc_llama_1b", "mlc_llama_8b", "mlc_qwen2_0_5b"]
+MLC_MODELS = ["mlc_gemma2_2b", "mlc_llama_1b", "mlc_llama_8b", "mlc_llama_8b_tp2",
+              "mlc_qwen2_0_5b"]
+SHADOWED_LINE = {"mlc_llama_8b_tp2": 324}  # else 286
 TVM_CANNOT_READ = {
-    **{f"{name}.{stage}.relax": (SHADOWED, 286, 9)
+    **{f"{name}.{stage}.relax": (SHADOWED, SHADOWED_LINE.get(name, 286), 9)
        for name in MLC_MODELS for stage in ("before", "after")},
     "bb_convnet.before.relax": (TY_ARGS, 229, 54),
     "bb_convnet.after.relax": (TY_ARGS, 247, 54),
@@ -70,8 +73,12 @@ def test_the_corpus_is_complete():
     assert set(TVM_CANNOT_READ) <= {p.name for p in FILES}
 
 
+# TVM's text of an MLC-LLM model grows with its layers times its functions: the first three
+# models' five functions stay under 0.8 MB; issue 34's carry MLC-LLM's seven (batch_prefill and
+# batch_verify too), and the tensor-parallel 8B's before file, 32 layers and 64 collectives a
+# function, is 1.30 MB. The limit keeps the corpus in the size of those, not in TVM's larger.
 def test_files_stay_small():
-    assert max(p.stat().st_size for p in FILES) < 1_000_000
+    assert max(p.stat().st_size for p in FILES) < 1_400_000
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -91,7 +98,7 @@ def test_provenance_header(path):
         assert "test_transform_static_plan_block_memory.py" in text
     elif name.startswith("mlc_"):
         assert 'relax.build(mod, target="cuda",' in text and "relax_pipeline=" in text
-        assert "bench/corpus/mlc_models.py" in text
+        assert re.search(r"\(bench/corpus/mlc_\w+\.py\)", text)  # the family's module
     else:
         assert 'relax.build(mod, target="cuda")' in text
     # TVM's text follows, whole: its module and, for embedded constants, its closing note

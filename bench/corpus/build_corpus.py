@@ -59,6 +59,14 @@ import mlc_gemma2  # noqa: E402
 # record with describe()) and build(name, target), built with mlc_models.relax_pipeline.
 FAMILIES = [mlc_gemma2]
 
+
+def mlc_family(name: str):
+    """The module (mlc_models or a family's) that builds the MLC-LLM-style model NAME."""
+    for family in [mlc_models, *FAMILIES]:
+        if name in family.CONFIGS:
+            return family
+    raise KeyError(f"no MLC-LLM-style model named {name!r}")
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
 CONFIG = {"relax.backend.use_cuda_graph": True}
