@@ -31,6 +31,12 @@ Models:
                   TIRPagedKVCache), float16, packed weights, functions embed / prefill /
                   decode / batch_decode / create_tir_paged_kv_cache with MLC-LLM's
                   attributes; built with TVM's cuda pipeline plus MLC-LLM's LowBatchGEMV
+  mlc_llama_8b_tp2
+                  Llama-3.1-8B over 2 tensor-parallel shards, one worker's module
+                  (mlc_models.py, tensor_parallel_shards=2): disco's allreduce and
+                  broadcast_from_worker0, all seven of MLC-LLM's serving functions
+  mlc_gemma2_2b   Gemma-2-2B (bench/corpus/mlc_gemma2.py): sliding window on alternating
+                  layers through the paged KV cache's per-layer attn_kind, all seven functions
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,

@@ -23,6 +23,14 @@ AttachCUDAGraphSymbolicCaptureHints passes attach them: every Relax function get
 batch_size: max_batch_size} and `tir_non_negative_var` ["vocab_size"]; `batch_decode` gets
 `relax.rewrite_cuda_graph.capture_symbolic_vars` ["batch_size"].
 
+Issue 34 adds `mlc_llama_8b_tp2`: the 8B with MLC-LLM's `tensor_parallel_shards` = 2, the
+module one disco worker runs (llama_model.py's sharded attention and MLP, `op.ccl_allreduce`
+before each residual add, `op.ccl_broadcast_from_worker0` on embed's input_ids and
+batch_prefill's logit_positions; `build`'s docstring), exporting all of SERVING_FUNCTIONS with
+MLC-LLM's method bodies (`batch_forward`). The first three keep the five functions above
+(`Config.functions`), so their committed samples stay byte-identical. Its bounds are the 8B's
+(UPPER_BOUNDS): the same model, served the same way.
+
 One departure: MLC-LLM's vocabulary is symbolic (`vocab_size`); here it is the config's number,
 because TVM 0.27's `dl.gpu.Matmul` crashes the process (SIGSEGV) on the LM head of
 `batch_decode` when both its batch and its vocabulary are symbolic. MLC-LLM's
