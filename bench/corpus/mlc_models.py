@@ -120,8 +120,10 @@ def build(name: str, target):
     `op.ccl_allreduce(out, "sum") + residual`; embed's input_ids and batch_prefill's
     logit_positions come from worker 0 (`op.ccl_broadcast_from_worker0`). The embedding, the
     norms and the LM head are whole on every worker (MLC-LLM sets no shard strategy on them).
-    The weights' shard strategies themselves only tell MLC-LLM's loader how to split the
-    checkpoint: they leave no trace in the module.
+    Not ported: MLC-LLM's compile also adds one PrimFunc per shard strategy to the module
+    (`_shard_qkv`, `_shard_o`, `_shard_mlp_up`, `_shard_mlp_down`: ShardSingleDim.gen_tir,
+    interface/compile.py's extra_tirs), which its loader calls to split the checkpoint; no
+    Relax function calls them, so the CUDA-graph rewrite has nothing to do with them.
     """
     from tvm import relax, tirx
     from tvm.relax.frontend import nn
