@@ -1,5 +1,6 @@
 """verify and run --device cpu at real size: MLC-LLM-style dumps of TVM's at the
-dimensions of Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B (samples/real/mlc_*).
+dimensions of Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B (samples/real/mlc_*), and issue 34's
+Gemma-2-2B and Llama-3.1-8B over 2 tensor-parallel shards.
 
 Their weights are 2.5, 1.0 and 16.1 GB in float16; the reference backend keeps inputs that repeat
 a random block, and what kernels make from them alone, as their blocks (kernels.Periodic), so
@@ -94,7 +95,7 @@ def test_rewrite_is_tvms_and_diff_counts_what_tvm_captured(name, tmp_path):
 # structurally equal to TVM's after file (above), so verifying against the after file covers it.
 # Of issue 34's models the tensor-parallel 8B stands here (the disco collectives, captured in
 # its graphs, run by the executor as one worker: docs/EXECUTOR.md, "Collectives"); every model
-# verifies in bench/bench_corpus_workflow.py (about 25 s each).
+# verifies in bench/bench_real_size.py (about 25 s each on the 2-core machine).
 @pytest.mark.parametrize("name, functions", [("mlc_llama_1b", FIVE), ("mlc_qwen2_0_5b", FIVE),
                                              ("mlc_llama_8b_tp2", SEVEN)])
 def test_verify_against_tvms_rewrite_and_run(name, functions):

@@ -23,7 +23,8 @@ Cost (CPU, TVM 0.27.0.post1): TVM reads a 5,000-line module in 5 to 7 s, 2 s mor
 well-formedness check, and builds one of these models in about 10 s. Each text is read once and
 each model built once; the text checks run on the 1B model only: the three dumps are the same
 functions and kernels at other sizes, with the same seven renamed kernel variables (checked
-below, by cgraph, for all three), and each of the three is read by TVM inside the pass.
+below, by cgraph, for all three), and each of the three is read by TVM inside the pass. Issue
+34's models: the kernel variables of both, the pass of the largest (the tensor-parallel 8B).
 """
 
 from __future__ import annotations
