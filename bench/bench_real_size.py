@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from report import machine, write_section  # noqa: E402
 
-MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_olmoe_1b_7b",
-          "mlc_olmoe_1b_7b_thrust"]
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_gemma2_2b", "mlc_llama_8b_tp2",
+          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
 
 
 def measure(args: list[str]) -> tuple[int, float, float]:

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # tvm_oracle: TVM's reading of its dumps
 
-MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_olmoe_1b_7b",
-          "mlc_olmoe_1b_7b_thrust"]
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_gemma2_2b", "mlc_llama_8b_tp2",
+          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
 
 
 def read_tvm(text: str):

@@ -458,3 +458,46 @@ def test_a_result_returned_through_a_match_cast_or_a_tuple_item_stays_outside(
     assert f"allocates its result '{made}'" in r.stderr.decode()
     r = run_cli("verify", str(original), str(out))
     assert r.returncode == 0, r.stdout.decode() + r.stderr.decode()
+
+
+# TVM's disco collectives, as a relax.op.ccl operator lowers to them (mlc_llama_8b_tp2: its
+# allreduce after attention and MLP, its broadcasts of input_ids and logit_positions).
+COLLECTIVES = '''@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor((2, 3), "float32"), ids: R.Tensor((4,), "int32")):
+        R.func_attr({"relax.force_pure": True})
+        summed = R.builtin.alloc_tensor(R.shape([2, 3]), "float32", 0)
+        _1: R.Any = R.call_packed("runtime.disco.allreduce", x, R.shape([KIND]), 1, summed)
+        got = R.builtin.alloc_tensor(R.shape([RECV]), "int32", 0)
+        _2: R.Any = R.call_packed("runtime.disco.broadcast_from_worker0", ids, 0, got)
+        return (summed, got)
+'''
+
+
+def collectives(kind: int = 0, recv: int = 4) -> str:
+    return COLLECTIVES.replace("KIND", str(kind)).replace("RECV", str(recv))
+
+
+@pytest.mark.parametrize("kind", [0, 4], ids=["sum", "avg"])
+def test_disco_collectives_on_one_worker_receive_what_they_send(kind):
+    # A session of one worker: the sum (or average) over one worker of x is x, and worker 0's
+    # broadcast is its own ids -- bytes for bytes, integers included.
+    ids = np.array([7, -1, 65536, 3], dtype=np.int32)
+    _, (summed, got) = run(collectives(kind), X, ids)
+    assert summed.array.tobytes() == X.tobytes()
+    assert got.array.tobytes() == ids.tobytes()
+
+
+@pytest.mark.parametrize("kind, recv, message", [
+    (5, 4, "reduce kind is (5,), not one of 0 to 4"),
+    (0, 8, "on one worker receives what it sends: a tensor (4,) int32 into (8,) int32")])
+def test_a_collective_one_worker_cannot_run_is_a_located_error(kind, recv, message, tmp_path):
+    path = tmp_path / "ccl.relax"
+    path.write_text(collectives(kind, recv))
+    r = run_cli("run", str(path), "--device", "cpu")
+    assert r.returncode == 2
+    err = r.stderr.decode()
+    assert message in err and "Traceback" not in err
+    line = 7 if kind == 5 else 9  # the call's line
+    assert err.startswith(f"{path}:{line}:"), err

@@ -31,19 +31,21 @@ NAMES = sorted({p.name.split(".")[0] for p in FILES})
 #     (docs/TVM.md). With check_well_formed=False TVM reads it;
 #   shadowed: TVM prints a module-level `batch_size = TypeVar("batch_size")` for the Relax
 #     functions' symbolic batch size, and the paged KV cache's PrimFunc batch_prefill_paged_kv
-#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump): the reader
-#     refuses the second definition (cgraph's printer renames the PrimFunc's: tir_names.py).
+#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump, 324 of the
+#     tensor-parallel one, whose kernels before it are more): the reader refuses the second
+#     definition (cgraph's printer renames the PrimFunc's: tir_names.py).
 TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 SHADOWED = "Variable batch_size already defined in current scope"
-MLC_MODELS = ["mlc_llama_1b", "mlc_llama_8b", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust",
-              "mlc_qwen2_0_5b"]
+MLC_MODELS = ["mlc_gemma2_2b", "mlc_llama_1b", "mlc_llama_8b", "mlc_llama_8b_tp2",
+              "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_qwen2_0_5b"]
 # the line of batch_prefill_paged_kv's `batch_size = T.int32()` (found by running TVM on each):
-# the OLMoE dumps print more above it (a longer header, more module TypeVars and kernels)
-CLASH_LINE = {"mlc_olmoe_1b_7b": 316, "mlc_olmoe_1b_7b_thrust": 315}
+# the later dumps print more above it (more module TypeVars and kernels)
+SHADOWED_LINE = {"mlc_llama_8b_tp2": 324, "mlc_olmoe_1b_7b": 315,
+                 "mlc_olmoe_1b_7b_thrust": 314}  # else 286
 TVM_CANNOT_READ = {
-    **{f"{name}.{stage}.relax": (SHADOWED, CLASH_LINE.get(name, 286), 9)
+    **{f"{name}.{stage}.relax": (SHADOWED, SHADOWED_LINE.get(name, 286), 9)
        for name in MLC_MODELS for stage in ("before", "after")},
     "bb_convnet.before.relax": (TY_ARGS, 229, 54),
     "bb_convnet.after.relax": (TY_ARGS, 247, 54),
@@ -74,15 +76,13 @@ def test_the_corpus_is_complete():
     assert set(TVM_CANNOT_READ) <= {p.name for p in FILES}
 
 
-# OLMoE-1B-7B at its public size, with all seven of MLC-LLM's serving functions, is over 1 MB:
-# five functions of 16 layers of attention and MoE (each layer's Relax is about 12 KB)
-LARGER = {"mlc_olmoe_1b_7b.before.relax", "mlc_olmoe_1b_7b.after.relax",
-          "mlc_olmoe_1b_7b_thrust.before.relax", "mlc_olmoe_1b_7b_thrust.after.relax"}
-
-
+# TVM's text of an MLC-LLM model grows with its layers times its functions: the first three
+# models' five functions stay under 0.8 MB; issue 34's carry MLC-LLM's seven (batch_prefill and
+# batch_verify too), and the tensor-parallel 8B's before file, 32 layers and 64 collectives a
+# function, is 1.30 MB (OLMoE's 16 layers of attention and MoE, 1.1 to 1.3 MB). The limit keeps
+# the corpus in the size of those, not in TVM's larger.
 def test_files_stay_small():
-    assert max(p.stat().st_size for p in FILES if p.name not in LARGER) < 1_000_000
-    assert max(p.stat().st_size for p in FILES if p.name in LARGER) < 1_400_000
+    assert max(p.stat().st_size for p in FILES) < 1_400_000
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -102,7 +102,7 @@ def test_provenance_header(path):
         assert "test_transform_static_plan_block_memory.py" in text
     elif name.startswith("mlc_"):
         assert 'relax.build(mod, target="cuda",' in text and "relax_pipeline=" in text
-        assert "bench/corpus/mlc_models.py" in text
+        assert re.search(r"\(bench/corpus/mlc_\w+\.py\)", text)  # the family's module
     else:
         assert 'relax.build(mod, target="cuda")' in text
     # TVM's text follows, whole: its module and, for embedded constants, its closing note

@@ -36,6 +36,12 @@ Models:
                   (bench/corpus/mlc_olmoe.py, its MoE ops in mlc_moe_ops.py), all of MLC-LLM's
                   serving functions; the second for a target with libs=["thrust"] (with
                   build_capture_safety.py's stand-ins for the thrust functions the wheel lacks)
+  mlc_llama_8b_tp2
+                  Llama-3.1-8B over 2 tensor-parallel shards, one worker's module
+                  (mlc_models.py, tensor_parallel_shards=2): disco's allreduce and
+                  broadcast_from_worker0, all seven of MLC-LLM's serving functions
+  mlc_gemma2_2b   Gemma-2-2B (bench/corpus/mlc_gemma2.py): sliding window on alternating
+                  layers through the paged KV cache's per-layer attn_kind, all seven functions
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,
@@ -58,11 +64,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlc_models  # noqa: E402  (beside this file; imported from tests too)
+import mlc_gemma2  # noqa: E402
 import mlc_olmoe  # noqa: E402
 
-# The families of issue 34, each a module beside this one with CONFIGS (name -> a config with
-# `family`, `describe()` and, where its target needs libraries, `libs`) and build(name, target)
-FAMILIES = [mlc_olmoe]
+# The model families of issue 34, one module each beside mlc_models.py: CONFIGS (name -> a
+# record with `family`, `describe()` and, where its target needs libraries, `libs`) and
+# build(name, target), built with mlc_models.relax_pipeline.
+FAMILIES = [mlc_gemma2, mlc_olmoe]
+
+
+def mlc_family(name: str):
+    """The module (mlc_models or a family's) that builds the MLC-LLM-style model NAME."""
+    for family in [mlc_models, *FAMILIES]:
+        if name in family.CONFIGS:
+            return family
+    raise KeyError(f"no MLC-LLM-style model named {name!r}")
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
@@ -383,26 +399,33 @@ def write_pair(out: Path, name: str, lines: list[str], before: str, after: str,
               f" ({len(text.splitlines())} lines)")
 
 
-def build_family_model(out: Path, family, name: str, config):
-    """NAME of FAMILY (an issue-34 module) built with the MLC-style pipeline for the target its
-    config asks for (libs such as thrust: with build_capture_safety's stand-ins, as a TVM built
-    with thrust dispatches), TVM's text before and after the pass written to OUT."""
-    import build_capture_safety  # here, not at the top: it imports this module
+def build_mlc_model(out: Path, family, name: str, config):
+    """NAME of FAMILY (mlc_models or a module beside it) built with the MLC-style pipeline for
+    the target its config asks for, TVM's text before and after the pass written to OUT.
+    Libraries on the target (`libs`: thrust) are built with build_capture_safety's stand-ins,
+    as a TVM built with thrust dispatches."""
     import tvm
 
     libs = tuple(getattr(config, "libs", ()))
     target = {**TARGET, "libs": list(libs)} if libs else TARGET
-    thrust = build_capture_safety.THRUST_FUNCS if "thrust" in libs else ()
     print(f"{name}: relax.build(target={target}, MLC-style pipeline) with {PASS_NAME} captured")
-    with build_capture_safety.stand_ins(thrust):
+    thrust, stopped = (), None
+    if libs:
+        import build_capture_safety  # here, not at the top: it imports this module
+
+        thrust = build_capture_safety.THRUST_FUNCS if "thrust" in libs else ()
+        with build_capture_safety.stand_ins(thrust):
+            mod = family.build(name, tvm.target.Target(target))
+            before, after, stopped = build_capture_safety.build_and_capture(
+                mod, name, target, mlc_models.relax_pipeline)
+    else:
         mod = family.build(name, tvm.target.Target(target))
-        before, after, stopped = build_capture_safety.build_and_capture(
-            mod, name, target, mlc_models.relax_pipeline)
+        before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
     lines = [
         f"model: MLC-LLM-style {config.family} at {config.describe()}",
         "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
-        f"(bench/corpus/{family.__name__}.py, with the export and pipeline of",
-        "bench/corpus/mlc_models.py); captured inside relax.build(mod, target=\"cuda\",",
+        f"(bench/corpus/{Path(family.__file__).name}); captured inside relax.build(mod, "
+        "target=\"cuda\",",
         "relax_pipeline=mlc_models.relax_pipeline) under",
         "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
         f"target {target} (a fixed arch: the same files on every machine)",
@@ -447,26 +470,11 @@ def main(argv=None) -> int:
             f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
 
-    for name, config in mlc_models.CONFIGS.items():
-        if args.only and name not in args.only:
-            continue
-        print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME} captured")
-        mod = mlc_models.build(name, tvm.target.Target(TARGET))
-        before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
-        write_pair(args.out, name, [
-            f"model: MLC-LLM-style {config.family} at {config.describe()}",
-            "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
-            "(bench/corpus/mlc_models.py); captured inside relax.build(mod, target=\"cuda\",",
-            "relax_pipeline=mlc_models.relax_pipeline) under",
-            "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
-            f"target {TARGET} (a fixed arch: the same files on every machine)",
-        ], before, after)
-
-    for family in FAMILIES:
+    for family in [mlc_models, *FAMILIES]:
         for name, config in family.CONFIGS.items():
             if args.only and name not in args.only:
                 continue
-            build_family_model(args.out, family, name, config)
+            build_mlc_model(args.out, family, name, config)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "

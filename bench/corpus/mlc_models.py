@@ -23,6 +23,14 @@ AttachCUDAGraphSymbolicCaptureHints passes attach them: every Relax function get
 batch_size: max_batch_size} and `tir_non_negative_var` ["vocab_size"]; `batch_decode` gets
 `relax.rewrite_cuda_graph.capture_symbolic_vars` ["batch_size"].
 
+Issue 34 adds `mlc_llama_8b_tp2`: the 8B with MLC-LLM's `tensor_parallel_shards` = 2, the
+module one disco worker runs (llama_model.py's sharded attention and MLP, `op.ccl_allreduce`
+before each residual add, `op.ccl_broadcast_from_worker0` on embed's input_ids and
+batch_prefill's logit_positions; `build`'s docstring), exporting all of SERVING_FUNCTIONS with
+MLC-LLM's method bodies (`batch_forward`). The first three keep the five functions above
+(`Config.functions`), so their committed samples stay byte-identical. Its bounds are the 8B's
+(UPPER_BOUNDS): the same model, served the same way.
+
 One departure: MLC-LLM's vocabulary is symbolic (`vocab_size`); here it is the config's number,
 because TVM 0.27's `dl.gpu.Matmul` crashes the process (SIGSEGV) on the LM head of
 `batch_decode` when both its batch and its vocabulary are symbolic. MLC-LLM's
@@ -63,6 +71,10 @@ class Config:
     tie_word_embeddings: bool
     vocab_size: int
     source: str           # which public config the numbers are
+    # MLC-LLM's tensor_parallel_shards: above 1 the module is one worker's (its share of the
+    # heads and of the MLP, NCCL collectives through disco), as MLC-LLM compiles it
+    tensor_parallel_shards: int = 1
+    functions: tuple = FIRST_FUNCTIONS   # which of SERVING_FUNCTIONS the module exports
 
     @property
     def head_dim(self) -> int:
@@ -77,7 +89,9 @@ class Config:
                 f"{self.intermediate_size}, {self.num_hidden_layers} layers, "
                 f"{self.num_attention_heads} heads / {self.num_key_value_heads} KV heads, "
                 f"head_dim {self.head_dim}, vocab {self.vocab_size}"
-                f"{', tied embeddings' if self.tie_word_embeddings else ''}")
+                f"{', tied embeddings' if self.tie_word_embeddings else ''}"
+                + (f", over {self.tensor_parallel_shards} tensor-parallel shards (one "
+                   "worker's module)" if self.tensor_parallel_shards > 1 else ""))
 
 
 # Public config.json values (Hugging Face model cards).
@@ -88,18 +102,45 @@ CONFIGS = {
                              "Qwen/Qwen2-0.5B"),
     "mlc_llama_8b": Config("llama", 4096, 14336, 32, 8, 32, 1e-5, 500000.0, False, 128256,
                            "meta-llama/Llama-3.1-8B"),
+    # issue 34: the 8B as `mlc_llm compile --overrides tensor_parallel_shards=2` makes it, with
+    # every serving function
+    "mlc_llama_8b_tp2": Config("llama", 4096, 14336, 32, 8, 32, 1e-5, 500000.0, False, 128256,
+                               "meta-llama/Llama-3.1-8B", tensor_parallel_shards=2,
+                               functions=SERVING_FUNCTIONS),
 }
 
 
 def build(name: str, target):
-    """The exported IRModule of model NAME, with MLC-LLM's function attributes."""
+    """The exported IRModule of model NAME, with MLC-LLM's function attributes.
+
+    With tensor_parallel_shards N > 1 it is one worker's module, as MLC-LLM's llama_model.py
+    makes it: each worker holds 1/N of the query and KV heads (the fused QKV projection and
+    o_proj, sharded by heads: its _set_tp's ShardSingleDim on dim 0 / dim 1) and 1/N of the
+    MLP (gate/up rows, down_proj columns); the partial sums of o_proj and down_proj meet in
+    `op.ccl_allreduce(out, "sum") + residual`; embed's input_ids and batch_prefill's
+    logit_positions come from worker 0 (`op.ccl_broadcast_from_worker0`). The embedding, the
+    norms and the LM head are whole on every worker (MLC-LLM sets no shard strategy on them).
+    Not ported: MLC-LLM's compile also adds one PrimFunc per shard strategy to the module
+    (`_shard_qkv`, `_shard_o`, `_shard_mlp_up`, `_shard_mlp_down`: ShardSingleDim.gen_tir,
+    interface/compile.py's extra_tirs), which its loader calls to split the checkpoint; no
+    Relax function calls them, so the CUDA-graph rewrite has nothing to do with them.
+    """
     from tvm import relax, tirx
     from tvm.relax.frontend import nn
     from tvm.relax.frontend.nn import op
     from tvm.relax.frontend.nn.llm.kv_cache import PagedKVCache, RopeMode, TIRPagedKVCache
 
     cfg = CONFIGS[name]
-    d, h_q, h_kv = cfg.head_dim, cfg.num_attention_heads, cfg.num_key_value_heads
+    shards = cfg.tensor_parallel_shards
+    if cfg.num_key_value_heads % shards or cfg.intermediate_size % shards:
+        raise ValueError(f"{name}: {shards} shards do not divide the KV heads and the MLP")
+    d = cfg.head_dim
+    h_q, h_kv = cfg.num_attention_heads // shards, cfg.num_key_value_heads // shards
+    intermediate = cfg.intermediate_size // shards
+
+    def residual(out, x):
+        """MLC-LLM's _apply_residual: the workers' partial sums are added up first."""
+        return (op.ccl_allreduce(out, "sum") if shards > 1 else out) + x
 
     class Attention(nn.Module):
         def __init__(self):
@@ -114,8 +155,8 @@ def build(name: str, target):
 
     class FFN(nn.Module):
         def __init__(self):
-            self.gate_up_proj = nn.Linear(cfg.hidden_size, 2 * cfg.intermediate_size, bias=False)
-            self.down_proj = nn.Linear(cfg.intermediate_size, cfg.hidden_size, bias=False)
+            self.gate_up_proj = nn.Linear(cfg.hidden_size, 2 * intermediate, bias=False)
+            self.down_proj = nn.Linear(intermediate, cfg.hidden_size, bias=False)
 
         def forward(self, x):
             x1, x2 = op.split(self.gate_up_proj(x), 2, axis=-1)
@@ -130,8 +171,8 @@ def build(name: str, target):
                                                        bias=False)
 
         def forward(self, x, cache, layer_id):
-            x = self.self_attn(self.input_layernorm(x), cache, layer_id) + x
-            return self.mlp(self.post_attention_layernorm(x)) + x
+            x = residual(self.self_attn(self.input_layernorm(x), cache, layer_id), x)
+            return residual(self.mlp(self.post_attention_layernorm(x)), x)
 
     class Embedding(nn.Embedding):
         def lm_head_forward(self, x):
@@ -162,7 +203,17 @@ def build(name: str, target):
                 logits = self.lm_head(hidden)
             return logits.astype("float32") if logits.dtype != "float32" else logits
 
+        def batch_forward(self, input_embeds, paged_kv_cache, logit_positions=None):
+            hidden = self.model(input_embeds, paged_kv_cache)
+            if logit_positions is not None:
+                if shards > 1:
+                    logit_positions = op.ccl_broadcast_from_worker0(logit_positions)
+                hidden = op.take(hidden, logit_positions, axis=1)
+            return self.get_logits(hidden)
+
         def embed(self, input_ids):
+            if shards > 1:
+                input_ids = op.ccl_broadcast_from_worker0(input_ids)
             return self.model.embed_tokens(input_ids)
 
         def prefill(self, input_embed, paged_kv_cache):
@@ -178,8 +229,15 @@ def build(name: str, target):
         def decode(self, input_embed, paged_kv_cache):
             return self.get_logits(self.model(input_embed, paged_kv_cache)), paged_kv_cache
 
+        def batch_prefill(self, input_embeds, logit_positions, paged_kv_cache):
+            return self.batch_forward(input_embeds, paged_kv_cache, logit_positions), \
+                paged_kv_cache
+
         def batch_decode(self, input_embeds, paged_kv_cache):
-            return self.get_logits(self.model(input_embeds, paged_kv_cache)), paged_kv_cache
+            return self.batch_forward(input_embeds, paged_kv_cache), paged_kv_cache
+
+        def batch_verify(self, input_embeds, paged_kv_cache):
+            return self.batch_forward(input_embeds, paged_kv_cache), paged_kv_cache
 
         def create_tir_paged_kv_cache(self, max_batch_size, max_total_seq_len,
                                       prefill_chunk_size, page_size, support_sliding_window):
@@ -198,7 +256,7 @@ def build(name: str, target):
     model = ForCausalLM()
     model.to("float16")
     del tirx
-    return export(model, cfg.hidden_size, FIRST_FUNCTIONS)
+    return export(model, cfg.hidden_size, cfg.functions)
 
 
 def serving_spec(hidden: int, functions=SERVING_FUNCTIONS, dtype: str = "float16") -> dict:

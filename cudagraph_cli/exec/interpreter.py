@@ -699,6 +699,8 @@ class Executor:
             self.capture_host_calls.append((self.binding_loc, name))
         if name in CACHE_BUILTINS:
             return self._cache_builtin(name, values, sinfo_args)
+        if name in SINGLE_WORKER_COLLECTIVES:
+            return self._collective(name, values)
         ret = sinfo_args[0] if sinfo_args else ir.ObjectSInfo()
         for v in _leaves(values):
             if self.backend.is_storage(v):
@@ -732,6 +734,32 @@ class Executor:
             self._launch(spec, tensors, scalars)
         if isinstance(ret, ir.TupleSInfo) and not ret.fields:
             return ()
+        return HostObject(f"{name}()")
+
+    # ---- collectives: a disco session of one worker ---------------------------------------
+
+    def _collective(self, name: str, values: list) -> HostObject:
+        """A collective of TVM's disco as a session of one worker (worker 0, one group of
+        one) runs it: every worker's contribution is this worker's, so the received tensor
+        is the sent one, whatever the reduction (sum, prod, min, max or avg of one operand).
+        A copy on the backend: in stream order, a node of the graph inside a capture."""
+        want = SINGLE_WORKER_COLLECTIVES[name]
+        if len(values) != want:
+            raise ExecError(f"'{name}' takes {want} arguments, {len(values)} given")
+        send = self._tensor(values[0], f"{name}'s sent data")
+        recv = self._tensor(values[-1], f"{name}'s received data")
+        if name == "runtime.disco.allreduce":
+            # TVM's check (src/runtime/extra/disco/builtin.cc): ReduceKind 0 to 4
+            kind = self._shape(values[1], f"{name}'s reduce kind")
+            if len(kind) != 1 or not 0 <= kind[0] <= 4:
+                raise ExecError(f"{name}'s reduce kind is {kind}, not one of 0 to 4 "
+                                "(sum, prod, min, max, avg)")
+        if send.dtype != recv.dtype or tuple(send.shape) != tuple(recv.shape):
+            raise ExecError(f"'{name}' on one worker receives what it sends: a tensor "
+                            f"{tuple(send.shape)} {send.dtype} into {tuple(recv.shape)} "
+                            f"{recv.dtype}")
+        self.backend.site = self.binding_loc
+        self.backend.copy_into(send, recv)
         return HostObject(f"{name}()")
 
     # ---- stateful builtins: KV caches ---------------------------------------------------
@@ -1070,6 +1098,17 @@ CACHE_BUILTINS = {
     "vm.builtin.attention_kv_cache_view": 2,
     "vm.builtin.paged_attention_kv_cache_create": None,
     "vm.builtin.attention_kv_cache_attention_with_fused_qkv": 5,
+}
+
+# The collectives of TVM's disco (src/runtime/extra/disco/builtin.cc, the names its
+# relax.op.ccl operators lower to) the executor runs as a session of one worker runs them
+# (`_collective`) -> their number of arguments: (send, [reduce kind,] in_group, recv).
+SINGLE_WORKER_COLLECTIVES = {
+    "runtime.disco.allreduce": 4,
+    "runtime.disco.allgather": 3,
+    "runtime.disco.broadcast_from_worker0": 3,
+    "runtime.disco.scatter_from_worker0": 3,
+    "runtime.disco.gather_to_worker0": 3,
 }
 
 # Operators TVM can leave in a module at this point that the executor does not run, and why.
