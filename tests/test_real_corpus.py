@@ -31,15 +31,18 @@ NAMES = sorted({p.name.split(".")[0] for p in FILES})
 #     (docs/TVM.md). With check_well_formed=False TVM reads it;
 #   shadowed: TVM prints a module-level `batch_size = TypeVar("batch_size")` for the Relax
 #     functions' symbolic batch size, and the paged KV cache's PrimFunc batch_prefill_paged_kv
-#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump): the reader
+#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump, 324 of GPT-2's): the reader
 #     refuses the second definition (cgraph's printer renames the PrimFunc's: tir_names.py).
 TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 SHADOWED = "Variable batch_size already defined in current scope"
-MLC_MODELS = ["mlc_llama_1b", "mlc_llama_8b", "mlc_qwen2_0_5b"]
+MLC_MODELS = ["mlc_gpt2_medium", "mlc_llama_1b", "mlc_llama_8b", "mlc_phi2", "mlc_qwen2_0_5b"]
+# The line of the clash: the kernels before it differ between models (GPT-2's cache has no
+# RoPE, and its wpe lookup adds kernels that sort before batch_prefill_paged_kv).
+CLASH_LINE = {"mlc_gpt2_medium": 324}
 TVM_CANNOT_READ = {
-    **{f"{name}.{stage}.relax": (SHADOWED, 286, 9)
+    **{f"{name}.{stage}.relax": (SHADOWED, CLASH_LINE.get(name, 286), 9)
        for name in MLC_MODELS for stage in ("before", "after")},
     "bb_convnet.before.relax": (TY_ARGS, 229, 54),
     "bb_convnet.after.relax": (TY_ARGS, 247, 54),
@@ -71,7 +74,9 @@ def test_the_corpus_is_complete():
 
 
 def test_files_stay_small():
-    assert max(p.stat().st_size for p in FILES) < 1_000_000
+    # Phi-2 at its public dimensions (32 layers, seven serving functions) is TVM's 1.13 MB: the
+    # largest dump of the corpus, and the bound, with room for TVM's printing to move a little.
+    assert max(p.stat().st_size for p in FILES) < 1_200_000
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
@@ -91,7 +96,9 @@ def test_provenance_header(path):
         assert "test_transform_static_plan_block_memory.py" in text
     elif name.startswith("mlc_"):
         assert 'relax.build(mod, target="cuda",' in text and "relax_pipeline=" in text
-        assert "bench/corpus/mlc_models.py" in text
+        # the module that builds it: mlc_models.py (the first three) or its family's file
+        module = re.search(r"\(bench/corpus/(mlc_\w+\.py)\)", text)
+        assert module and (REAL_SAMPLES.parent.parent / "bench" / "corpus" / module[1]).is_file()
     else:
         assert 'relax.build(mod, target="cuda")' in text
     # TVM's text follows, whole: its module and, for embedded constants, its closing note

@@ -53,6 +53,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlc_models  # noqa: E402  (beside this file; imported from tests too)
+import mlc_gpt2  # noqa: E402
+import mlc_phi  # noqa: E402
+
+# The families of issue 34, one module each beside mlc_models (CONFIGS, build(name, target)).
+FAMILY_MODULES = [mlc_phi, mlc_gpt2]
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
@@ -419,6 +424,24 @@ def main(argv=None) -> int:
             "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
             f"target {TARGET} (a fixed arch: the same files on every machine)",
         ], before, after)
+
+    for family in FAMILY_MODULES:
+        for name, config in family.CONFIGS.items():
+            if args.only and name not in args.only:
+                continue
+            print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME}"
+                  " captured")
+            mod = family.build(name, tvm.target.Target(TARGET))
+            before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
+            write_pair(args.out, name, [
+                f"model: MLC-LLM-style {config.family} at {config.describe()}",
+                "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+                f"(bench/corpus/{family.__name__}.py); captured inside relax.build(mod,"
+                " target=\"cuda\",",
+                "relax_pipeline=mlc_models.relax_pipeline) under",
+                "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+                f"target {TARGET} (a fixed arch: the same files on every machine)",
+            ], before, after)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "
