@@ -39,7 +39,7 @@ from cudagraph_cli.text.tir_names import module_type_vars, shadowing_renames
 from tvm_oracle import (tvm_equal, tvm_parse_own_dump, tvm_parse_with_constants,
                         with_tuple_types_rederived, without_alloc_ty_args)
 
-MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_phi2", "mlc_gpt2_medium"]
 # The kernels of each model whose own variable clashes with a module TypeVar (FORMAT.md).
 RENAMED = {"batch_prefill_paged_kv": {"batch_size": "batch_size_1"},
            "batch_prefill_paged_kv_sliding_window": {"batch_size": "batch_size_1"},
@@ -77,11 +77,16 @@ def test_the_same_kernel_variables_are_renamed_in_each_model(name):
     assert found == RENAMED
 
 
+# TVM reads each 1 MB text in about 10 s: the 1B model and Phi-2, the largest dump of the
+# corpus (seven functions, partial rotary); bench/bench_tvm_text.py runs this on every model.
+TEXT_CHECKED = ["mlc_llama_1b", "mlc_phi2"]
+
+
 @pytest.mark.tvm
-def test_fmt_and_rewrite_outputs_load_in_tvm_and_equal_its_readings(tvm):
+@pytest.mark.parametrize("name", TEXT_CHECKED)
+def test_fmt_and_rewrite_outputs_load_in_tvm_and_equal_its_readings(tvm, name):
     from cudagraph_cli.tvm import on_a_short_stack
 
-    name = "mlc_llama_1b"
     before = str(REAL_SAMPLES / f"{name}.before.relax")
     with pytest.raises(Exception, match="Variable batch_size already defined"):
         tvm_reads(without_alloc_ty_args(dump(name, "before")))  # the premise: TVM cannot
@@ -110,7 +115,6 @@ def built(tvm):
         "build_corpus", ROOT / "bench" / "corpus" / "build_corpus.py")
     build_corpus = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build_corpus)  # puts bench/corpus, with mlc_models, on sys.path
-    import mlc_models
     from tvm import relax
     from tvm.s_tir import dlight as dl
 
@@ -128,8 +132,8 @@ def built(tvm):
                 dl.gpu.LowBatchGEMV(4))])
             with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
                                            instruments=[recorder.instrument()]):
-                ex = relax.build(mlc_models.build(name, target), target=target,
-                                 relax_pipeline=pipeline)
+                ex = relax.build(build_corpus.mlc_family(name).build(name, target),
+                                 target=target, relax_pipeline=pipeline)
             recorder.single(name)
             cache[name] = recorder.before_modules[0], recorder.after_modules[0], ex
         return cache[name]

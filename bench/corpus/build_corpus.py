@@ -59,6 +59,14 @@ import mlc_phi  # noqa: E402
 # The families of issue 34, one module each beside mlc_models (CONFIGS, build(name, target)).
 FAMILY_MODULES = [mlc_phi, mlc_gpt2]
 
+
+def mlc_family(name: str):
+    """The module that builds MLC-LLM-style model NAME (mlc_models or a family's)."""
+    for module in (mlc_models, *FAMILY_MODULES):
+        if name in module.CONFIGS:
+            return module
+    raise KeyError(f"no MLC-LLM-style model named {name!r}")
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 PASS_NAME = "RewriteCUDAGraph"
 CONFIG = {"relax.backend.use_cuda_graph": True}
