@@ -3,7 +3,7 @@
     python bench/bench_real_size.py [--models mlc_llama_1b,...] [--write FILE]
 
 For each MLC-LLM-style model of samples/real (bench/corpus/mlc_models.py: Llama-3.2-1B,
-Qwen2-0.5B, Llama-3.1-8B dimensions), each command runs as a process of its own; the table gives
+Qwen2-0.5B, Llama-3.1-8B dimensions; mlc_phi.py and mlc_gpt2.py: Phi-2, GPT-2-medium), each command runs as a process of its own; the table gives
 its exit status, wall seconds and peak resident memory (getrusage of the child). `kernels`
 needs apache-tvm (the `tvm` extra); without it that row says so.
 
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from report import machine, write_section  # noqa: E402
 
-MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_phi2", "mlc_gpt2_medium"]
 
 
 def measure(args: list[str]) -> tuple[int, float, float]:

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # tvm_oracle: TVM's reading of its dumps
 
-MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
+MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_phi2", "mlc_gpt2_medium"]
 
 
 def read_tvm(text: str):

@@ -99,7 +99,8 @@ def test_every_prim_func_has_a_manifest_entry(lowered, name):
 # NVRTC takes 7-12 s a file per architecture for the mlc models (2 cores, shared): the fast
 # suite compiles each for one architecture, alternating; CGRAPH_ALL_ARCHS=1 compiles all.
 MLC_FAST_ARCH = {"mlc_llama_1b.before.relax": "sm_90", "mlc_llama_8b.before.relax": "sm_80",
-                 "mlc_qwen2_0_5b.before.relax": "sm_80"}
+                 "mlc_qwen2_0_5b.before.relax": "sm_80", "mlc_phi2.before.relax": "sm_90",
+                 "mlc_gpt2_medium.before.relax": "sm_80"}
 COMPILED = [(name, arch) for name in WITH_KERNELS for arch in ARCHS
             if os.environ.get("CGRAPH_ALL_ARCHS") or MLC_FAST_ARCH.get(name, arch) == arch]
 

@@ -31,6 +31,12 @@ Models:
                   TIRPagedKVCache), float16, packed weights, functions embed / prefill /
                   decode / batch_decode / create_tir_paged_kv_cache with MLC-LLM's
                   attributes; built with TVM's cuda pipeline plus MLC-LLM's LowBatchGEMV
+  mlc_phi2, mlc_gpt2_medium
+                  MLC-LLM's Phi and GPT-2 models at the dimensions of microsoft/phi-2 and
+                  openai-community/gpt2-medium (bench/corpus/mlc_phi.py, mlc_gpt2.py: one
+                  module a family, FAMILY_MODULES): all seven of MLC-LLM's serving functions
+                  (batch_prefill and batch_verify too), its hints, and the bounds MLC-LLM
+                  derives from each config (context windows 2048 and 1024); same pipeline
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,
