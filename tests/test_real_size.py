@@ -96,8 +96,10 @@ def test_rewrite_is_tvms_and_diff_counts_what_tvm_captured(name, tmp_path):
 
 # The 8B model's verify and run are the memory tests below (exit 0: equal); cgraph's rewrite is
 # structurally equal to TVM's after file (above), so verifying against the after file covers it.
-@pytest.mark.parametrize("name", ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_phi2",
-                                  "mlc_gpt2_medium"])
+# Of the families of issue 34, GPT-2-medium: the one with an external call of its own (its
+# positions, vm.builtin.attention_kv_cache_get_query_positions); bench/bench_real_size.py
+# verifies Phi-2 (20 s of CPU more here).
+@pytest.mark.parametrize("name", ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_gpt2_medium"])
 def test_verify_against_tvms_rewrite_and_run(name):
     r = run_cli("verify", sample(name, "before"), sample(name, "after"), "--format", "json")
     assert r.returncode == 0, r.stderr.decode()

@@ -107,8 +107,10 @@ def built(tvm):
     return get
 
 
+# Each model is built here (about 12 s of CPU): of the families of issue 34, the largest, Phi-2;
+# bench/bench_tvm_pass.py runs cgraph's pass in memory against TVM's on all of them.
 @pytest.mark.tvm
-@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("name", [m for m in MODELS if m != "mlc_gpt2_medium"])
 def test_the_pass_in_cuda_pipeline_is_well_formed_and_tvms(tvm, built, name):
     from tvm import relax
 
