@@ -18,10 +18,12 @@ TVM's own `relax.frontend.nn` and `nn.llm` (MLC-LLM is not a dependency):
     (partial_rotary_factor 0.4 of head_dim 80) is applied by the cache's RoPE kernels to the
     first 32 of each head's 80 channels, as MLC-LLM does it (PhiConfig.from_phi1).
 
-Bounds (MLC-LLM's AttachVariableBounds for this config): PhiConfig takes the context window
-from max_position_embeddings (2048) and the prefill chunk as min(context window, 8192) = 2048,
-so `tir_var_upper_bound` is {seq_len: 2048, batch_size: 32, total_seq_len: 2048}, not
-mlc_models.UPPER_BOUNDS's total_seq_len 8192 (a longer context than the model's positions).
+Bounds (MLC-LLM's AttachVariableBounds for this config): MLC-LLM reads phi-2's config.json
+(model_type "phi") as its Phi1Config, which takes the context window from
+max_position_embeddings (2048) and the prefill chunk as min(context window, 8192) = 2048, and
+converts it with PhiConfig.from_phi1; so `tir_var_upper_bound` is {seq_len: 2048,
+batch_size: 32, total_seq_len: 2048}, not mlc_models.UPPER_BOUNDS's total_seq_len 8192 (a
+longer context than the model was trained for).
 
 As in mlc_models, the vocabulary is the config's number rather than MLC-LLM's symbolic
 `vocab_size` (TVM 0.27's dlight Matmul crashes on a symbolic batch and vocabulary), and
