@@ -93,7 +93,8 @@ gpu-check: $(VENV)/.test
 
 # samples/real: TVM's own dumps of real models right before and after its RewriteCUDAGraph
 # inside relax.build (bench/corpus/build_corpus.py; no GPU needed), the MLC-LLM-style ones at
-# Llama-3.2-1B, Qwen2-0.5B and Llama-3.1-8B dimensions included (about 5 s each). Deterministic: a second run
+# Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B, Phi-2 and GPT-2-medium dimensions included (about 5 to
+# 15 s each). Deterministic: a second run
 # rewrites identical files. TVM_TESTS: a copy of apache/tvm's
 # tests/python/relax/test_transform_static_plan_block_memory.py, for the static_plan_* files
 # (without it they are left as they are). Then samples/real/capture_safety: small modules calling

@@ -3,9 +3,10 @@
     python bench/bench_real_size.py [--models mlc_llama_1b,...] [--write FILE]
 
 For each MLC-LLM-style model of samples/real (bench/corpus/mlc_models.py: Llama-3.2-1B,
-Qwen2-0.5B, Llama-3.1-8B dimensions; bench/corpus/mlc_olmoe.py: OLMoE-1B-7B, with and without
-thrust), each command runs as a process of its own; the table gives its exit status, wall
-seconds and peak resident memory (getrusage of the child). `kernels`
+Qwen2-0.5B, Llama-3.1-8B dimensions; the families of issue 34 beside it: Gemma-2-2B, the
+tensor-parallel Llama-3.1-8B, OLMoE-1B-7B with and without thrust, Phi-2, GPT-2-medium), each
+command runs as a process of its own; the table gives its exit status, wall seconds and peak
+resident memory (getrusage of the child). `kernels`
 needs apache-tvm (the `tvm` extra); without it that row says so.
 
 Goals (issue 24): verify of the 8B model's public functions, 4 calls each, within 4 GiB and
@@ -28,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from report import machine, write_section  # noqa: E402
 
 MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_gemma2_2b", "mlc_llama_8b_tp2",
-          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
+          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_phi2", "mlc_gpt2_medium"]
 
 
 def measure(args: list[str]) -> tuple[int, float, float]:

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # tvm_oracle: TVM's reading of its dumps
 
 MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_gemma2_2b", "mlc_llama_8b_tp2",
-          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
+          "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_phi2", "mlc_gpt2_medium"]
 
 
 def read_tvm(text: str):

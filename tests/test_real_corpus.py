@@ -31,18 +31,20 @@ NAMES = sorted({p.name.split(".")[0] for p in FILES})
 #     (docs/TVM.md). With check_well_formed=False TVM reads it;
 #   shadowed: TVM prints a module-level `batch_size = TypeVar("batch_size")` for the Relax
 #     functions' symbolic batch size, and the paged KV cache's PrimFunc batch_prefill_paged_kv
-#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump, 324 of the
-#     tensor-parallel one, whose kernels before it are more): the reader refuses the second
-#     definition (cgraph's printer renames the PrimFunc's: tir_names.py).
+#     defines its own `batch_size = T.int32()` (line 286 of each mlc_* dump, more in the later
+#     ones, whose kernels before it are more): the reader refuses the second definition
+#     (cgraph's printer renames the PrimFunc's: tir_names.py).
 TY_ARGS = "alloc_tensor() got an unexpected keyword argument 'ty_args'"
 METADATA = "Undefined variable: metadata"
 NOT_WELL_FORMED = "Program is not well-formed."
 SHADOWED = "Variable batch_size already defined in current scope"
-MLC_MODELS = ["mlc_gemma2_2b", "mlc_llama_1b", "mlc_llama_8b", "mlc_llama_8b_tp2",
-              "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_qwen2_0_5b"]
+MLC_MODELS = ["mlc_gemma2_2b", "mlc_gpt2_medium", "mlc_llama_1b", "mlc_llama_8b",
+              "mlc_llama_8b_tp2", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_phi2",
+              "mlc_qwen2_0_5b"]
 # the line of batch_prefill_paged_kv's `batch_size = T.int32()` (found by running TVM on each):
-# the later dumps print more above it (more module TypeVars and kernels)
-SHADOWED_LINE = {"mlc_llama_8b_tp2": 324, "mlc_olmoe_1b_7b": 315,
+# the later dumps print more above it (more module TypeVars and kernels: GPT-2's wpe lookup,
+# the tensor-parallel collectives, OLMoE's MoE kernels)
+SHADOWED_LINE = {"mlc_llama_8b_tp2": 324, "mlc_gpt2_medium": 324, "mlc_olmoe_1b_7b": 315,
                  "mlc_olmoe_1b_7b_thrust": 314}  # else 286
 TVM_CANNOT_READ = {
     **{f"{name}.{stage}.relax": (SHADOWED, SHADOWED_LINE.get(name, 286), 9)
@@ -102,7 +104,9 @@ def test_provenance_header(path):
         assert "test_transform_static_plan_block_memory.py" in text
     elif name.startswith("mlc_"):
         assert 'relax.build(mod, target="cuda",' in text and "relax_pipeline=" in text
-        assert re.search(r"\(bench/corpus/mlc_\w+\.py\)", text)  # the family's module
+        # the module that builds it: mlc_models.py (the first three) or its family's file
+        module = re.search(r"\(bench/corpus/(mlc_\w+\.py)\)", text)
+        assert module and (REAL_SAMPLES.parent.parent / "bench" / "corpus" / module[1]).is_file()
     else:
         assert 'relax.build(mod, target="cuda")' in text
     # TVM's text follows, whole: its module and, for embedded constants, its closing note

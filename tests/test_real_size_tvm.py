@@ -1,8 +1,9 @@
-"""The MLC-LLM-style models of samples/real (mlc_*: Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B
-dimensions, paged KV cache) through TVM 0.27.
+"""The MLC-LLM-style models of samples/real (mlc_*: Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B,
+Phi-2, GPT-2-medium dimensions, paged KV cache) through TVM 0.27.
 
-1. cgraph's text (mlc_llama_1b): `cgraph fmt` and `cgraph rewrite` outputs load in TVM with its
-   well-formedness check on, and equal TVM's reading of the before file and of the after file.
+1. cgraph's text (mlc_llama_1b here; every mlc_* model in bench/bench_tvm_text.py): `cgraph
+   fmt` and `cgraph rewrite` outputs load in TVM with its well-formedness check on, and equal
+   TVM's reading of the before file and of the after file.
 2. cgraph as a TVM pass (each model): `relax.build(mod, relax_pipeline=cuda_pipeline(...))`
    completes; the module cgraph's pass hands on inside it is well-formed and structurally equal
    to TVM's pass on the same in-memory module; the in-memory module is the corpus file.
@@ -12,7 +13,7 @@ TypeVar(...)` beside a kernel's own `batch_size = T.int32()`: docs/FORMAT.md); i
 here with that clash resolved as its printer meant it (tests/helpers/tvm_oracle.py
 `tvm_parse_own_dump`: a kernel does not see the module TypeVar of a name its body declares)
 and the ty_args fix-up of test_real_workflow. The in-memory module (rebuilt with
-bench/corpus/mlc_models.py) is the reference for the pass, not for text: TVM's own print and
+bench/corpus/mlc_models.py or its family's file) is the reference for the pass, not for text: TVM's own print and
 read lose details of it (`pages_elem_offset`, a module TypeVar, reads as int64; a `False`
 argument as an int64), so no text of it reads back equal to it; TVM's reading of its dump is
 what cgraph's text is held to. Tuples holding a GlobalVar get their struct info derived again
@@ -21,30 +22,29 @@ capture function's type depends on the order functions are printed in).
 
 Cost (CPU, TVM 0.27.0.post1): TVM reads a 5,000-line module in 5 to 7 s, 2 s more with the
 well-formedness check, and builds one of these models in about 10 s. Each text is read once and
-each model built once; the text checks run on the 1B model only: the three dumps are the same
-functions and kernels at other sizes, with the same seven renamed kernel variables (checked
-below, by cgraph, for all three), and each of the three is read by TVM inside the pass. Issue
-34's models: the kernel variables of both, the pass of the largest (the tensor-parallel 8B).
+each model built once; the text checks run on the 1B model only (Phi-2's, the largest dump, take
+66 s of CPU: bench/bench_tvm_text.py runs them on all): the dumps are the same cache kernels
+beside other model code, with the same seven renamed kernel variables (checked below, by
+cgraph, for all), and each of the first three, the tensor-parallel 8B and Phi-2 are read by
+TVM inside the pass.
 """
 
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
 from conftest import REAL_SAMPLES, ROOT
 from cudagraph_cli import ir
-from cudagraph_cli.cli import main
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.text.tir_names import module_type_vars, shadowing_renames
-from tvm_oracle import (tvm_equal, tvm_parse_own_dump, tvm_parse_with_constants,
-                        with_tuple_types_rederived, without_alloc_ty_args)
+from tvm_oracle import check_cgraph_text_of_mlc_dump, tvm_equal
 
 MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b"]
 # Issue 34's families (MLC-LLM's seven functions): their kernel variables are checked below,
-# and the largest, the tensor-parallel 8B, goes through the pass in TVM's pipeline (about 20 s);
-# every one of them does in bench/bench_corpus_workflow.py.
-FAMILY_MODELS = ["mlc_gemma2_2b", "mlc_llama_8b_tp2", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust"]
+# and the tensor-parallel 8B and Phi-2 go through the pass in TVM's pipeline (about 20 s
+# each); every one of them does in bench/bench_tvm_pass.py.
+FAMILY_MODELS = ["mlc_gemma2_2b", "mlc_llama_8b_tp2", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust",
+                 "mlc_phi2", "mlc_gpt2_medium"]
 # The kernels of each model whose own variable clashes with a module TypeVar (FORMAT.md).
 RENAMED = {"batch_prefill_paged_kv": {"batch_size": "batch_size_1"},
            "batch_prefill_paged_kv_sliding_window": {"batch_size": "batch_size_1"},
@@ -53,20 +53,6 @@ RENAMED = {"batch_prefill_paged_kv": {"batch_size": "batch_size_1"},
            "compact_kv_copy": {"num_pages": "num_pages_1"},
            "copy_single_page": {"num_pages": "num_pages_1"},
            "fused_rope": {"seq_len": "seq_len_1"}}
-
-
-def cli(*args: str) -> str:
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.output
-
-
-def tvm_reads(text: str, **kwargs):
-    """TVM's reader on a thread of its own (it calls inspect.stack() per function: under
-    pytest, several times the reading itself)."""
-    from cudagraph_cli.tvm import on_a_short_stack
-
-    return on_a_short_stack(tvm_parse_with_constants, text, {}, **kwargs)
 
 
 def dump(name: str, stage: str) -> str:
@@ -87,27 +73,13 @@ def test_the_same_kernel_variables_are_renamed_in_each_model(name):
     assert found == (MOE_RENAMED if name in MOE_MODELS else RENAMED)
 
 
+# TVM reads each of these texts in 5 to 10 s, four readings a model: the 1B model only here
+# (Phi-2's check alone takes 66 s of CPU); bench/bench_tvm_text.py runs it on every mlc_* model.
 @pytest.mark.tvm
 def test_fmt_and_rewrite_outputs_load_in_tvm_and_equal_its_readings(tvm):
-    from cudagraph_cli.tvm import on_a_short_stack
-
     name = "mlc_llama_1b"
-    before = str(REAL_SAMPLES / f"{name}.before.relax")
-    with pytest.raises(Exception, match="Variable batch_size already defined"):
-        tvm_reads(without_alloc_ty_args(dump(name, "before")))  # the premise: TVM cannot
-
-    def reference(stage):
-        return on_a_short_stack(tvm_parse_own_dump, without_alloc_ty_args(dump(name, stage)))
-
-    formatted = tvm_reads(cli("fmt", before), check_well_formed=True)
-    assert tvm_equal(formatted, reference("before")) is None
-
-    rewritten = cli("rewrite", before)
-    # No correction of docs/REWRITE.md applies to these models: TVM's rewrite exactly.
-    assert cli("rewrite", before, "--compat", "tvm") == rewritten
-    mine = tvm_reads(rewritten, check_well_formed=True)
-    assert tvm_equal(with_tuple_types_rederived(mine),
-                     with_tuple_types_rederived(reference("after"))) is None
+    check_cgraph_text_of_mlc_dump(REAL_SAMPLES / f"{name}.before.relax",
+                                  REAL_SAMPLES / f"{name}.after.relax")
 
 
 @pytest.fixture(scope="module")
@@ -137,9 +109,8 @@ def built(tvm):
                 dl.gpu.LowBatchGEMV(4))])
             with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
                                            instruments=[recorder.instrument()]):
-                mod = build_corpus.mlc_family(name).build(name, target)
-                ex = relax.build(mod, target=target,
-                                 relax_pipeline=pipeline)
+                ex = relax.build(build_corpus.mlc_family(name).build(name, target),
+                                 target=target, relax_pipeline=pipeline)
             recorder.single(name)
             cache[name] = recorder.before_modules[0], recorder.after_modules[0], ex
         return cache[name]
@@ -147,8 +118,10 @@ def built(tvm):
     return get
 
 
+# Each model is built here (about 12 s of CPU): of the families of issue 34, the largest, Phi-2;
+# bench/bench_tvm_pass.py runs cgraph's pass in memory against TVM's on all of them.
 @pytest.mark.tvm
-@pytest.mark.parametrize("name", MODELS + ["mlc_llama_8b_tp2"])
+@pytest.mark.parametrize("name", MODELS + ["mlc_llama_8b_tp2", "mlc_phi2"])
 def test_the_pass_in_cuda_pipeline_is_well_formed_and_tvms(tvm, built, name):
     from tvm import relax
 

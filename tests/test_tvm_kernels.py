@@ -106,7 +106,8 @@ def test_every_prim_func_has_a_manifest_entry(lowered, name):
 # half the MLP; Gemma-2's (its GeLU, its soft-capped logits, head_dim 256) are new.
 MLC_FAST_ARCH = {"mlc_llama_1b.before.relax": "sm_90", "mlc_llama_8b.before.relax": "sm_80",
                  "mlc_qwen2_0_5b.before.relax": "sm_80", "mlc_gemma2_2b.before.relax": "sm_90",
-                 "mlc_llama_8b_tp2.before.relax": None}
+                 "mlc_llama_8b_tp2.before.relax": None, "mlc_phi2.before.relax": "sm_90",
+                 "mlc_gpt2_medium.before.relax": "sm_80"}
 COMPILED = [(name, arch) for name in WITH_KERNELS for arch in ARCHS
             if os.environ.get("CGRAPH_ALL_ARCHS") or MLC_FAST_ARCH.get(name, arch) == arch]
 

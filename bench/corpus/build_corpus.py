@@ -42,6 +42,11 @@ Models:
                   broadcast_from_worker0, all seven of MLC-LLM's serving functions
   mlc_gemma2_2b   Gemma-2-2B (bench/corpus/mlc_gemma2.py): sliding window on alternating
                   layers through the paged KV cache's per-layer attn_kind, all seven functions
+  mlc_phi2, mlc_gpt2_medium
+                  MLC-LLM's Phi and GPT-2 models at the dimensions of microsoft/phi-2 and
+                  openai-community/gpt2-medium (bench/corpus/mlc_phi.py, mlc_gpt2.py): all
+                  seven of MLC-LLM's serving functions, its hints, and the bounds MLC-LLM
+                  derives from each config (context windows 2048 and 1024)
   static_plan_*   with --tvm-tests FILE (apache/tvm's
                   tests/python/relax/test_transform_static_plan_block_memory.py): every
                   class named `Expected` there (the module right after StaticPlanBlockMemory,
@@ -65,12 +70,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import mlc_models  # noqa: E402  (beside this file; imported from tests too)
 import mlc_gemma2  # noqa: E402
+import mlc_gpt2  # noqa: E402
 import mlc_olmoe  # noqa: E402
+import mlc_phi  # noqa: E402
 
 # The model families of issue 34, one module each beside mlc_models.py: CONFIGS (name -> a
 # record with `family`, `describe()` and, where its target needs libraries, `libs`) and
 # build(name, target), built with mlc_models.relax_pipeline.
-FAMILIES = [mlc_gemma2, mlc_olmoe]
+FAMILIES = [mlc_gemma2, mlc_olmoe, mlc_phi, mlc_gpt2]
 
 
 def mlc_family(name: str):
@@ -475,6 +482,24 @@ def main(argv=None) -> int:
             if args.only and name not in args.only:
                 continue
             build_mlc_model(args.out, family, name, config)
+
+    for family in FAMILY_MODULES:
+        for name, config in family.CONFIGS.items():
+            if args.only and name not in args.only:
+                continue
+            print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME}"
+                  " captured")
+            mod = family.build(name, tvm.target.Target(TARGET))
+            before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
+            write_pair(args.out, name, [
+                f"model: MLC-LLM-style {config.family} at {config.describe()}",
+                "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
+                f"(bench/corpus/{family.__name__}.py); captured inside relax.build(mod,"
+                " target=\"cuda\",",
+                "relax_pipeline=mlc_models.relax_pipeline) under",
+                "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
+                f"target {TARGET} (a fixed arch: the same files on every machine)",
+            ], before, after)
 
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "

@@ -178,3 +178,47 @@ def with_tuple_types_rederived(module):
     functions = {gv: Rederive().visit_expr(f) if isinstance(f, relax.Function) else f
                  for gv, f in module.functions.items()}
     return tvm.IRModule(functions, attrs=module.attrs, global_infos=module.global_infos)
+
+
+def check_cgraph_text_of_mlc_dump(before, after) -> None:
+    """cgraph's `fmt` and `rewrite` outputs of an MLC-LLM-style dump of TVM's (the path BEFORE;
+    AFTER, its after file) load in TVM with its well-formedness check on and equal TVM's
+    readings of the dumps; raises AssertionError otherwise. The premise is checked too: TVM
+    cannot read the dump itself (its module TypeVar clashes with a kernel's own variable).
+    Shared by tests/test_real_size_tvm.py and bench/bench_tvm_text.py (every model)."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from cudagraph_cli.cli import main
+    from cudagraph_cli.tvm import on_a_short_stack
+
+    def cli(*args: str) -> str:
+        result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args),
+                                                        catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def tvm_reads(text: str, **kwargs):
+        # on a thread of its own: TVM's reader calls inspect.stack() per function
+        return on_a_short_stack(tvm_parse_with_constants, text, {}, **kwargs)
+
+    def reference(path):
+        return on_a_short_stack(tvm_parse_own_dump, without_alloc_ty_args(Path(path).read_text()))
+
+    try:
+        tvm_reads(without_alloc_ty_args(Path(before).read_text()))
+    except Exception as e:  # TVM's DiagnosticError
+        assert "Variable batch_size already defined" in str(e), str(e)
+    else:
+        raise AssertionError("TVM read the dump as printed: the premise does not hold")
+
+    formatted = tvm_reads(cli("fmt", str(before)), check_well_formed=True)
+    assert tvm_equal(formatted, reference(before)) is None
+
+    rewritten = cli("rewrite", str(before))
+    # No correction of docs/REWRITE.md applies to these models: TVM's rewrite exactly.
+    assert cli("rewrite", str(before), "--compat", "tvm") == rewritten
+    mine = tvm_reads(rewritten, check_well_formed=True)
+    assert tvm_equal(with_tuple_types_rederived(mine),
+                     with_tuple_types_rederived(reference(after))) is None
