@@ -15,7 +15,9 @@ FasterTransformer, which is what an OLMoE build for a plain cuda target runs:
 Read at mlc-ai/mlc-llm 79d603f085f50500e9509fa01785ffa7ecfaaa93. The kernels keep MLC-LLM's
 names (`top8`, `get_indices`, `get_expert_instance_indptr`, `scatter_output`, `moe_gemv`,
 `group_gemm`, ...) so that a dump reads like MLC-LLM's, and their bodies compute what MLC-LLM's
-compute, tile sizes and schedule included. `moe_cumsum` is `op.cumsum`: TVM's pipeline lowers it
+compute, tile sizes and schedule included; one signature differs (get_indptr's scalar comes
+before its output: TVM 0.27's call_tir passes the arguments in order, the outputs last).
+`moe_cumsum` is `op.cumsum`: TVM's pipeline lowers it
 (DispatchSortScan) to its GPU scan `gpu_2d_continuous_cumsum`, or to `tvm.contrib.thrust.sum_scan`
 when the target lists thrust in its libs.
 """
