@@ -22,6 +22,7 @@ tvm is imported lazily: everything else in cgraph works without it.
 from __future__ import annotations
 
 import importlib
+import keyword
 import re
 import threading
 import time
@@ -30,8 +31,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Loc, SourceError
 from ..text.printer import print_module
-from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, Workspace, render_comment, \
-    to_json
+from .launch_manifest import FUNCTIONS, Expr, HostLoop, Kernel, KernelParam, PrimKernels, \
+    Workspace, render_comment, to_json
 
 TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"
 DEFAULT_ARCH = "sm_80"
@@ -372,17 +373,19 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
             if isinstance(extent, E.Var):
                 symbol.append((extent, extent.name))
                 where.setdefault(extent.name, (i, d))
-    kernels = []
+    kernels: list = []  # every launch, in the host's order
+    steps: tuple = ()
     workspaces = []
+    loop_names: set = set()
     if host_func is not None:
-        lets, calls, allocs, decls = _host_walk(tvm, host_func.body, prim, name)
+        lets, host_steps, allocs, decls = _host_walk(tvm, host_func.body, prim, name)
         tracer = _Tracer(tvm, lets, pointer_of, symbol, prim, name)
         tracer.decls = decls
         for buf in allocs:
             workspaces.append(_workspace(tvm, buf, tracer, prim, name))
             tracer.workspace_of.append((buf, len(workspaces) - 1))
-        for call in calls:
-            kernels.append(_kernel(tvm, call, device, tracer, prim, name))
+        steps = _launch_steps(tvm, host_steps, device, tracer, prim, name, set(where),
+                              kernels, loop_names)
         used_ws = {kp.workspace for k in kernels for kp in k.params}
         if any(j not in used_ws for j in range(len(workspaces))):
             unused = [w.name for j, w in enumerate(workspaces) if j not in used_ws]
@@ -395,8 +398,51 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
             used |= e.names
     for w in workspaces:
         used |= w.nbytes.names
+    used |= _loop_bound_names(steps)
+    used -= loop_names  # a loop's variable is the loop's, not read from the call
+    has_loop = any(isinstance(st, HostLoop) for st in steps)
     return PrimKernels(prim.name, tuple(params), {v: where[v] for v in sorted(used)},
-                       tuple(kernels), tuple(workspaces), tuple(bound_blocks))
+                       tuple(kernels), tuple(workspaces), tuple(bound_blocks),
+                       steps if has_loop else None)
+
+
+def _loop_bound_names(steps) -> set:
+    out = set()
+    for st in steps:
+        if isinstance(st, HostLoop):
+            out |= st.start.names | st.extent.names | _loop_bound_names(st.body)
+    return out
+
+
+def _launch_steps(tvm, host_steps: list, device: dict, tracer, prim, name, taken: set,
+                  kernels: list, loop_names: set) -> tuple:
+    """The host's launches and loops as the manifest's Kernel and HostLoop. A loop's variable
+    keeps TVM's name unless a symbolic variable or an enclosing loop has it (then `_2`, `_3`,
+    ...): the manifest reads variables by name. A loop that launches nothing is left out."""
+    out = []
+    for kind, node, body in host_steps:
+        if kind == "launch":
+            k = _kernel(tvm, node, device, tracer, prim, name)
+            kernels.append(k)
+            out.append(k)
+            continue
+        base = re.sub(r"\W", "_", str(node.loop_var.name)) or "i"
+        if not re.match(r"[A-Za-z_]", base):
+            base = "i_" + base
+        var, n = base, 1
+        while var in taken or var in FUNCTIONS or keyword.iskeyword(var):
+            n += 1
+            var = f"{base}_{n}"
+        start = Expr.parse(tracer.text(node.min))
+        extent = Expr.parse(tracer.text(node.extent))
+        tracer.loops.append((node.loop_var, var))
+        inner = _launch_steps(tvm, body, device, tracer, prim, name, taken | {var}, kernels,
+                              loop_names)
+        tracer.loops.pop()
+        if inner:
+            loop_names.add(var)
+            out.append(HostLoop(var, start, extent, inner))
+    return tuple(out)
 
 
 def _workspace(tvm, buf, tracer, prim, name) -> Workspace:
@@ -418,27 +464,34 @@ def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
 
 
 def _host_walk(tvm, body, prim, name):
-    """The host function's let-bindings ((var, value) pairs), its kernel calls and the
-    buffers it allocates (per-call workspaces), in order."""
+    """The host function's let-bindings ((var, value) pairs), its launches and loops in order
+    (steps: ("launch", call, None) and ("loop", For, steps of its body)), the buffers it
+    allocates (per-call workspaces, in order) and its views of buffers."""
     lets: list = []  # (var, value): TIR vars compare by `same_as`, not by `==`
-    calls: list = []
     allocs: list = []
     decls: list = []  # (buffer, its data): TVM's views of a buffer's memory
     tirx = tvm.tirx
+    host_loop_kinds = (tirx.ForKind.SERIAL, tirx.ForKind.UNROLLED)
 
-    def walk(node, in_loop: bool):
+    def walk(node, steps: list, inside: str | None):
+        """`inside`: None at the top or in a host loop's body, else what launches and
+        allocations cannot be under (a condition, a while loop, an unusual loop)."""
         if node is None:
             return
         if isinstance(node, (list, tuple)) or type(node).__name__ == "Array":
             for x in node:
-                walk(x, in_loop)
+                walk(x, steps, inside)
             return
         if isinstance(node, (tirx.Bind, tirx.LetStmt, tirx.expr.Let)):
             lets.append((node.var, node.value))
         if isinstance(node, tirx.AllocBuffer):
-            if in_loop:
+            if steps is not top:
                 raise _error(prim, name, "TVM's host code allocates a buffer inside a loop; "
-                             "cgraph's manifest has no host loops")
+                             "cgraph's manifest allocates a call's workspaces once, before "
+                             "its launches")
+            if inside:
+                raise _error(prim, name, f"TVM's host code allocates a buffer {inside}; "
+                             "cgraph's manifest has no such host code")
             allocs.append(node.buffer)
         if isinstance(node, tirx.DeclBuffer):
             decls.append((node.buffer, node.data))
@@ -450,18 +503,44 @@ def _host_walk(tvm, body, prim, name):
                          "with dlight first; give cgraph the scheduled module)")
         if type(node).__name__ == "Call" and getattr(node.op, "name", "") == \
                 "tirx.call_ffi_kernel":
-            if in_loop:
-                raise _error(prim, name, "TVM's host code launches a kernel inside a loop; "
-                             "cgraph's manifest has no host loops")
-            calls.append(node)
-        loop = in_loop or isinstance(node, (tirx.For, tirx.While))
+            if inside:
+                raise _error(prim, name, f"TVM's host code launches a kernel {inside}; "
+                             "cgraph's manifest has no such host code")
+            steps.append(("launch", node, None))
+        if isinstance(node, tirx.For):
+            step = node.step if getattr(node, "step", None) is not None else None
+            if node.kind not in host_loop_kinds:
+                where = inside or f"inside a {str(node.kind).split('.')[-1].lower()} loop"
+            elif step is not None and not (isinstance(step, tirx.expr.IntImm)
+                                           and int(step.value) == 1):
+                where = inside or f"inside a loop of step {step}"
+            else:
+                where = inside
+            for bound in (node.min, node.extent):
+                walk(bound, steps, inside)
+            body: list = []
+            walk(node.body, body, where)
+            if body:
+                steps.append(("loop", node, body))
+            return
+        if isinstance(node, tirx.While):
+            walk(node.condition, steps, inside)
+            walk(node.body, steps, inside or "inside a while loop")
+            return
+        if isinstance(node, tirx.IfThenElse):
+            walk(node.condition, steps, inside)
+            cond = f"under a condition (`if {node.condition}`)"
+            walk(node.then_case, steps, inside or cond)
+            walk(node.else_case, steps, inside or cond)
+            return
         for attr in ("seq", "body", "then_case", "else_case", "value", "args"):
             child = getattr(node, attr, None) if _has_field(node, attr) else None
             if child is not None and not isinstance(child, (str, int, float)):
-                walk(child, loop)
+                walk(child, steps, inside)
 
-    walk(body, False)
-    return lets, calls, allocs, decls
+    top: list = []
+    walk(body, top, None)
+    return lets, top, allocs, decls
 
 
 def _has_field(node, attr: str) -> bool:
@@ -493,6 +572,7 @@ class _Tracer:
         self.symbol = symbol
         self.workspace_of: list = []  # (a buffer the host allocates, workspace index)
         self.decls: list = []  # (buffer, data): the host's decl_buffers
+        self.loops: list = []  # (loop variable, its manifest name): the loops around a launch
 
     def pointer(self, e) -> KernelParam:
         """The PrimFunc buffer parameter or workspace whose data pointer `e` is."""
@@ -536,6 +616,10 @@ class _Tracer:
         if t is E.IntImm:
             return str(int(e.value))
         if t is E.Var:
+            # A loop's variable first, by identity: TVM's loops may reuse a name.
+            for v, loop_name in reversed(self.loops):
+                if v.same_as(e):
+                    return loop_name
             nm = _lookup(self.symbol, e, by_name=True)
             if nm is not None:
                 return nm
@@ -552,7 +636,7 @@ class _Tracer:
             return self.text(e.value, depth + 1)
         infix = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.FloorDiv: "//", E.FloorMod: "%",
                  E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.EQ: "==", E.NE: "!=",
-                 E.And: "and", E.Or: "or"}
+                 E.And: "and", E.Or: "or", E.LShift: "<<", E.RShift: ">>"}
         if t in infix:
             return f"({self.text(e.a, depth + 1)} {infix[t]} {self.text(e.b, depth + 1)})"
         calls = {E.Min: "min", E.Max: "max", E.Div: "truncdiv", E.Mod: "truncmod"}
