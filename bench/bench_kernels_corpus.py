@@ -9,7 +9,8 @@ e.g. a dump not committed yet), in this process:
 1. cgraph reads it (`parse_module`) and lowers its PrimFuncs as `cgraph kernels` does
    (`tvm_kernels.lower_module`, docs/KERNELS.md): the seconds to lower (tvm's import, done once
    first, excluded), PrimFuncs, kernels, PrimFuncs whose host code loops (host loops),
-   PrimFuncs with blocks cgraph bound to GPU threads, workspaces; the manifest is read back by
+   PrimFuncs with blocks cgraph bound to GPU threads, workspaces, the library functions TVM's
+   host code calls (which `run --kernels` leaves to cgraph's stand-ins); the manifest is read back by
    `read_manifest` as `cgraph run --kernels` reads it.
 2. NVRTC compiles the file for each architecture (default sm_80 and sm_90), with an empty
    cache (nothing is reused between runs): the seconds, and every kernel of the manifest must
@@ -73,7 +74,8 @@ def one_model(path: Path, archs: list[str]) -> dict:
     row.update(prim_funcs=len(prims), kernels=sum(len(p.kernels) for p in prims),
                host_loops=sum(p.has_loops for p in prims),
                bound=sum(bool(p.bound_blocks) for p in prims),
-               workspaces=sum(len(p.workspaces) for p in prims))
+               workspaces=sum(len(p.workspaces) for p in prims),
+               library_calls=sorted({c for p in prims for c in p.host_calls}))
     names = manifest.kernel_names()
     for arch in archs:
         with tempfile.TemporaryDirectory(prefix="cgraph-nvrtc-") as cache:
@@ -92,15 +94,15 @@ def one_model(path: Path, archs: list[str]) -> dict:
 
 
 def table(rows: list[dict], archs: list[str]) -> str:
-    head = ["model", "PrimFuncs", "kernels", "host loops", "bound", "workspaces", "lower s"] + \
-        [f"NVRTC {a}" for a in archs]
+    head = ["model", "PrimFuncs", "kernels", "host loops", "bound", "workspaces",
+            "library calls", "lower s"] + [f"NVRTC {a}" for a in archs]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         if "error" in r:
             lines.append(f"| {r['model']} | {r['error']} |" + " |" * (len(head) - 2))
             continue
         cells = [r["model"], r["prim_funcs"], r["kernels"], r["host_loops"], r["bound"],
-                 r["workspaces"], f"{r['lower_s']:.2f}"]
+                 r["workspaces"], ", ".join(r["library_calls"]) or "-", f"{r['lower_s']:.2f}"]
         cells += [f"{r[a]} {r[a + '_s']:.1f} s" if r[a] == "ok" else r[a] for a in archs]
         lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines)
@@ -132,7 +134,8 @@ def main(argv=None) -> int:
             f"{tvm.__version__}; tvm's import, {tvm_import_s:.1f} s, excluded; wall seconds; "
             f"`python bench/bench_kernels_corpus.py`). host loops: PrimFuncs whose host code "
             "launches in a loop (docs/KERNELS.md); bound: PrimFuncs with blocks cgraph bound "
-            "to GPU threads.\n\n" + table(rows, archs))
+            "to GPU threads; library calls: packed functions TVM's host code calls (run on "
+            "cgraph's stand-ins).\n\n" + table(rows, archs))
     print(text)
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": rows, "archs": archs}, indent=1))

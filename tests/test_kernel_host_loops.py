@@ -441,3 +441,54 @@ def test_a_launch_under_a_condition_is_located(tvm, tmp_path):
     assert f"{src}:10:9: error: PrimFunc 'rounds': TVM's host code launches a kernel under a " \
            "condition" in r.output
     assert not (tmp_path / "c.cu").exists()
+
+
+# ---- a library function called by TVM's host code ------------------------------------------
+
+CUBLAS_EXTERN = REAL_SAMPLES / "capture_safety" / "cublas_te_extern.before.relax"
+
+
+def test_a_library_call_of_the_host_code_is_left_to_the_stand_in(tvm):
+    """cublas_te_extern's `matmul` is a te.extern PrimFunc whose body is
+    `T.call_packed("tvm.contrib.cublas.matmul", ...)`: TVM's host code calls the library, and
+    generates no kernel. The manifest says so, `cgraph kernels` notes it, and `run --kernels`
+    runs cgraph's stand-in for it rather than launching nothing."""
+    from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu
+
+    text = CUBLAS_EXTERN.read_text()
+    called = re.findall(r'T\.call_packed\("([\w.]+)"', text)
+    assert called == ["tvm.contrib.cublas.matmul"]
+    mod, ks, manifest = _lower(text, CUBLAS_EXTERN.name)
+    prim = manifest.prim_funcs["matmul"]
+    assert prim.host_calls == tuple(called) and not prim.kernels
+    assert all(not p.host_calls for n, p in manifest.prim_funcs.items() if n != "matmul")
+    assert any("PrimFunc 'matmul': TVM's host code calls tvm.contrib.cublas.matmul" in n
+               for n in ks.notes)
+    if gxx() is None:
+        pytest.skip("g++ is needed for the simulated driver")
+    options = RunOptions(calls=1, warmup=0, iters=1, kernels_source=ks.source,
+                         kernels_name="cublas.cu")
+    r = run_on_gpu(mod, CUBLAS_EXTERN.name, options, open_device=RecordingDriver)
+    assert r.ok, (r.difference_between, r.difference)
+    assert "matmul" not in r.user_kernels_used and "relu" in r.user_kernels_used
+    assert any(n.startswith("the host code of matmul calls tvm.contrib.cublas.matmul, which "
+                            "cublas.cu cannot hold") for n in r.notes), r.notes
+    assert not any(n.startswith("TVM generated no kernel") for n in r.notes), r.notes
+
+
+def test_a_kernel_tvm_cannot_generate_is_located_at_its_prim_func(tvm):
+    """sampler_thrust: TVM 0.27's CUDA code generator rejects the thrust sorts' kernels (their
+    `T.sblock_alloc_buffer` in global memory; relax.build stops there too, the sample's header
+    says). The error is at the first PrimFunc whose kernel fails alone."""
+    from cudagraph_cli.cuda.tvm_kernels import lower_module
+    from cudagraph_cli.diagnostics import SourceError
+
+    path = REAL_SAMPLES / "capture_safety" / "sampler_thrust.before.relax"
+    text = path.read_text()
+    assert "Cannot allocate global memory when targeting CUDA" in text.split("\n@I")[0]
+    with pytest.raises(SourceError) as e:
+        lower_module(parse_module(text, str(path)), path.name)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "def argsort_thrust(" in ln)
+    assert (e.value.loc.line, e.value.loc.col) == (line, 9)
+    assert e.value.message.startswith("PrimFunc 'argsort_thrust': TVM cannot generate CUDA C "
+                                      "(cuda sm_80) for its kernel: Check failed")

@@ -219,6 +219,9 @@ class PrimKernels:
     # The host code's launches and loops (Kernel and HostLoop) in order, where it has a loop;
     # None where it launches `kernels` once each, in order.
     steps: tuple | None = None
+    # Packed functions TVM's host code calls (a library's: thrust's scan, cuBLAS's matmul),
+    # which no kernels file holds: `cgraph run --kernels` runs cgraph's stand-in instead.
+    host_calls: tuple = ()
 
     @property
     def launch_steps(self) -> tuple:
@@ -252,6 +255,8 @@ def to_json(prim_funcs: list, info: dict) -> dict:
                                    for w in p.workspaces]
         if p.bound_blocks:
             entry["bound_by_cgraph"] = list(p.bound_blocks)
+        if p.host_calls:
+            entry["host_calls"] = list(p.host_calls)
         entry["kernels"] = [_step_json(k) for k in p.launch_steps]
         out["prim_funcs"][p.name] = entry
     return out
@@ -368,9 +373,12 @@ def _prim(pname: str, p: dict, defined: set) -> PrimKernels:
     kernels: list = []  # every kernel, in the host code's order
     steps = _steps(p["kernels"], top, params, workspaces, defined, kernels)
     has_loop = any(isinstance(st, HostLoop) for st in steps)
+    host_calls = p.get("host_calls", [])
+    if not isinstance(host_calls, list) or not all(isinstance(c, str) for c in host_calls):
+        raise ValueError("\"host_calls\" is a list of function names")
     return PrimKernels(pname, params, variables, tuple(kernels), tuple(workspaces),
                        tuple(str(b) for b in p.get("bound_by_cgraph", [])),
-                       steps if has_loop else None)
+                       steps if has_loop else None, tuple(host_calls))
 
 
 _IDENT_RE = re.compile(r"^[A-Za-z_]\w*$")

@@ -131,6 +131,9 @@ def lower_module(mod: ir.Module, name: str, arch: str = DEFAULT_ARCH) -> KernelS
              f"({', '.join(b)}), which TVM's host code would run on the CPU; cgraph bound "
              "their spatial loops to GPU threads, as dlight's Fallback rule does"
              for p, b in bound.items()]
+    notes += [f"PrimFunc '{p.name}': TVM's host code calls {', '.join(p.host_calls)}, a "
+              "library function no kernels file holds; `cgraph run --kernels` runs cgraph's "
+              "stand-in for it" for p in result if p.host_calls]
     return KernelSet(_cu_file(header, result, code), result, arch, seconds, notes)
 
 
@@ -153,11 +156,16 @@ def _read_with_tvm(tvm, mod: ir.Module, prims: list, name: str):
         raise _blame(str(e), text, prims, name, "TVM cannot read") from None
 
 
+def _first_line(message: str) -> str:
+    """A TVM error's message without its traceback."""
+    return next((ln.strip() for ln in message.splitlines()
+                 if ln.strip() and not ln.startswith(("Traceback", "  File"))), message)
+
+
 def _blame(message: str, text: str, prims: list, name: str, what: str) -> SourceError:
     """A TVM error, located at the PrimFunc it is about (by the printed text's line, or by
     the PrimFunc's name in the message)."""
-    first = next((ln.strip() for ln in message.splitlines()
-                  if ln.strip() and not ln.startswith(("Traceback", "  File"))), message)
+    first = _first_line(message)
     culprit = None
     m = re.search(r"(?:line|:)\s*(\d+)", message)
     if m and text:
@@ -288,15 +296,33 @@ def _lower(tvm, tmod, prims: list, arch: str, name: str):
     host = {gv.name_hint: f for gv, f in host_mod.functions.items()}
     device = {}
     codes = []
-    for dev_target, dev_mod in device_mods.items():
+    for dev_target, device_mod in device_mods.items():
         try:
-            dev_mod = finalize_device()(dev_mod)
+            dev_mod = finalize_device()(device_mod)
             device.update({gv.name_hint: f for gv, f in dev_mod.functions.items()})
             codes.append(_cuda_source(tvm, build, dev_mod, dev_target))
         except Exception as e:  # noqa: BLE001 - TVM's code generator raises many kinds
-            raise _blame(str(e), "", prims, name, f"TVM cannot generate CUDA C (cuda {arch}) "
-                         "for") from None
+            what = f"TVM cannot generate CUDA C (cuda {arch}) for"
+            culprit = _failing_prim(tvm, build, device_mod, dev_target, finalize_device, prims)
+            if culprit is not None:
+                raise _error(culprit, name, f"{what} its kernel: {_first_line(str(e))}") \
+                    from None
+            raise _blame(str(e), "", prims, name, what) from None
     return host, device, "\n".join(codes)
+
+
+def _failing_prim(tvm, build, dev_mod, dev_target, finalize_device, prims):
+    """The PrimFunc whose kernel TVM's code generator rejects, for the error's location: each
+    kernel generated alone (only once the module failed); its PrimFunc is the one whose name
+    the kernel's starts with (`<prim>_kernel`, `<prim>_kernel_1`, ...), the longest."""
+    for gv, func in dev_mod.functions.items():
+        one = tvm.IRModule({gv: func}, attrs=dev_mod.attrs)
+        try:
+            _cuda_source(tvm, build, finalize_device()(one), dev_target)
+        except Exception:  # noqa: BLE001 - the failure being looked for
+            owners = [p for p in prims if gv.name_hint.startswith(p.name + "_kernel")]
+            return max(owners, key=lambda p: len(p.name)) if owners else None
+    return None
 
 
 def _lowering_error(tvm, tmod, prims, arch, name, e) -> SourceError:
@@ -377,8 +403,10 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
     steps: tuple = ()
     workspaces = []
     loop_names: set = set()
+    host_calls: list = []
     if host_func is not None:
-        lets, host_steps, allocs, decls = _host_walk(tvm, host_func.body, prim, name)
+        lets, host_steps, allocs, decls = _host_walk(tvm, host_func.body, prim, name,
+                                                     host_calls)
         tracer = _Tracer(tvm, lets, pointer_of, symbol, prim, name)
         tracer.decls = decls
         for buf in allocs:
@@ -403,7 +431,7 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
     has_loop = any(isinstance(st, HostLoop) for st in steps)
     return PrimKernels(prim.name, tuple(params), {v: where[v] for v in sorted(used)},
                        tuple(kernels), tuple(workspaces), tuple(bound_blocks),
-                       steps if has_loop else None)
+                       steps if has_loop else None, tuple(host_calls))
 
 
 def _loop_bound_names(steps) -> set:
@@ -463,10 +491,18 @@ def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
     return SourceError(f"PrimFunc '{prim.name}': {msg}", prim.loc, name)
 
 
-def _host_walk(tvm, body, prim, name):
+# Packed calls of TVM's host code (tvm/tirx/builtin.h), and the one every host function makes
+# (SplitHostDevice's device setup), which is not work.
+_PACKED_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked", "tirx.tvm_call_packed_lowered",
+                 "tirx.tvm_call_cpacked_lowered")
+_SET_DEVICE = "__tvm_set_device"
+
+
+def _host_walk(tvm, body, prim, name, host_calls: list):
     """The host function's let-bindings ((var, value) pairs), its launches and loops in order
     (steps: ("launch", call, None) and ("loop", For, steps of its body)), the buffers it
-    allocates (per-call workspaces, in order) and its views of buffers."""
+    allocates (per-call workspaces, in order) and its views of buffers. The packed functions
+    it calls (a library's) are appended to `host_calls`."""
     lets: list = []  # (var, value): TIR vars compare by `same_as`, not by `==`
     allocs: list = []
     decls: list = []  # (buffer, its data): TVM's views of a buffer's memory
@@ -507,6 +543,11 @@ def _host_walk(tvm, body, prim, name):
                 raise _error(prim, name, f"TVM's host code launches a kernel {inside}; "
                              "cgraph's manifest has no such host code")
             steps.append(("launch", node, None))
+        if type(node).__name__ == "Call" and getattr(node.op, "name", "") in _PACKED_CALLS \
+                and node.args:
+            callee = str(getattr(node.args[0], "value", node.args[0]))
+            if callee != _SET_DEVICE and callee not in host_calls:
+                host_calls.append(callee)
         if isinstance(node, tirx.For):
             step = node.step if getattr(node, "step", None) is not None else None
             if node.kind not in host_loop_kinds:
