@@ -10,8 +10,8 @@ e.g. a dump not committed yet), in this process:
    (`tvm_kernels.lower_module`, docs/KERNELS.md): the seconds to lower (tvm's import, done once
    first, excluded), PrimFuncs, kernels, PrimFuncs whose host code loops (host loops),
    PrimFuncs with blocks cgraph bound to GPU threads, workspaces, the library functions TVM's
-   host code calls (which `run --kernels` leaves to cgraph's stand-ins); the manifest is read back by
-   `read_manifest` as `cgraph run --kernels` reads it.
+   host code calls (which `run --kernels` leaves to cgraph's stand-ins); the manifest is read
+   back by `read_manifest` as `cgraph run --kernels` reads it.
 2. NVRTC compiles the file for each architecture (default sm_80 and sm_90), with an empty
    cache (nothing is reused between runs): the seconds, and every kernel of the manifest must
    be in the cubin.

@@ -153,7 +153,8 @@ def expected_launches(text: str, n: int, m: int = 1) -> list:
     return out
 
 
-_SIGNATURE_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\((.*?)\)')
+_SIGNATURE_RE = re.compile(r'extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?'
+                           r'(\w+)\((.*?)\)')
 
 
 def signature_names(source: str) -> dict:
