@@ -192,6 +192,22 @@ def test_the_cumsum_alone_has_two_host_loops(alone):
     assert i_param.expr.names == {"i"} and i_param.dtype == "int64"
 
 
+def test_the_cli_writes_the_cumsum_kernels(alone, tmp_path):
+    """The issue's command: `cgraph kernels` exits 0 and writes the manifest with the loops."""
+    from click.testing import CliRunner
+
+    from cudagraph_cli import cli
+
+    text = alone[0]
+    src, out = tmp_path / "cumsum.before.relax", tmp_path / "cumsum.cu"
+    src.write_text(text)
+    r = CliRunner().invoke(cli.main, ["kernels", str(src), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    prim = read_manifest(out.read_text(), str(out)).prim_funcs[CUMSUM]
+    assert [type(s).__name__ for s in prim.launch_steps] == ["Kernel", "HostLoop", "HostLoop",
+                                                             "Kernel"]
+
+
 @pytest.mark.parametrize("n", [100, 300, 600_000, 200_000_000])
 def test_a_call_launches_each_round(alone, n):
     """plan_prim_call unrolls the loops for the call's n: the launches, their order, grids and
