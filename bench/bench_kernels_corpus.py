@@ -1,10 +1,11 @@
 """Benchmark and check: `cgraph kernels` and NVRTC on every MLC-style model of samples/real.
 
     python bench/bench_kernels_corpus.py [--archs sm_80,sm_90] [--models mlc_llama_1b,...]
-                                         [--json OUT] [--write docs/BENCHMARKS.md] [FILE ...]
+                                         [--json OUT] [--write docs/BENCHMARKS.md]
+                                         [--note TEXT] [FILE ...]
 
-For each model (every samples/real/mlc_*.before.relax, or --models NAME,..., and any FILE given,
-e.g. a dump not committed yet), in this process:
+For each model (every samples/real/mlc_*.before.relax, or --models NAME,... -- `--models ""`
+for none -- and any FILE given, e.g. a dump not committed yet), in this process:
 
 1. cgraph reads it (`parse_module`) and lowers its PrimFuncs as `cgraph kernels` does
    (`tvm_kernels.lower_module`, docs/KERNELS.md): the seconds to lower (tvm's import, done once
@@ -49,8 +50,8 @@ SECTION = "bench_kernels_corpus"
 
 def models(names: list[str] | None, files: list[str]) -> list[Path]:
     found = sorted(SAMPLES.glob("mlc_*.before.relax"))
-    if names:
-        found = [SAMPLES / f"{n}.before.relax" for n in names]
+    if names is not None:  # `--models ""`: none, only the FILEs
+        found = [SAMPLES / f"{n}.before.relax" for n in names if n]
     return found + [Path(f) for f in files]
 
 
@@ -108,6 +109,15 @@ def table(rows: list[dict], archs: list[str]) -> str:
     return "\n".join(lines)
 
 
+def section(rows: list[dict], archs: list[str], tvm_version: str, tvm_import_s: float) -> str:
+    return (f"### `cgraph kernels` and NVRTC on the MLC-style models ({machine()}, TVM "
+            f"{tvm_version})\n\n`python bench/bench_kernels_corpus.py`. Wall seconds; tvm's "
+            f"import ({tvm_import_s:.1f} s) excluded; NVRTC with an empty cache. host loops: "
+            "PrimFuncs whose host code launches in a loop (docs/KERNELS.md); bound: PrimFuncs "
+            "with blocks cgraph bound to GPU threads; library calls: packed functions TVM's "
+            "host code calls (run on cgraph's stand-ins).\n\n" + table(rows, archs))
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("files", nargs="*", help="more .before.relax files")
@@ -115,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--archs", default="sm_80,sm_90")
     ap.add_argument("--json")
     ap.add_argument("--write", help="docs/BENCHMARKS.md: replace this benchmark's section")
+    ap.add_argument("--note", default="", help="a line under the table (say if the machine "
+                    "was shared)")
     args = ap.parse_args(argv)
     archs = [a for a in args.archs.split(",") if a]
     from cudagraph_cli.cuda.tvm_kernels import import_tvm
@@ -123,22 +135,22 @@ def main(argv=None) -> int:
     tvm = import_tvm()
     tvm_import_s = time.perf_counter() - t
     rows = []
-    for path in models(args.models.split(",") if args.models else None, args.files):
+    for path in models(args.models.split(",") if args.models is not None else None,
+                       args.files):
         row = one_model(path, archs)
         row["peak_rss_gib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20,
                                     2)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
         gc.collect()
-    text = (f"`cgraph kernels` and NVRTC on the MLC-style models ({machine()}, TVM "
-            f"{tvm.__version__}; tvm's import, {tvm_import_s:.1f} s, excluded; wall seconds; "
-            f"`python bench/bench_kernels_corpus.py`). host loops: PrimFuncs whose host code "
-            "launches in a loop (docs/KERNELS.md); bound: PrimFuncs with blocks cgraph bound "
-            "to GPU threads; library calls: packed functions TVM's host code calls (run on "
-            "cgraph's stand-ins).\n\n" + table(rows, archs))
+    text = section(rows, archs, str(tvm.__version__), tvm_import_s)
+    if args.note:
+        text += "\n\n" + args.note
     print(text)
     if args.json:
-        Path(args.json).write_text(json.dumps({"rows": rows, "archs": archs}, indent=1))
+        Path(args.json).write_text(json.dumps({"rows": rows, "archs": archs,
+                                               "tvm": str(tvm.__version__),
+                                               "tvm_import_s": tvm_import_s}, indent=1))
     if args.write:
         write_section(args.write, SECTION, text)
     failed = [r for r in rows if "error" in r or any(r.get(a) != "ok" for a in archs)]

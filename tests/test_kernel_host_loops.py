@@ -509,3 +509,26 @@ def test_a_kernel_tvm_cannot_generate_is_located_at_its_prim_func(tvm):
     assert (e.value.loc.line, e.value.loc.col) == (line, 9)
     assert e.value.message.startswith("PrimFunc 'argsort_thrust': TVM cannot generate CUDA C "
                                       "(cuda sm_80) for its kernel: Check failed")
+
+
+def test_the_kernels_bench_runs(alone, tmp_path, capsys):
+    """bench/bench_kernels_corpus.py's plumbing, on the cumsum module for one architecture
+    (the bench itself runs every mlc model for both)."""
+    text = alone[0]
+    src = tmp_path / "cumsum.before.relax"
+    src.write_text(text)
+    spec = importlib.util.spec_from_file_location(
+        "bench_kernels_corpus", ROOT / "bench" / "bench_kernels_corpus.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    doc, out = tmp_path / "B.md", tmp_path / "b.json"
+    doc.write_text("# x\n")
+    nvrtc_or_skip()
+    assert bench.main(["--models", "", str(src), "--archs", "sm_80", "--json", str(out),
+                       "--write", str(doc)]) == 0
+    import json
+
+    (row,) = json.loads(out.read_text())["rows"]
+    assert (row["model"], row["prim_funcs"], row["kernels"], row["host_loops"],
+            row["sm_80"]) == ("cumsum", 1, 4, 1, "ok")
+    assert "| cumsum | 1 | 4 | 1 | 0 | 1 | - |" in doc.read_text()
