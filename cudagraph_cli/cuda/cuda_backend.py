@@ -331,10 +331,13 @@ class KernelLibrary:
         return f
 
     def manifest_kernels(self, name: str):
-        """The manifest's entry for PrimFunc `name`, or None."""
+        """The manifest's entry for PrimFunc `name`, or None (not listed, or its host code
+        calls a library function, which the file cannot hold: cgraph's stand-in runs it)."""
         if self.manifest is None:
             return None
         prim = self.manifest.prim_funcs.get(name)
+        if prim is not None and prim.host_calls:
+            return None
         if prim is not None:
             self.user_used.add(name)
         return prim

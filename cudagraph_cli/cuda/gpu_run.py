@@ -229,7 +229,13 @@ def manifest_notes(manifest, mod: ir.Module, kernels_name: str) -> list[str]:
     if missing:
         notes.append(f"{kernels_name} has no kernels for {', '.join(missing)}: cgraph's "
                      "stand-in kernels run them")
-    empty = [n for n in prims if n in manifest.prim_funcs and not manifest.prim_funcs[n].kernels]
+    library = [n for n in prims if n in manifest.prim_funcs and manifest.prim_funcs[n].host_calls]
+    if library:
+        calls = sorted({c for n in library for c in manifest.prim_funcs[n].host_calls})
+        notes.append(f"the host code of {', '.join(library)} calls {', '.join(calls)}, which "
+                     f"{kernels_name} cannot hold: cgraph's stand-in kernels run them")
+    empty = [n for n in prims if n in manifest.prim_funcs and not manifest.prim_funcs[n].kernels
+             and n not in library]
     if empty:
         notes.append(f"TVM generated no kernel for {', '.join(empty)}: a call launches nothing "
                      "and leaves its outputs as they were")

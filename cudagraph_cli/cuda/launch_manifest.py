@@ -13,10 +13,14 @@ host code allocates (intermediate buffers in global memory: name, dtype, bytes a
 expression), and its kernels in launch order, each with its parameters in the kernel's order
 (a PrimFunc buffer parameter's pointer, a workspace's pointer, or a scalar expression), grid
 and block dimensions and dynamic shared memory bytes as expressions of the symbolic variables.
+The launch list may hold host loops (TVM's scheduled scans launch a kernel per round): a loop
+has a variable, a start and an extent, and a body of launches and loops, in which the loop's
+variable is read as the symbolic variables are.
 
 Expressions are a small integer language: decimal literals, variable names, `+ - * // %`
-(floor division and modulo, as TIR's FloorDiv and FloorMod), unary `-`, comparisons,
-`and`/`or`/`not`, and the functions min, max, select(cond, a, b), truncdiv and truncmod.
+(floor division and modulo, as TIR's FloorDiv and FloorMod), `<< >>` (TIR's shift_left and
+shift_right), unary `-`, comparisons, `and`/`or`/`not`, and the functions min, max,
+select(cond, a, b), truncdiv and truncmod.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 import ast
 import ctypes
 import json
+import keyword
 import re
 from dataclasses import dataclass
 
@@ -47,7 +52,10 @@ class ManifestError(SourceError):
 
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
            ast.Mult: lambda a, b: a * b, ast.FloorDiv: lambda a, b: a // b,
-           ast.Mod: lambda a, b: a % b}
+           ast.Mod: lambda a, b: a % b, ast.LShift: lambda a, b: a << b,
+           ast.RShift: lambda a, b: a >> b}
+# TVM's host code shifts 64-bit integers (LLVM's shl/ashr): a count outside 0..63 has no value.
+_SHIFT_BITS = 64
 _CMPS = {ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b,
          ast.GtE: lambda a, b: a >= b, ast.Eq: lambda a, b: a == b,
          ast.NotEq: lambda a, b: a != b}
@@ -132,6 +140,9 @@ class Expr:
             a, b = self._eval(node.left, env), self._eval(node.right, env)
             if isinstance(node.op, (ast.FloorDiv, ast.Mod)) and b == 0:
                 raise ZeroDivisionError(f"{self.text}: division by zero")
+            if isinstance(node.op, (ast.LShift, ast.RShift)) and not 0 <= b < _SHIFT_BITS:
+                raise ValueError(f"{self.text}: a shift by {b} (TVM's host code shifts 64-bit "
+                                 "integers: 0 to 63)")
             return _BINOPS[type(node.op)](a, b)
         if isinstance(node, ast.UnaryOp):
             v = self._eval(node.operand, env)
@@ -184,14 +195,41 @@ class Kernel:
 
 
 @dataclass(frozen=True)
+class HostLoop:
+    """A loop of TVM's host code around launches: `var` takes start, start + 1, ...,
+    start + extent - 1 (none when extent <= 0), and each value runs `body` (Kernel and HostLoop,
+    in order) once. start and extent read the symbolic variables and the enclosing loops'
+    variables; the body's expressions read `var` too."""
+
+    var: str
+    start: Expr
+    extent: Expr
+    body: tuple
+
+
+@dataclass(frozen=True)
 class PrimKernels:
     name: str
     params: tuple  # (name, "buffer" | "scalar") in the PrimFunc's order
     vars: dict  # symbolic variable -> (param index, dimension or None for a scalar param)
-    kernels: tuple  # Kernel, in launch order
+    kernels: tuple  # Kernel, every one the PrimFunc launches, in the host code's order
     workspaces: tuple = ()  # Workspace, allocated for each call
     # Blocks TVM's schedule left unbound, which `cgraph kernels` bound to GPU threads.
     bound_blocks: tuple = ()
+    # The host code's launches and loops (Kernel and HostLoop) in order, where it has a loop;
+    # None where it launches `kernels` once each, in order.
+    steps: tuple | None = None
+    # Packed functions TVM's host code calls (a library's: thrust's scan, cuBLAS's matmul),
+    # which no kernels file holds: `cgraph run --kernels` runs cgraph's stand-in instead.
+    host_calls: tuple = ()
+
+    @property
+    def launch_steps(self) -> tuple:
+        return self.kernels if self.steps is None else self.steps
+
+    @property
+    def has_loops(self) -> bool:
+        return self.steps is not None
 
 
 @dataclass(frozen=True)
@@ -217,13 +255,21 @@ def to_json(prim_funcs: list, info: dict) -> dict:
                                    for w in p.workspaces]
         if p.bound_blocks:
             entry["bound_by_cgraph"] = list(p.bound_blocks)
-        entry["kernels"] = [{
-            "name": k.name,
-            "params": [_param_json(kp) for kp in k.params],
-            "grid": [e.text for e in k.grid], "block": [e.text for e in k.block],
-            "dynamic_shared_bytes": k.dynamic_shared.text} for k in p.kernels]
+        if p.host_calls:
+            entry["host_calls"] = list(p.host_calls)
+        entry["kernels"] = [_step_json(k) for k in p.launch_steps]
         out["prim_funcs"][p.name] = entry
     return out
+
+
+def _step_json(step) -> dict:
+    if isinstance(step, HostLoop):
+        return {"loop": step.var, "start": step.start.text, "extent": step.extent.text,
+                "body": [_step_json(s) for s in step.body]}
+    return {"name": step.name,
+            "params": [_param_json(kp) for kp in step.params],
+            "grid": [e.text for e in step.grid], "block": [e.text for e in step.block],
+            "dynamic_shared_bytes": step.dynamic_shared.text}
 
 
 def _param_json(kp: KernelParam) -> dict:
@@ -277,9 +323,22 @@ def read_manifest(source: str, name: str) -> Manifest | None:
         except (ValueError, KeyError, TypeError, IndexError) as e:
             msg = e.args[0] if isinstance(e, ValueError) and e.args else \
                 f"malformed entry ({type(e).__name__}: {e})"
-            raise fail(f"PrimFunc '{pname}': {msg}") from None
+            raise fail(f"PrimFunc '{pname}': {msg}",
+                       _entry_loc(source, m.start("json"), m.end("json"), pname) or loc) \
+                from None
     info = {k: v for k, v in obj.items() if k not in ("prim_funcs", "format")}
     return Manifest(out, info, loc)
+
+
+def _entry_loc(source: str, start: int, end: int, pname: str) -> Loc | None:
+    """Where PrimFunc `pname`'s entry starts in the manifest (render_comment writes one line
+    per PrimFunc), or None."""
+    found = re.compile(r"^\s*" + re.escape(json.dumps(pname)) + r"\s*:", re.MULTILINE).search(
+        source, start, end)
+    if found is None:
+        return None
+    at = found.start() + len(found.group(0)) - len(found.group(0).lstrip())
+    return Loc(source.count("\n", 0, at) + 1, at - (source.rfind("\n", 0, at) + 1) + 1)
 
 
 _KERNEL_DEF_RE = re.compile(r'extern\s+"C"\s+__global__\s+void\s+(?:__launch_bounds__\s*'
@@ -304,51 +363,115 @@ def _prim(pname: str, p: dict, defined: set) -> PrimKernels:
         if (d is None) != (params[i][1] == "scalar"):
             raise ValueError(f"variable '{v}': a dimension of a buffer or a scalar parameter")
         variables[v] = (i, None if d is None else int(d))
+    top = _Scope(variables, {}, _loop_vars(p["kernels"]))
     workspaces = []
     for w in p.get("workspaces", []):
         wname = str(w["name"])
         if not isinstance(w["dtype"], str):  # informative: "bytes" is the size
             raise ValueError(f"workspace '{wname}': dtype {w['dtype']!r}")
-        workspaces.append(Workspace(wname, str(w["dtype"]), _expr(w["bytes"], variables)))
-    kernels = []
-    for k in p["kernels"]:
-        kname = str(k["name"])
-        if kname not in defined:
-            raise ValueError(f"kernel '{kname}' is not defined in the file")
-        kparams = []
-        for q in k["params"]:
-            if "param" in q:
-                i = int(q["param"])
-                if not 0 <= i < len(params) or params[i][1] != "buffer":
-                    raise ValueError(f"kernel '{kname}': parameter {i} is not a buffer")
-                kparams.append(KernelParam(i, None, "handle"))
-            elif "workspace" in q:
-                j = int(q["workspace"])
-                if not 0 <= j < len(workspaces):
-                    raise ValueError(f"kernel '{kname}': workspace {j}; the PrimFunc has "
-                                     f"{len(workspaces)}")
-                kparams.append(KernelParam(None, None, "handle", j))
-            else:
-                if q["dtype"] not in SCALAR_CTYPES:
-                    raise ValueError(f"kernel '{kname}': scalar type {q['dtype']!r}")
-                kparams.append(KernelParam(None, _expr(q["expr"], variables), q["dtype"]))
-        grid = tuple(_expr(e, variables) for e in k["grid"])
-        block = tuple(_expr(e, variables) for e in k["block"])
-        if len(grid) != 3 or len(block) != 3:
-            raise ValueError(f"kernel '{kname}': grid and block have 3 dimensions each")
-        kernels.append(Kernel(kname, tuple(kparams), grid, block,
-                              _expr(k.get("dynamic_shared_bytes", "0"), variables)))
+        workspaces.append(Workspace(wname, str(w["dtype"]), top.expr(w["bytes"])))
+    kernels: list = []  # every kernel, in the host code's order
+    steps = _steps(p["kernels"], top, params, workspaces, defined, kernels)
+    has_loop = any(isinstance(st, HostLoop) for st in steps)
+    host_calls = p.get("host_calls", [])
+    if not isinstance(host_calls, list) or not all(isinstance(c, str) for c in host_calls):
+        raise ValueError("\"host_calls\" is a list of function names")
     return PrimKernels(pname, params, variables, tuple(kernels), tuple(workspaces),
-                       tuple(str(b) for b in p.get("bound_by_cgraph", [])))
+                       tuple(str(b) for b in p.get("bound_by_cgraph", [])),
+                       steps if has_loop else None, tuple(host_calls))
 
 
-def _expr(text, variables: dict) -> Expr:
-    e = Expr.parse(text)
-    unknown = sorted(e.names - set(variables))
-    if unknown:
-        raise ValueError(f"expression {text!r} reads {', '.join(unknown)}, not a symbolic "
-                         "variable of the PrimFunc")
-    return e
+_IDENT_RE = re.compile(r"^[A-Za-z_]\w*$")
+
+
+def _loop_vars(entries) -> set:
+    """The variables of every loop in a launch list, however deep (for error messages)."""
+    out = set()
+    for e in entries if isinstance(entries, list) else ():
+        if isinstance(e, dict) and "loop" in e:
+            out.add(str(e["loop"]))
+            out |= _loop_vars(e.get("body"))
+    return out
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What an expression may read: the symbolic variables, the variables of the loops around
+    it (`loops`), and for the error message, every loop variable of the PrimFunc."""
+
+    variables: dict
+    loops: dict  # loop variable -> its depth
+    all_loop_vars: set
+
+    def expr(self, text) -> Expr:
+        e = Expr.parse(text)
+        unknown = sorted(e.names - set(self.variables) - set(self.loops))
+        stray = [v for v in unknown if v in self.all_loop_vars]
+        if stray:
+            raise ValueError(f"expression {text!r} reads '{stray[0]}', the variable of a loop "
+                             "it is not inside")
+        if unknown:
+            raise ValueError(f"expression {text!r} reads {', '.join(unknown)}, not a symbolic "
+                             "variable of the PrimFunc")
+        return e
+
+
+def _steps(entries: list, scope: _Scope, params: tuple, workspaces: list, defined: set,
+           kernels: list) -> tuple:
+    """A launch list (a PrimFunc's `kernels`, or a loop's `body`): kernels and loops in order;
+    every kernel is appended to `kernels` too."""
+    if not isinstance(entries, list):
+        raise ValueError("a launch list is a JSON array")
+    out = []
+    for e in entries:
+        if "loop" in e:
+            var = e["loop"]
+            if not isinstance(var, str) or not _IDENT_RE.match(var) or var in FUNCTIONS \
+                    or keyword.iskeyword(var):
+                raise ValueError(f"loop variable {var!r} is not a name")
+            if var in scope.variables or var in scope.loops:
+                raise ValueError(f"loop variable '{var}' is already "
+                                 + ("a symbolic variable" if var in scope.variables else
+                                    "the variable of an enclosing loop"))
+            start, extent = scope.expr(e["start"]), scope.expr(e["extent"])
+            inner = _Scope(scope.variables, {**scope.loops, var: len(scope.loops)},
+                           scope.all_loop_vars)
+            body = _steps(e["body"], inner, params, workspaces, defined, kernels)
+            out.append(HostLoop(var, start, extent, body))
+            continue
+        k = _kernel(e, scope, params, workspaces, defined)
+        kernels.append(k)
+        out.append(k)
+    return tuple(out)
+
+
+def _kernel(k: dict, scope: _Scope, params: tuple, workspaces: list, defined: set) -> Kernel:
+    kname = str(k["name"])
+    if kname not in defined:
+        raise ValueError(f"kernel '{kname}' is not defined in the file")
+    kparams = []
+    for q in k["params"]:
+        if "param" in q:
+            i = int(q["param"])
+            if not 0 <= i < len(params) or params[i][1] != "buffer":
+                raise ValueError(f"kernel '{kname}': parameter {i} is not a buffer")
+            kparams.append(KernelParam(i, None, "handle"))
+        elif "workspace" in q:
+            j = int(q["workspace"])
+            if not 0 <= j < len(workspaces):
+                raise ValueError(f"kernel '{kname}': workspace {j}; the PrimFunc has "
+                                 f"{len(workspaces)}")
+            kparams.append(KernelParam(None, None, "handle", j))
+        else:
+            if q["dtype"] not in SCALAR_CTYPES:
+                raise ValueError(f"kernel '{kname}': scalar type {q['dtype']!r}")
+            kparams.append(KernelParam(None, scope.expr(q["expr"]), q["dtype"]))
+    grid = tuple(scope.expr(e) for e in k["grid"])
+    block = tuple(scope.expr(e) for e in k["block"])
+    if len(grid) != 3 or len(block) != 3:
+        raise ValueError(f"kernel '{kname}': grid and block have 3 dimensions each")
+    return Kernel(kname, tuple(kparams), grid, block,
+                  scope.expr(k.get("dynamic_shared_bytes", "0")))
 
 
 # ---- a call's launches ---------------------------------------------------------------------
@@ -415,9 +538,20 @@ def plan_prim_call(prim: PrimKernels, tensors: list, scalars: list,
         raise ValueError(f"'{prim.name}' needs {len(prim.workspaces)} workspace(s); "
                          f"{len(workspaces)} given")
     env = bind_vars(prim, tensors, scalars)
-    slot = _slots(prim)
-    out = []
-    for k in prim.kernels:
+    out: list = []
+    _plan_steps(prim.launch_steps, env, tensors, workspaces, _slots(prim), out)
+    return out
+
+
+def _plan_steps(steps: tuple, env: dict, tensors: list, workspaces: list, slot: list,
+                out: list) -> None:
+    for step in steps:
+        if isinstance(step, HostLoop):
+            start = step.start.evaluate(env)
+            for value in range(start, start + step.extent.evaluate(env)):
+                _plan_steps(step.body, {**env, step.var: value}, tensors, workspaces, slot, out)
+            continue
+        k = step
         args = []
         for kp in k.params:
             if kp.param is not None:
@@ -433,4 +567,3 @@ def plan_prim_call(prim: PrimKernels, tensors: list, scalars: list,
         block = tuple(max(1, e.evaluate(env)) for e in k.block)
         out.append(PlannedLaunch(k.name, args, grid, block,
                                  max(0, k.dynamic_shared.evaluate(env))))
-    return out

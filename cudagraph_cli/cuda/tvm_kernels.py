@@ -22,6 +22,7 @@ tvm is imported lazily: everything else in cgraph works without it.
 from __future__ import annotations
 
 import importlib
+import keyword
 import re
 import threading
 import time
@@ -30,8 +31,8 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Loc, SourceError
 from ..text.printer import print_module
-from .launch_manifest import Expr, Kernel, KernelParam, PrimKernels, Workspace, render_comment, \
-    to_json
+from .launch_manifest import FUNCTIONS, Expr, HostLoop, Kernel, KernelParam, PrimKernels, \
+    Workspace, render_comment, to_json
 
 TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"
 DEFAULT_ARCH = "sm_80"
@@ -130,6 +131,9 @@ def lower_module(mod: ir.Module, name: str, arch: str = DEFAULT_ARCH) -> KernelS
              f"({', '.join(b)}), which TVM's host code would run on the CPU; cgraph bound "
              "their spatial loops to GPU threads, as dlight's Fallback rule does"
              for p, b in bound.items()]
+    notes += [f"PrimFunc '{p.name}': TVM's host code calls {', '.join(p.host_calls)}, a "
+              "library function no kernels file holds; `cgraph run --kernels` runs cgraph's "
+              "stand-in for it" for p in result if p.host_calls]
     return KernelSet(_cu_file(header, result, code), result, arch, seconds, notes)
 
 
@@ -152,11 +156,16 @@ def _read_with_tvm(tvm, mod: ir.Module, prims: list, name: str):
         raise _blame(str(e), text, prims, name, "TVM cannot read") from None
 
 
+def _first_line(message: str) -> str:
+    """A TVM error's message without its traceback."""
+    return next((ln.strip() for ln in message.splitlines()
+                 if ln.strip() and not ln.startswith(("Traceback", "  File"))), message)
+
+
 def _blame(message: str, text: str, prims: list, name: str, what: str) -> SourceError:
     """A TVM error, located at the PrimFunc it is about (by the printed text's line, or by
     the PrimFunc's name in the message)."""
-    first = next((ln.strip() for ln in message.splitlines()
-                  if ln.strip() and not ln.startswith(("Traceback", "  File"))), message)
+    first = _first_line(message)
     culprit = None
     m = re.search(r"(?:line|:)\s*(\d+)", message)
     if m and text:
@@ -287,15 +296,33 @@ def _lower(tvm, tmod, prims: list, arch: str, name: str):
     host = {gv.name_hint: f for gv, f in host_mod.functions.items()}
     device = {}
     codes = []
-    for dev_target, dev_mod in device_mods.items():
+    for dev_target, device_mod in device_mods.items():
         try:
-            dev_mod = finalize_device()(dev_mod)
+            dev_mod = finalize_device()(device_mod)
             device.update({gv.name_hint: f for gv, f in dev_mod.functions.items()})
             codes.append(_cuda_source(tvm, build, dev_mod, dev_target))
         except Exception as e:  # noqa: BLE001 - TVM's code generator raises many kinds
-            raise _blame(str(e), "", prims, name, f"TVM cannot generate CUDA C (cuda {arch}) "
-                         "for") from None
+            what = f"TVM cannot generate CUDA C (cuda {arch}) for"
+            culprit = _failing_prim(tvm, build, device_mod, dev_target, finalize_device, prims)
+            if culprit is not None:
+                raise _error(culprit, name, f"{what} its kernel: {_first_line(str(e))}") \
+                    from None
+            raise _blame(str(e), "", prims, name, what) from None
     return host, device, "\n".join(codes)
+
+
+def _failing_prim(tvm, build, dev_mod, dev_target, finalize_device, prims):
+    """The PrimFunc whose kernel TVM's code generator rejects, for the error's location: each
+    kernel generated alone (only once the module failed); its PrimFunc is the one whose name
+    the kernel's starts with (`<prim>_kernel`, `<prim>_kernel_1`, ...), the longest."""
+    for gv, func in dev_mod.functions.items():
+        one = tvm.IRModule({gv: func}, attrs=dev_mod.attrs)
+        try:
+            _cuda_source(tvm, build, finalize_device()(one), dev_target)
+        except Exception:  # noqa: BLE001 - the failure being looked for
+            owners = [p for p in prims if gv.name_hint.startswith(p.name + "_kernel")]
+            return max(owners, key=lambda p: len(p.name)) if owners else None
+    return None
 
 
 def _lowering_error(tvm, tmod, prims, arch, name, e) -> SourceError:
@@ -372,17 +399,21 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
             if isinstance(extent, E.Var):
                 symbol.append((extent, extent.name))
                 where.setdefault(extent.name, (i, d))
-    kernels = []
+    kernels: list = []  # every launch, in the host's order
+    steps: tuple = ()
     workspaces = []
+    loop_names: set = set()
+    host_calls: list = []
     if host_func is not None:
-        lets, calls, allocs, decls = _host_walk(tvm, host_func.body, prim, name)
+        lets, host_steps, allocs, decls = _host_walk(tvm, host_func.body, prim, name,
+                                                     host_calls)
         tracer = _Tracer(tvm, lets, pointer_of, symbol, prim, name)
         tracer.decls = decls
         for buf in allocs:
             workspaces.append(_workspace(tvm, buf, tracer, prim, name))
             tracer.workspace_of.append((buf, len(workspaces) - 1))
-        for call in calls:
-            kernels.append(_kernel(tvm, call, device, tracer, prim, name))
+        steps = _launch_steps(tvm, host_steps, device, tracer, prim, name, set(where),
+                              kernels, loop_names)
         used_ws = {kp.workspace for k in kernels for kp in k.params}
         if any(j not in used_ws for j in range(len(workspaces))):
             unused = [w.name for j, w in enumerate(workspaces) if j not in used_ws]
@@ -395,8 +426,51 @@ def _prim_kernels(tvm, original, host_func, device: dict, prim: ir.PrimFunc,
             used |= e.names
     for w in workspaces:
         used |= w.nbytes.names
+    used |= _loop_bound_names(steps)
+    used -= loop_names  # a loop's variable is the loop's, not read from the call
+    has_loop = any(isinstance(st, HostLoop) for st in steps)
     return PrimKernels(prim.name, tuple(params), {v: where[v] for v in sorted(used)},
-                       tuple(kernels), tuple(workspaces), tuple(bound_blocks))
+                       tuple(kernels), tuple(workspaces), tuple(bound_blocks),
+                       steps if has_loop else None, tuple(host_calls))
+
+
+def _loop_bound_names(steps) -> set:
+    out = set()
+    for st in steps:
+        if isinstance(st, HostLoop):
+            out |= st.start.names | st.extent.names | _loop_bound_names(st.body)
+    return out
+
+
+def _launch_steps(tvm, host_steps: list, device: dict, tracer, prim, name, taken: set,
+                  kernels: list, loop_names: set) -> tuple:
+    """The host's launches and loops as the manifest's Kernel and HostLoop. A loop's variable
+    keeps TVM's name unless a symbolic variable or an enclosing loop has it (then `_2`, `_3`,
+    ...): the manifest reads variables by name. A loop that launches nothing is left out."""
+    out = []
+    for kind, node, body in host_steps:
+        if kind == "launch":
+            k = _kernel(tvm, node, device, tracer, prim, name)
+            kernels.append(k)
+            out.append(k)
+            continue
+        base = re.sub(r"\W", "_", str(node.loop_var.name)) or "i"
+        if not re.match(r"[A-Za-z_]", base):
+            base = "i_" + base
+        var, n = base, 1
+        while var in taken or var in FUNCTIONS or keyword.iskeyword(var):
+            n += 1
+            var = f"{base}_{n}"
+        start = Expr.parse(tracer.text(node.min))
+        extent = Expr.parse(tracer.text(node.extent))
+        tracer.loops.append((node.loop_var, var))
+        inner = _launch_steps(tvm, body, device, tracer, prim, name, taken | {var}, kernels,
+                              loop_names)
+        tracer.loops.pop()
+        if inner:
+            loop_names.add(var)
+            out.append(HostLoop(var, start, extent, inner))
+    return tuple(out)
 
 
 def _workspace(tvm, buf, tracer, prim, name) -> Workspace:
@@ -417,28 +491,43 @@ def _error(prim: ir.PrimFunc, name: str, msg: str) -> SourceError:
     return SourceError(f"PrimFunc '{prim.name}': {msg}", prim.loc, name)
 
 
-def _host_walk(tvm, body, prim, name):
-    """The host function's let-bindings ((var, value) pairs), its kernel calls and the
-    buffers it allocates (per-call workspaces), in order."""
+# Packed calls of TVM's host code (tvm/tirx/builtin.h), and the one every host function makes
+# (SplitHostDevice's device setup), which is not work.
+_PACKED_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked", "tirx.tvm_call_packed_lowered",
+                 "tirx.tvm_call_cpacked_lowered")
+_SET_DEVICE = "__tvm_set_device"
+
+
+def _host_walk(tvm, body, prim, name, host_calls: list):
+    """The host function's let-bindings ((var, value) pairs), its launches and loops in order
+    (steps: ("launch", call, None) and ("loop", For, steps of its body)), the buffers it
+    allocates (per-call workspaces, in order) and its views of buffers. The packed functions
+    it calls (a library's) are appended to `host_calls`."""
     lets: list = []  # (var, value): TIR vars compare by `same_as`, not by `==`
-    calls: list = []
     allocs: list = []
     decls: list = []  # (buffer, its data): TVM's views of a buffer's memory
     tirx = tvm.tirx
+    host_loop_kinds = (tirx.ForKind.SERIAL, tirx.ForKind.UNROLLED)
 
-    def walk(node, in_loop: bool):
+    def walk(node, steps: list, inside: str | None):
+        """`inside`: None at the top or in a host loop's body, else what launches and
+        allocations cannot be under (a condition, a while loop, an unusual loop)."""
         if node is None:
             return
         if isinstance(node, (list, tuple)) or type(node).__name__ == "Array":
             for x in node:
-                walk(x, in_loop)
+                walk(x, steps, inside)
             return
         if isinstance(node, (tirx.Bind, tirx.LetStmt, tirx.expr.Let)):
             lets.append((node.var, node.value))
         if isinstance(node, tirx.AllocBuffer):
-            if in_loop:
+            if steps is not top:
                 raise _error(prim, name, "TVM's host code allocates a buffer inside a loop; "
-                             "cgraph's manifest has no host loops")
+                             "cgraph's manifest allocates a call's workspaces once, before "
+                             "its launches")
+            if inside:
+                raise _error(prim, name, f"TVM's host code allocates a buffer {inside}; "
+                             "cgraph's manifest has no such host code")
             allocs.append(node.buffer)
         if isinstance(node, tirx.DeclBuffer):
             decls.append((node.buffer, node.data))
@@ -448,40 +537,51 @@ def _host_walk(tvm, body, prim, name):
             raise _error(prim, name, "TVM's lowering leaves its work on the host: its loops "
                          "are not bound to GPU threads (relax.build schedules such PrimFuncs "
                          "with dlight first; give cgraph the scheduled module)")
-        if type(node).__name__ == "Call" and getattr(node.op, "name", "") in HOST_PACKED_CALLS \
-                and _packed_name(node) not in HOST_RUNTIME_CALLS:
-            # a library's work (te.extern: thrust's scan, cuBLAS), not a kernel TVM generated:
-            # listed with no kernels, a run would launch nothing and leave the outputs as they
-            # were
-            raise _error(prim, name, f"TVM's host code calls the packed function "
-                         f"'{_packed_name(node)}', which is no kernel of TVM's; cgraph's "
-                         "manifest launches TVM's kernels only")
         if type(node).__name__ == "Call" and getattr(node.op, "name", "") == \
                 "tirx.call_ffi_kernel":
-            if in_loop:
-                raise _error(prim, name, "TVM's host code launches a kernel inside a loop; "
-                             "cgraph's manifest has no host loops")
-            calls.append(node)
-        loop = in_loop or isinstance(node, (tirx.For, tirx.While))
+            if inside:
+                raise _error(prim, name, f"TVM's host code launches a kernel {inside}; "
+                             "cgraph's manifest has no such host code")
+            steps.append(("launch", node, None))
+        if type(node).__name__ == "Call" and getattr(node.op, "name", "") in _PACKED_CALLS \
+                and node.args:
+            callee = str(getattr(node.args[0], "value", node.args[0]))
+            if callee != _SET_DEVICE and callee not in host_calls:
+                host_calls.append(callee)
+        if isinstance(node, tirx.For):
+            step = node.step if getattr(node, "step", None) is not None else None
+            if node.kind not in host_loop_kinds:
+                where = inside or f"inside a {str(node.kind).split('.')[-1].lower()} loop"
+            elif step is not None and not (isinstance(step, tirx.expr.IntImm)
+                                           and int(step.value) == 1):
+                where = inside or f"inside a loop of step {step}"
+            else:
+                where = inside
+            for bound in (node.min, node.extent):
+                walk(bound, steps, inside)
+            body: list = []
+            walk(node.body, body, where)
+            if body:
+                steps.append(("loop", node, body))
+            return
+        if isinstance(node, tirx.While):
+            walk(node.condition, steps, inside)
+            walk(node.body, steps, inside or "inside a while loop")
+            return
+        if isinstance(node, tirx.IfThenElse):
+            walk(node.condition, steps, inside)
+            cond = f"under a condition (`if {node.condition}`)"
+            walk(node.then_case, steps, inside or cond)
+            walk(node.else_case, steps, inside or cond)
+            return
         for attr in ("seq", "body", "then_case", "else_case", "value", "args"):
             child = getattr(node, attr, None) if _has_field(node, attr) else None
             if child is not None and not isinstance(child, (str, int, float)):
-                walk(child, loop)
+                walk(child, steps, inside)
 
-    walk(body, False)
-    return lets, calls, allocs, decls
-
-
-# The host code's calls of packed functions by name (T.call_packed and its forms), and the
-# ones TVM's own host code makes around every launch (MakePackedAPI's device setting)
-HOST_PACKED_CALLS = ("tirx.tvm_call_packed", "tirx.tvm_call_cpacked",
-                     "tirx.tvm_call_packed_lowered", "tirx.tvm_call_cpacked_lowered")
-HOST_RUNTIME_CALLS = ("__tvm_set_device",)
-
-
-def _packed_name(call) -> str:
-    first = call.args[0] if len(call.args) else None
-    return str(getattr(first, "value", first))
+    top: list = []
+    walk(body, top, None)
+    return lets, top, allocs, decls
 
 
 def _has_field(node, attr: str) -> bool:
@@ -513,6 +613,7 @@ class _Tracer:
         self.symbol = symbol
         self.workspace_of: list = []  # (a buffer the host allocates, workspace index)
         self.decls: list = []  # (buffer, data): the host's decl_buffers
+        self.loops: list = []  # (loop variable, its manifest name): the loops around a launch
 
     def pointer(self, e) -> KernelParam:
         """The PrimFunc buffer parameter or workspace whose data pointer `e` is."""
@@ -556,6 +657,10 @@ class _Tracer:
         if t is E.IntImm:
             return str(int(e.value))
         if t is E.Var:
+            # A loop's variable first, by identity: TVM's loops may reuse a name.
+            for v, loop_name in reversed(self.loops):
+                if v.same_as(e):
+                    return loop_name
             nm = _lookup(self.symbol, e, by_name=True)
             if nm is not None:
                 return nm
@@ -572,7 +677,7 @@ class _Tracer:
             return self.text(e.value, depth + 1)
         infix = {E.Add: "+", E.Sub: "-", E.Mul: "*", E.FloorDiv: "//", E.FloorMod: "%",
                  E.LT: "<", E.LE: "<=", E.GT: ">", E.GE: ">=", E.EQ: "==", E.NE: "!=",
-                 E.And: "and", E.Or: "or"}
+                 E.And: "and", E.Or: "or", E.LShift: "<<", E.RShift: ">>"}
         if t in infix:
             return f"({self.text(e.a, depth + 1)} {infix[t]} {self.text(e.b, depth + 1)})"
         calls = {E.Min: "min", E.Max: "max", E.Div: "truncdiv", E.Mod: "truncmod"}
