@@ -113,9 +113,9 @@ def suggest_bounds(keyed: list, unkeyed: int, threshold: int) -> BoundSuggestion
     bounded = sorted((k for k in keys if k[1] is not None), key=lambda k: -k[1])
     chosen = list(unbounded)
     rest = list(bounded)
-    if not chosen:
+    if not chosen and rest:
         chosen.append(rest.pop(0))
-    while True:
+    while chosen:
         fit = None
         most = 1
         while most <= threshold + 1:
@@ -130,8 +130,9 @@ def suggest_bounds(keyed: list, unkeyed: int, threshold: int) -> BoundSuggestion
         if fit is not None:
             return BoundSuggestion(fit[0], fit[1])
         if not rest:
-            return BoundSuggestion({}, None)
+            break
         chosen.append(rest.pop(0))
+    return BoundSuggestion({}, None)
 
 
 def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:

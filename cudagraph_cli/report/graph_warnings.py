@@ -55,8 +55,10 @@ class GraphWarning:
             text += (f"; {s.option()} bounds them to {s.graphs:,} (the largest power of two "
                      f"within {self.threshold:,})")
         else:
-            text += (f"; no --capture-symbolic bound brings them within {self.threshold:,}: "
-                     f"{self.launches} graph launches make a graph each at least")
+            text += (f"; no --capture-symbolic bound brings them within {self.threshold:,} "
+                     f"(its {self.launches} graph launches make a graph each at least)")
+        if not self.keys:
+            return text + " (none of its graph launches is keyed by a symbolic value)"
         text += (f": {self.keyed_launches} graph launch(es) keyed by "
                  f"{', '.join(_key_text(k) for k in self.keys)}")
         hinted = [k[0] for k in self.keys if k[0] in self.capture_hint]
