@@ -880,6 +880,16 @@ tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graph
 
 \b
   cgraph diff model.relax --summary --function batch_decode   # 18 launches x 32 = 576 graphs
+
+A function whose graphs are unbounded or more than --warn-over-graphs (4096) gets a located
+warning naming the --capture-symbolic VAR:MAX that bounds them and the count it gives;
+--fail-over-graphs N is the CI gate (exit 1). On the same Llama, prefill keyed by seq_len
+(bound 2048: 18 x 2048 = 36,864 graphs):
+
+\b
+  cgraph diff model.relax --capture-symbolic seq_len --fail-over-graphs 4096
+  # warning: prefill: up to 36,864 CUDA graphs, over 4,096 (--warn-over-graphs);
+  #   --capture-symbolic seq_len:128 bounds them to 2,304 ...; exit 1
 """
 
 
