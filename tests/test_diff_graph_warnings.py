@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from conftest import ROOT, run_cli
 from test_diff_symbolic_cost import TWO_VARS
 from cudagraph_cli.passes.options import RewriteOptions
@@ -266,3 +268,41 @@ def test_within_the_threshold_nothing_is_suggested():
     main = facts.functions[0]
     assert suggest_bounds(main.keyed, main.unkeyed_launches, 16) is None
     assert suggest_bounds(main.keyed, main.unkeyed_launches, 15).bounds == {"m": 2}  # 2 x 4 = 8
+
+
+# ---- MLC-LLM's batch_verify hint at full size (the corpus of issue 34, branch dense1) --------
+
+# (sample, batch_verify's graph launches in TVM's own rewrite, the MAX suggested, its graphs)
+# Each launch of batch_verify in TVM's rewrite (the .after file, counted below) is keyed by
+# R.shape([seq_len]), bound 2048 by tir_var_upper_bound (MLC-LLM's prefill_chunk_size):
+# - Llama-3.1-8B over 2 shards: 34 x 2,048 = 69,632 (issue 34's figure); 34 x 64 = 2,176
+#   <= 4,096 < 34 x 128 = 4,352: seq_len:64.
+# - Gemma-2-2B: 27 x 2,048 = 55,296 (issue 34's figure); 27 x 128 = 3,456 <= 4,096 <
+#   27 x 256 = 6,912: seq_len:128.
+BATCH_VERIFY = [("mlc_llama_8b_tp2", 34, 69_632, 64, 2_176),
+                ("mlc_gemma2_2b", 27, 55_296, 128, 3_456)]
+
+
+@pytest.mark.parametrize("sample, launches, graphs, most, bounded", BATCH_VERIFY,
+                         ids=[s[0] for s in BATCH_VERIFY])
+def test_mlc_batch_verify_hint_at_full_size(sample, launches, graphs, most, bounded):
+    before, after = REAL_DIR / f"{sample}.before.relax", REAL_DIR / f"{sample}.after.relax"
+    if not before.exists():
+        pytest.skip(f"{before.name} comes with the corpus of issue 34 (branch dense1)")
+    text = before.read_text()
+    verify = after.read_text().split("\n    def batch_verify(", 1)[1].split("\n    def ", 1)[0]
+    assert verify.count("vm.builtin.cuda_graph.run_or_capture") == launches
+    line = text.split("\n").index(next(ln for ln in text.split("\n")
+                                       if ln.startswith("    def batch_verify("))) + 1
+    facts = _facts(text, sample)
+    (w,) = [w for w in check_graph_counts(facts).warnings if w.function == "batch_verify"]
+    assert (w.graphs, w.keyed_launches, w.suggestion.bounds, w.suggestion.graphs,
+            w.loc.line, w.loc.col) == (graphs, launches, {"seq_len": most}, bounded, line, 9)
+    assert w.message() == (
+        f"batch_verify: up to {graphs:,} CUDA graphs, over 4,096 (--warn-over-graphs); "
+        f"--capture-symbolic seq_len:{most} bounds them to {bounded:,} (the largest power of "
+        f"two within 4,096): {launches} graph launch(es) keyed by seq_len (1..2,048, "
+        f"tir_var_upper_bound), from its capture hint {HINT} [batch_size, seq_len] "
+        "(batch_size keys none)")
+    # the bound, given: batch_verify's count is the one predicted
+    assert _graphs(_facts(text, sample, f"seq_len:{most}"), "batch_verify") == bounded
