@@ -101,9 +101,8 @@ def suggest_bounds(keyed: list, unkeyed: int, threshold: int) -> BoundSuggestion
     is); when that is not enough, or none is unbounded, the bounded ones too, one at a time,
     the one with the most values first (it multiplies the count most). All of them get the
     same MAX: the largest power of two that brings the count to `threshold` or fewer (a
-    power of two: a model with one layer more keeps the same suggestion, and MLC-LLM's and
-    TVM's own bucket sizes are powers of two), never as much as a bound the variable has
-    already (that would bound nothing). When even MAX 1 for every keying variable leaves more
+    power of two: a model with one layer more keeps the same suggestion), never as much as a
+    bound the variable has already (that would bound nothing). When even MAX 1 for every keying variable leaves more
     than `threshold` (more graph launches than `threshold`), `graphs` is None."""
     current = graphs_with_bounds(keyed, unkeyed, {})
     if current is not None and current <= threshold:
