@@ -18,6 +18,7 @@ import click
 
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
+from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -879,6 +880,16 @@ tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graph
 
 \b
   cgraph diff model.relax --summary --function batch_decode   # 18 launches x 32 = 576 graphs
+
+A function whose graphs are unbounded or more than --warn-over-graphs (4096) gets a located
+warning naming the --capture-symbolic VAR:MAX that bounds them and the count it gives;
+--fail-over-graphs N is the CI gate (exit 1). On the same Llama, prefill keyed by seq_len
+(bound 2048: 18 x 2048 = 36,864 graphs):
+
+\b
+  cgraph diff model.relax --capture-symbolic seq_len --fail-over-graphs 4096
+  # warning: prefill: up to 36,864 CUDA graphs, over 4,096 (--warn-over-graphs);
+  #   --capture-symbolic seq_len:128 bounds them to 2,304 ...; exit 1
 """
 
 
@@ -909,12 +920,22 @@ tir_var_upper_bound, else unbounded, with a note) and the shared bytes its graph
               metavar="RATIO", help="Exit 1 when the fraction of kernel launches captured "
               "into graphs (whatever they save) is below RATIO; and when the module has "
               "no kernel launch.")
+@click.option("--warn-over-graphs", type=click.IntRange(min=1),
+              default=DEFAULT_WARN_OVER_GRAPHS, show_default=True, metavar="N",
+              help="Warn (located, on stderr; JSON graph_count) about each function whose "
+                   "CUDA graphs are unbounded or more than N, naming the --capture-symbolic "
+                   "VAR:MAX that would bound them and the count it gives.")
+@click.option("--fail-over-graphs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Exit 1 when a function's CUDA graphs are unbounded or more than N (a CI "
+                   "gate; such functions are warned about whatever --warn-over-graphs).")
 @_rewrite_options(" (one-file form: the rewrite of IN)")
 def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
-                 fail_under, fail_under_captured, options, options_given):
+                 fail_under, fail_under_captured, warn_over_graphs, fail_over_graphs,
+                 options, options_given):
     from .fileio import check_output, write_text
     from .passes.stage import wrong_stage
     from .report.analysis import analyze, one_function
+    from .report.graph_warnings import check_graph_counts
     from .report.patch_view import render_patch
     from .report.views import render_html, render_terminal, to_json
 
@@ -951,8 +972,11 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
         click.echo(_warning(source, stage.loc, stage.message), err=True)
     for loc, message in report.warnings if report is not None else ():
         click.echo(_warning(source, loc, message), err=True)
+    graphs = check_graph_counts(facts, warn_over_graphs, fail_over_graphs)
+    for w in graphs.warnings:
+        click.echo(_warning(source, w.loc, w.message()), err=True)
     if fmt == "json":
-        rendered = json.dumps(to_json(facts, name), indent=2) + "\n"
+        rendered = json.dumps(to_json(facts, name, graphs), indent=2) + "\n"
     elif fmt == "html":
         rendered = render_html(facts, name, fold)
     elif fmt == "unified":
@@ -989,6 +1013,11 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
         click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
                    f"captured ({facts.ratio:.1%}), below --fail-under-captured "
                    f"{fail_under_captured:.1%}", err=True)
+        failed = True
+    for w in graphs.failures:
+        click.echo(f"cgraph diff: {w.function} makes "
+                   f"{'unbounded' if w.graphs is None else f'up to {w.graphs:,}'} CUDA "
+                   f"graphs, over --fail-over-graphs {fail_over_graphs:,}", err=True)
         failed = True
     if failed:
         sys.exit(EXIT_CHECK_FAILED)

@@ -224,7 +224,7 @@ def test_json_schema():
     r = run_cli("diff", str(TVM_DIR / "merge_alloc_funcs_before.relax"), "--format", "json")
     data = json.loads(r.stdout)
     assert data["schema"] == 1 and set(data) == {"schema", "module", "functions", "totals",
-                                                 "memory", "notes"}
+                                                 "memory", "graph_count", "notes"}
     # func1 and func2 each launch one packed call ("dummy": not a vm.builtin, a kernel), each
     # lifted alone into a graph: a graph launch where a kernel launch was, nothing removed.
     assert data["totals"] == {"kernel_launches": 2, "captured": 2, "captured_ratio": 1.0,

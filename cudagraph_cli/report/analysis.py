@@ -24,7 +24,7 @@ from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
 from ..text.printer import FunctionPrinter, Printer
-from .graph_cost import graph_cost
+from .graph_cost import capture_hint_names, graph_cost
 from .rewritten import (
     allocated_storage, builtin_call, builtin_target, count_kernels, is_graph_builtin, signature,
 )
@@ -64,6 +64,10 @@ class FunctionFacts:
     # function and bounds; `unkeyed_launches`: the graph launches with no key (one graph each).
     keyed: list = field(default_factory=list)
     unkeyed_launches: int = 0
+    loc: object = ir.NO_LOC  # the original function's, for located warnings
+    # The variables its `relax.rewrite_cuda_graph.capture_symbolic_vars` attribute names in
+    # the original (a model's own capture hint, MLC-LLM's), () when it has none.
+    capture_hint: tuple = ()
 
     @property
     def ratio(self) -> float:
@@ -245,7 +249,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     region_counter = 0
     for f in original.relax_functions():
         g = rewritten.function(f.name)
-        facts = FunctionFacts(f.name)
+        facts = FunctionFacts(f.name, loc=f.loc, capture_hint=capture_hint_names(f))
         facts.kernel_launches = count_kernels(f, original, prims)
         facts.builtins_before = _count_builtins(f, original, prims)
         printer = FunctionPrinter(Printer(original.dialect), original.name)

@@ -47,6 +47,93 @@ class KeyedGraphs:
 
 
 
+def keying_variables(keyed: list) -> list:
+    """The variables that key a function's graphs (graph_cost's KeyedGraphs), first seen first:
+    (name, how many values it takes at most over its launches or None when some launch leaves
+    it unbounded, where that bound comes from, its least value)."""
+    out: dict[str, tuple] = {}
+    for k in keyed:
+        for name, count, source, least in k.keys:
+            seen = out.get(name)
+            if seen is None or (seen[1] is not None and (count is None or count > seen[1])):
+                out[name] = (name, count, source, least)
+    return list(out.values())
+
+
+def graphs_with_bounds(keyed: list, unkeyed: int, bounds: dict) -> int | None:
+    """How many graphs a function (graph_cost's result: its KeyedGraphs and unkeyed launches)
+    makes at most if each VAR of `bounds` were also bounded by `--capture-symbolic VAR:MAX`:
+    the option guards every launch keyed by VAR with `VAR <= MAX` (region_planner.py), so VAR
+    takes at most MAX - least + 1 values in each (fewer where it took fewer already); None:
+    unbounded still."""
+    total = unkeyed
+    for k in keyed:
+        per = 1
+        for name, count, _, least in k.keys:
+            if name in bounds:
+                capped = max(bounds[name] - least + 1, 0)
+                count = capped if count is None else min(count, capped)
+            if count is None:
+                return None
+            per *= count
+        total += per * k.launches
+    return total
+
+
+@dataclass(frozen=True)
+class BoundSuggestion:
+    """The `--capture-symbolic VAR:MAX` options that bring a function's graphs to `threshold`
+    or fewer (suggest_bounds)."""
+
+    bounds: dict  # VAR -> MAX, in the order chosen; {}: no bound brings them under
+    graphs: int | None  # graphs at most with them; None: no bound brings them under
+
+    def option(self) -> str:
+        return " ".join(f"--capture-symbolic {name}:{most}" for name, most in
+                        self.bounds.items())
+
+
+def suggest_bounds(keyed: list, unkeyed: int, threshold: int) -> BoundSuggestion | None:
+    """The bounds that bring a function's graphs (graph_cost's result) to `threshold` or fewer,
+    or None when they are within it already.
+
+    The variables bounded: every unbounded keying variable (the count stays unbounded while one
+    is); when that is not enough, or none is unbounded, the bounded ones too, one at a time,
+    the one with the most values first (it multiplies the count most). All of them get the
+    same MAX: the largest power of two that brings the count to `threshold` or fewer (a
+    power of two: a model with one layer more keeps the same suggestion), never as much as a
+    bound the variable has already (that would bound nothing). When even MAX 1 for every keying variable leaves more
+    than `threshold` (more graph launches than `threshold`), `graphs` is None."""
+    current = graphs_with_bounds(keyed, unkeyed, {})
+    if current is not None and current <= threshold:
+        return None
+    keys = keying_variables(keyed)
+    unbounded = [k for k in keys if k[1] is None]
+    bounded = sorted((k for k in keys if k[1] is not None), key=lambda k: -k[1])
+    chosen = list(unbounded)
+    rest = list(bounded)
+    if not chosen and rest:
+        chosen.append(rest.pop(0))
+    while chosen:
+        fit = None
+        most = 1
+        while most <= threshold + 1:
+            trial = {name: most for name, count, _, least in chosen
+                     if count is None or most < least + count - 1}
+            n = graphs_with_bounds(keyed, unkeyed, trial)
+            if n is None or n > threshold:
+                break
+            if trial:
+                fit = (trial, n)
+            most *= 2
+        if fit is not None:
+            return BoundSuggestion(fit[0], fit[1])
+        if not rest:
+            break
+        chosen.append(rest.pop(0))
+    return BoundSuggestion({}, None)
+
+
 def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     """The graphs `g` (a function of a rewritten module) can capture, from its text alone:
     (a KeyedGraphs per capture function and bounds, how many graph launches have no key).
@@ -116,6 +203,14 @@ def _values(name: str, guard: dict, bounds: dict, non_negative: set) -> tuple:
     if most is None:
         return (name, None, None, least)
     return (name, max(most - least + 1, 0), source, least)
+
+
+CAPTURE_HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
+
+
+def capture_hint_names(f: ir.Function) -> tuple:
+    """The variables a function's capture hint attribute (MLC-LLM's) names, () without one."""
+    return _named_list(f.attr(CAPTURE_HINT))
 
 
 def _named_list(value) -> tuple:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..passes.explain import about_text, capture_hint, names_text
 from .analysis import BindingFact, FunctionFacts, ModuleFacts
 from .graph_cost import KeyedGraphs
+from .graph_warnings import GraphCountCheck, GraphWarning, check_graph_counts
 
 SCHEMA = 1
 
@@ -45,7 +46,10 @@ def _pct(part: int, whole: int) -> str:
 
 # ---- JSON --------------------------------------------------------------------------------
 
-def to_json(facts: ModuleFacts, source: str) -> dict:
+def to_json(facts: ModuleFacts, source: str, graphs: GraphCountCheck | None = None) -> dict:
+    """`graphs`: the graph count check of `cgraph diff` (its thresholds); None: the default
+    threshold, no gate."""
+    graphs = graphs if graphs is not None else check_graph_counts(facts)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     return {
         "schema": SCHEMA,
@@ -66,8 +70,27 @@ def to_json(facts: ModuleFacts, source: str) -> dict:
                        "unshared_bytes": facts.unshared_bytes.get(s, 0),
                        "saved_bytes": facts.unshared_bytes.get(s, 0)
                        - facts.static_bytes.get(s, 0)} for s in scopes},
+        "graph_count": {"warn_over_graphs": graphs.warn_over,
+                        "fail_over_graphs": graphs.fail_over,
+                        "threshold": graphs.threshold,
+                        "warnings": [_graph_warning_json(w) for w in graphs.warnings],
+                        "failed": graphs.failed},
         "notes": facts.notes,
     }
+
+
+def _graph_warning_json(w: GraphWarning) -> dict:
+    s = w.suggestion
+    return {"function": w.function, "line": w.loc.line, "column": w.loc.col,
+            "graphs": _at_most_json(w.graphs), "threshold": w.threshold,
+            "keyed_launches": w.keyed_launches,
+            "keyed_by": [{"name": name, "values": _at_most_json(count), "least": least,
+                          "bound_from": source, "in_capture_hint": name in w.capture_hint}
+                         for name, count, source, least in w.keys],
+            "capture_hint": list(w.capture_hint),
+            "suggestion": {"option": s.option(), "bounds": dict(s.bounds),
+                           "graphs": s.graphs} if s.bounds else None,
+            "message": w.message()}
 
 
 def _function_json(f: FunctionFacts) -> dict:
