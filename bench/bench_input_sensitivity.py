@@ -103,8 +103,10 @@ def decode_logits(path: Path):
     values = inputs.fresh(decode, 0)
 
     def logits(first):
-        out = executor.call("decode", [to_backend(executor.backend, v)
-                                       for v in [first] + values[1:]] + weights)
+        # a fresh executor each time: the KV cache starts empty (decode appends to it, and a
+        # later call's attention reads what earlier calls appended)
+        out = Executor(module, executor.backend).call(
+            "decode", [to_backend(executor.backend, v) for v in [first] + values[1:]] + weights)
         return [zlib.crc32(executor.backend.to_numpy(t).tobytes())
                 for _, t in leaves_with_paths(out) if isinstance(t, Tensor)]
     return values[0], logits

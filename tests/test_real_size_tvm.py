@@ -1,7 +1,7 @@
 """The MLC-LLM-style models of samples/real (mlc_*: Llama-3.2-1B, Qwen2-0.5B, Llama-3.1-8B,
 Phi-2, GPT-2-medium dimensions, paged KV cache) through TVM 0.27.
 
-1. cgraph's text (mlc_llama_1b here; every mlc_* model in bench/bench_tvm_text.py): `cgraph
+1. cgraph's text (mlc_llama_1b here; every mlc_* model in bench/bench_corpus_workflow.py): `cgraph
    fmt` and `cgraph rewrite` outputs load in TVM with its well-formedness check on, and equal
    TVM's reading of the before file and of the after file.
 2. cgraph as a TVM pass (each model): `relax.build(mod, relax_pipeline=cuda_pipeline(...))`
@@ -23,7 +23,7 @@ capture function's type depends on the order functions are printed in).
 Cost (CPU, TVM 0.27.0.post1): TVM reads a 5,000-line module in 5 to 7 s, 2 s more with the
 well-formedness check, and builds one of these models in about 10 s. Each text is read once and
 each model built once; the text checks run on the 1B model only (Phi-2's, the largest dump, take
-66 s of CPU: bench/bench_tvm_text.py runs them on all): the dumps are the same cache kernels
+66 s of CPU: bench/bench_corpus_workflow.py runs them on all): the dumps are the same cache kernels
 beside other model code, with the same seven renamed kernel variables (checked below, by
 cgraph, for all), and each of the first three, the tensor-parallel 8B and Phi-2 are read by
 TVM inside the pass.
@@ -74,7 +74,7 @@ def test_the_same_kernel_variables_are_renamed_in_each_model(name):
 
 
 # TVM reads each of these texts in 5 to 10 s, four readings a model: the 1B model only here
-# (Phi-2's check alone takes 66 s of CPU); bench/bench_tvm_text.py runs it on every mlc_* model.
+# (Phi-2's check alone takes 66 s of CPU); bench/bench_corpus_workflow.py runs it on every mlc_* model.
 @pytest.mark.tvm
 def test_fmt_and_rewrite_outputs_load_in_tvm_and_equal_its_readings(tvm):
     name = "mlc_llama_1b"

@@ -25,7 +25,14 @@ from cudagraph_cli.cuda.launch_manifest import (Expr, ManifestError, plan_prim_c
                                                 read_manifest)
 from cudagraph_cli.text.reader import parse_module
 
-CORPUS = sorted(REAL_SAMPLES.glob("*.before.relax"))
+# Lowering a real-size MLC-style model takes TVM 10 to 15 s of CPU: the fast suite lowers the
+# first three and the families whose kernels are new (Gemma-2: its GeLU, soft-capped logits,
+# head_dim 256; OLMoE: the MoE kernels and TVM's GPU scan in a host loop);
+# bench/bench_kernels_corpus.py lowers and compiles every one.
+NOT_IN_FAST_SUITE = ("mlc_llama_8b_tp2", "mlc_olmoe_1b_7b_thrust", "mlc_phi2", "mlc_gpt2_medium")
+CORPUS = sorted(p for p in REAL_SAMPLES.glob("*.before.relax")
+                if os.environ.get("CGRAPH_ALL_ARCHS")
+                or p.name.split(".")[0] not in NOT_IN_FAST_SUITE)
 ARCHS = ("sm_80", "sm_90")
 # Values given to the symbolic variables when a geometry is evaluated (any positive values
 # do; distinct primes make a wrong variable show).
@@ -97,10 +104,8 @@ def test_every_prim_func_has_a_manifest_entry(lowered, name):
 
 
 # NVRTC takes 7-12 s a file per architecture for the mlc models (2 cores, shared; up to 45 s
-# for the larger families): the fast suite compiles the first three and the families whose
-# kernels are new (Gemma-2: its GeLU, soft-capped logits, head_dim 256; OLMoE: the MoE
-# kernels and TVM's GPU scan in a host loop) for one architecture each, alternating, and no
-# other mlc model (None); CGRAPH_ALL_ARCHS=1 compiles every model for both, as
+# for the larger families): the fast suite compiles the models it lowers for one architecture
+# each, alternating; CGRAPH_ALL_ARCHS=1 lowers and compiles every model for both, as
 # bench/bench_kernels_corpus.py does.
 MLC_FAST_ARCH = {"mlc_llama_1b.before.relax": "sm_90", "mlc_llama_8b.before.relax": "sm_80",
                  "mlc_qwen2_0_5b.before.relax": "sm_80", "mlc_gemma2_2b.before.relax": "sm_90",
@@ -190,6 +195,12 @@ def test_geometry_matches_the_thread_bindings(lowered, name):
                     # Blocks cgraph bound (test_kernel_workspaces.py) launch besides those the
                     # text binds.
                     assert want.get(tag, set()) <= values, (f.name, tag, values, want.get(tag))
+                    continue
+                if prim.has_loops:
+                    # A host loop launches its kernels as many times as its extent says, which
+                    # may be none at these values: every extent launched is one the text binds
+                    # (test_kernel_host_loops.py derives the cumsum's launches exactly).
+                    assert values <= want.get(tag, set()) | {1}, (f.name, tag, values)
                     continue
                 # A tag no loop binds launches with extent 1.
                 assert values == want.get(tag, {1}) or values - {1} == want.get(tag), \

@@ -61,12 +61,16 @@ class HostObject:
     name: str
 
 
+# The kernel that folds a qkv appended to a paged cache's layer into the layer's digest.
+PAGED_KV_APPEND = "vm.builtin.paged_kv_cache_append"
+
+
 @dataclass(eq=False)
 class CacheState:
     """What a KV-cache object holds across calls (TVM's runtime, src/runtime/vm/
     lm_support.cc and paged_kv_cache.cc): its storage on the backend, its capacity and how
     many bytes of it are filled (nn.KVCache: rows of `row_bytes`; a paged cache: one such
-    state per layer, with whole `qkv` tensors appended)."""
+    state per layer, holding the digest of the `qkv` tensors appended to it)."""
 
     storage: object
     capacity: int  # bytes
@@ -794,19 +798,27 @@ class Executor:
         if name == "vm.builtin.attention_kv_cache_attention_with_fused_qkv":
             # (cache, layer, sm_scale, qkv, output): the layer's K and V are appended (the
             # whole qkv, of which they are a part), then attention reads every one appended.
+            # What the layer holds is kept as its digest, not as every qkv appended: each
+            # append makes a new digest from the last and the qkv (a kernel of its own, its
+            # output as long as the longer of the two, so every byte of both reaches it), and
+            # attention reads the qkv and the digest. Its output depends on every qkv appended
+            # before, in order, in bytes and in terms (the digest's term is the chain of
+            # appends), as TVM's does on the cache; the executor holds one digest a layer,
+            # not the history (MLC-LLM's largest shapes append gigabytes over a run).
             layer = _integer(values[1], f"{name}'s layer")
             qkv = self._tensor(values[3], f"{name}'s qkv")
             out = self._tensor(values[4], f"{name}'s output")
             state = self.cache_states.get((cache, layer))
-            if state is None:
-                state = self.cache_states[(cache, layer)] = CacheState(
-                    self.backend.alloc_storage(max(_nbytes(qkv), 1)), max(_nbytes(qkv), 1),
-                    0, qkv.dtype, 1)
-            self._cache_write(cache, state, qkv, append=True)
-            history = self.backend.view(state.storage, 0, (state.filled,), "uint8")
+            held = [] if state is None else [
+                self.backend.view(state.storage, 0, (state.filled,), "uint8")]
+            size = max(_nbytes(qkv), 1, state.filled if state else 0)
+            digest = self.backend.view(self.backend.alloc_storage(size), 0, (size,), "uint8")
+            self._launch(KernelSpec(PAGED_KV_APPEND, (len(held) + 1,), None, False),
+                         [*held, qkv, digest], [layer, f"object {cache.name}"])
+            self.cache_states[(cache, layer)] = CacheState(digest.storage, size, size, "uint8")
             scalars = [layer] + ([values[2]] if _is_number(values[2]) else [])
             spec = KernelSpec(name, (2,), None, True)
-            self._launch(spec, [qkv, history, out], scalars + [f"object {cache.name}"])
+            self._launch(spec, [qkv, digest, out], scalars + [f"object {cache.name}"])
             return HostObject(f"{name}()")
         if name == "vm.builtin.attention_kv_cache_view":
             shape = self._shape(values[1], f"{name}'s shape")

@@ -185,7 +185,7 @@ def check_cgraph_text_of_mlc_dump(before, after) -> None:
     AFTER, its after file) load in TVM with its well-formedness check on and equal TVM's
     readings of the dumps; raises AssertionError otherwise. The premise is checked too: TVM
     cannot read the dump itself (its module TypeVar clashes with a kernel's own variable).
-    Shared by tests/test_real_size_tvm.py and bench/bench_tvm_text.py (every model)."""
+    Shared by tests/test_real_size_tvm.py and bench/bench_corpus_workflow.py (every model)."""
     from pathlib import Path
 
     from click.testing import CliRunner
