@@ -229,6 +229,8 @@ def test_parameters_pack_in_the_kernel_signature_order(lowered, name):
         if not isinstance(f, ir.PrimFunc) or f.name not in manifest.prim_funcs:
             continue
         prim = manifest.prim_funcs[f.name]
+        if prim.has_loops:  # launches are not kernels one for one (test_kernel_host_loops.py)
+            continue
         env = symbols()
         tensors, scalars = _fake_call(f, env)
         buffer_params = [p for p in f.params if p.kind == "buffer"]
