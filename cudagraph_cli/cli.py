@@ -18,7 +18,6 @@ import click
 
 from . import __version__, api
 from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
-from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS
 
 EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
@@ -920,10 +919,10 @@ warning naming the --capture-symbolic VAR:MAX that bounds them and the count it 
               metavar="RATIO", help="Exit 1 when the fraction of kernel launches captured "
               "into graphs (whatever they save) is below RATIO; and when the module has "
               "no kernel launch.")
-@click.option("--warn-over-graphs", type=click.IntRange(min=1),
-              default=DEFAULT_WARN_OVER_GRAPHS, show_default=True, metavar="N",
+@click.option("--warn-over-graphs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Warn (located, on stderr; JSON graph_count) about each function whose "
-                   "CUDA graphs are unbounded or more than N, naming the --capture-symbolic "
+                   "CUDA graphs are unbounded or more than N (default 4096: "
+                   "report/graph_warnings.py, docs/DIFF.md), naming the --capture-symbolic "
                    "VAR:MAX that would bound them and the count it gives.")
 @click.option("--fail-over-graphs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Exit 1 when a function's CUDA graphs are unbounded or more than N (a CI "
@@ -935,7 +934,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     from .fileio import check_output, write_text
     from .passes.stage import wrong_stage
     from .report.analysis import analyze, one_function
-    from .report.graph_warnings import check_graph_counts
+    from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS, check_graph_counts
     from .report.patch_view import render_patch
     from .report.views import render_html, render_terminal, to_json
 
@@ -972,7 +971,10 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
         click.echo(_warning(source, stage.loc, stage.message), err=True)
     for loc, message in report.warnings if report is not None else ():
         click.echo(_warning(source, loc, message), err=True)
-    graphs = check_graph_counts(facts, warn_over_graphs, fail_over_graphs)
+    # The default is read here, not at import: the report modules stay out of `cgraph
+    # check`'s start-up (test_check_batch.test_what_check_imports).
+    graphs = check_graph_counts(facts, DEFAULT_WARN_OVER_GRAPHS if warn_over_graphs is None
+                                else warn_over_graphs, fail_over_graphs)
     for w in graphs.warnings:
         click.echo(_warning(source, w.loc, w.message()), err=True)
     if fmt == "json":

@@ -72,6 +72,8 @@ def test_default_threshold_passes_mlc_hints_on_the_1b():
         "warn_over_graphs": DEFAULT_WARN_OVER_GRAPHS, "fail_over_graphs": 576,
         "threshold": 576, "warnings": [], "failed": False}
     assert DEFAULT_WARN_OVER_GRAPHS == 4096
+    # the help says the same default (cli.py reads the constant only when diff runs)
+    assert "(default 4096:" in run_cli("diff", "--help").stdout.decode()
 
 
 def test_gate_fails_on_batch_decode_and_names_the_bound(tmp_path):
