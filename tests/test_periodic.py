@@ -225,3 +225,38 @@ def test_a_weight_transposed_in_every_call_stays_its_block():
     be.launch(KernelSpec("add", (2,), "add"), [part, part, be.alloc_tensor((2, 1024),
                                                                            "float16")], [])
     assert [(a, b) for a, b, *_ in s.periodic] == [(0, 4096), (8192, 8 << 20)]
+
+
+@pytest.mark.parametrize("block, n, m", [(4096, 3 * 4096 + 2048, 40000),   # n not a multiple
+                                         (2048, 8192, 8192 * 3 + 6),       # p divides n
+                                         (70000, 3 * 70000 + 10, 500000)])  # table-sized
+def test_a_repeating_input_shorter_than_the_output_keeps_its_block(block, n, m):
+    """A repeating input of n bytes read by an output of m > n bytes (an LM head's weight
+    read by bigger logits): computed from its block, the bytes are the formula's on the
+    dense input."""
+    rng = np.random.default_rng(block)
+    blk = rng.integers(0, 256, block, dtype=np.uint8)
+    other = rng.integers(0, 256, 1000, dtype=np.uint8)
+    src = Periodic(blk, n)
+    (out,) = synthetic_bytes(0x5A17, [other, src], [m])
+    dense = out.dense() if isinstance(out, Periodic) else out
+    assert np.array_equal(dense, formula(0x5A17, [other, src.dense()], m, 0))
+
+
+def test_an_output_computed_in_place_is_the_one_computed_apart():
+    """synthetic_bytes(into=...): the lone output of its size is computed in the array given
+    (and returned as it), with the bytes a fresh one gets; two outputs of one size are not."""
+    rng = np.random.default_rng(9)
+    inputs = [rng.integers(0, 256, 70000, dtype=np.uint8),
+              Periodic(rng.integers(0, 256, 4096, dtype=np.uint8), 3 * 4096 + 2048),
+              rng.integers(0, 256, 5, dtype=np.uint8)]
+    sizes = [70000, 300, 300]
+    fresh = synthetic_bytes(0x0BAD, inputs, sizes)
+    into = [np.full(m, 0xCD, np.uint8) for m in sizes]
+    given = synthetic_bytes(0x0BAD, inputs, sizes, into)
+    assert given[0] is into[0] and given[1] is not into[1] and given[2] is not into[2]
+    for a, b in zip(fresh, given):
+        assert np.array_equal(a, b)
+    for t, m in enumerate(sizes):
+        assert np.array_equal(given[t], formula(0x0BAD, [inputs[0], inputs[1].dense(),
+                                                         inputs[2]], m, t))
