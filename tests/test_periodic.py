@@ -159,6 +159,16 @@ class Twin:
                 outcomes.append(type(e).__name__ + ": " + e.message)
         assert outcomes[0] == outcomes[1]
 
+    def copy(self, i: int, j: int):
+        outcomes = []
+        for side, backend in ((0, self.lazy), (1, self.dense)):
+            try:
+                backend.copy_into(self.tensors[i][side], self.tensors[j][side])
+                outcomes.append(None)
+            except backend_mod.ExecError as e:
+                outcomes.append(type(e).__name__ + ": " + e.message)
+        assert outcomes[0] == outcomes[1]
+
     def same(self):
         for a, b in self.storages:
             assert logical(a) == logical(b)
@@ -186,6 +196,14 @@ def test_random_runs_agree_with_dense_memory(seed, small_periods):
                 continue
             offset = rng.randrange(0, size - nbytes + 1, 2)
             twin.view(s, offset, (rows, cols), "float16")
+        elif what < 0.45:
+            # a copy (a KV cache grown, a stateful builtin): dense bytes and repeating
+            # ranges alike land where they are copied to
+            pairs = [(i, j) for i, (x, _) in enumerate(twin.tensors)
+                     for j, (y, _) in enumerate(twin.tensors) if i != j and
+                     x.array.nbytes == y.array.nbytes and y.storage.nbytes > 16384]
+            if pairs:
+                twin.copy(*rng.choice(pairs))
         elif what < 0.85:
             n = len(twin.tensors)
             picks = rng.sample(range(n), k=min(n, rng.choice([2, 3])))
@@ -260,3 +278,20 @@ def test_an_output_computed_in_place_is_the_one_computed_apart():
     for t, m in enumerate(sizes):
         assert np.array_equal(given[t], formula(0x0BAD, [inputs[0], inputs[1].dense(),
                                                          inputs[2]], m, t))
+
+
+def test_a_copy_of_dense_bytes_and_repeating_ranges_keeps_the_ranges():
+    """A KV cache grown past what was appended: its old bytes (appended rows, dense; the
+    rest its prior contents, a repeating range) are copied into the grown storage. The copy
+    holds the same bytes, and the repeating part stays a block there."""
+    be = CpuBackend()
+    old = be.alloc_storage(3 << 20)
+    be.launch(KernelSpec("prior", (0,), None), [be.view(old, 0, (3 << 20,), "uint8")], [1])
+    assert len(old.periodic) == 1
+    rows = be.from_numpy(np.random.default_rng(3).integers(0, 256, 5000, dtype=np.uint8))
+    be.copy_into(rows, be.view(old, 1000, (5000,), "uint8"))
+    grown = be.alloc_storage(6 << 20)
+    be.copy_into(be.view(old, 0, (3 << 20,), "uint8"), be.view(grown, 0, (3 << 20,), "uint8"))
+    assert logical(grown)[:3 << 20] == logical(old)
+    assert [(a, b) for a, b, *_ in grown.periodic] == [(0, 1000), (6000, 3 << 20)]
+    assert not grown.data[6000:].any()  # nothing written out

@@ -499,6 +499,29 @@ class CpuBackend(Backend):
         self._before_write(dst)
         if self.terms is not None:
             self._copy_terms(src, dst)
+        storage, a, n = src.storage, src.offset, src.array.nbytes
+        ranges = sorted(r for r in storage.periodic if r[0] < a + n and a < r[1])
+        if ranges and not (ranges[0][0] <= a and a + n <= ranges[0][1]):
+            # Dense bytes and repeating ranges (a KV cache grown past what was appended):
+            # each range stays a block where it lands, the dense bytes are copied.
+            pieces, at = [], a
+            for start, end, block, anchor in ranges:
+                x, y = max(a, start), min(a + n, end)
+                if at < x:
+                    pieces.append((at, np.array(storage.data[at:x])))
+                pieces.append((x, Periodic(block, end - anchor).shifted(x - anchor, y - x)))
+                at = y
+            if at < a + n:
+                pieces.append((at, np.array(storage.data[at:a + n])))
+            target = dst.storage
+            self._split(target, dst.offset, dst.offset + n, write_out=False)
+            for x, piece in pieces:
+                to = dst.offset + x - a
+                if isinstance(piece, Periodic):
+                    target.periodic.append([to, to + len(piece), piece.block, to])
+                else:
+                    target.data[to:to + piece.size] = piece
+            return
         source = self._source(src, src.array.nbytes)
         # a repeating block stays one (Periodic); dense bytes are copied, not shared
         self._store(dst, source if isinstance(source, Periodic) else np.array(source))
