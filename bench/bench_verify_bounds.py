@@ -11,7 +11,8 @@ For each samples/real/mlc_*.before.relax (or --models), runs as a process of its
 
 (MLC-LLM's prefill_chunk_size 2048 and max_batch_size 32, its bounds on those variables) and
 gives its exit status, verdict (the first line verify prints), wall seconds and peak resident
-memory (getrusage of the child). A model whose functions lack one of the variables gets only
+memory (getrusage of the child; a run past --stop-above-gib, 6.5 by default, is stopped
+there: the machine is shared). A model whose functions lack one of the variables gets only
 the other's --shape. One model at a time: the runs are big.
 
 Goal (issue 34): every family within 6 GiB and 180 s on the 2-core machine. Gemma-2-2B's
@@ -59,27 +60,54 @@ def shape_args(before: Path) -> list[str]:
     return out
 
 
-def measure(args: list[str]) -> tuple[int, str, float, float, float]:
+def resident_mib(pid: int) -> float:
+    """The resident memory of process `pid` now (VmRSS), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def measure(args: list[str], stop_mib: float | None) -> tuple[int, str, float, float, float]:
     """(exit status, first line of output, wall seconds, CPU seconds, peak RSS in MiB) of
     `cgraph ARGS`. CPU seconds (user + system) say what the run costs on a shared machine,
-    where the wall clock also counts the others' work."""
+    where the wall clock also counts the others' work. With `stop_mib`, a run whose resident
+    memory passes it is stopped (exit status None; first line says so): on a shared machine
+    a run far over the goal must not take the others' memory."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     with tempfile.TemporaryFile("w+") as out:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "cudagraph_cli", *args], env=env,
                                 stdout=out, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(proc.pid, 0)
+        stopped = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG if stop_mib else 0)
+            if pid:
+                break
+            if not stopped and resident_mib(proc.pid) > stop_mib:
+                proc.kill()
+                stopped = True
+            time.sleep(0.2)
         wall = time.perf_counter() - start
         out.seek(0)
         first = next((line.strip() for line in out if line.strip()), "")
+    if stopped:
+        return (None, f"stopped: over {stop_mib / 1024:.1f} GiB resident", wall,
+                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
     return (os.waitstatus_to_exitcode(status), first, wall, usage.ru_utime + usage.ru_stime,
             usage.ru_maxrss / 1024)
 
 
-def verdict(code: int, first: str) -> str:
+def verdict(code: int | None, first: str) -> str:
     """The verdict in a few words: `equal`, or what verify said."""
     if code == 0 and first.startswith("equal"):
         return "equal"
+    if code is None:
+        return first
     return f"exit {code}: {first[:120]}"
 
 
@@ -88,14 +116,17 @@ def main() -> None:
     ap.add_argument("--dir", default=str(ROOT / "samples" / "real"))
     ap.add_argument("--models", help="comma-separated names (default: every mlc_* pair)")
     ap.add_argument("--write", metavar="FILE")
+    ap.add_argument("--stop-above-gib", type=float, default=6.5,
+                    help="stop a run whose resident memory passes this (default 6.5; 0: never)")
     args = ap.parse_args()
+    stop_mib = args.stop_above_gib * 1024 if args.stop_above_gib else None
     directory = Path(args.dir)
     names = args.models.split(",") if args.models else models(directory)
     rows = []
     for name in names:
         before, after = directory / f"{name}.before.relax", directory / f"{name}.after.relax"
         cmd = ["verify", str(before), str(after), *shape_args(before), "--calls", str(CALLS)]
-        code, first, wall, cpu, peak = measure(cmd)
+        code, first, wall, cpu, peak = measure(cmd, stop_mib)
         within = "yes" if code == 0 and wall <= 180 and peak <= 6 * 1024 else "no"
         rows.append(f"| {name} | {verdict(code, first)} | {wall:.0f} | {cpu:.0f} | "
                     f"{peak / 1024:.2f} | {within} |")
@@ -106,7 +137,7 @@ def main() -> None:
         f"Measured {machine()}. `cgraph verify NAME.before.relax NAME.after.relax --shape "
         f"seq_len={SHAPES['seq_len']} --shape batch_size={SHAPES['batch_size']} --calls "
         f"{CALLS}`, one process a model, one model at a time; peak resident memory of that "
-        "process (CPU s: user + system, what the run costs where the machine is shared). "
+        f"process (a run past {args.stop_above_gib:g} GiB is stopped there; CPU s: user + system, what the run costs where the machine is shared). "
         "Goal (issue 34): within 6 GiB and 180 s on the 2-core machine.",
         "",
         "| model | verdict | wall s | CPU s | peak GiB | within the goal |",
