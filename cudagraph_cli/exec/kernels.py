@@ -255,6 +255,22 @@ def _pair_contribution(unit: np.ndarray, k: int, s1: int,
 _POSITION_TERM = ((np.arange(256) * 17) & 0xFF).astype(np.uint8)
 
 
+def _fill_repeated(acc: np.ndarray, part: np.ndarray) -> None:
+    """acc[j] = part[j mod len(part)] for every j, in place (what _add_repeated adds to
+    zeros, in one pass)."""
+    n, width = part.size, acc.size
+    if width == 0:
+        return
+    if n < 4096 and width > n:
+        part = np.tile(part, -(-4096 // n))
+        n = part.size
+    full = width - width % n
+    if full:
+        acc[:full].reshape(-1, n)[...] = part
+    if full < width:
+        acc[full:] = part[:width - full]
+
+
 def _add_repeated(acc: np.ndarray, part: np.ndarray) -> None:
     """acc[j] += part[j mod len(part)] for every j, in place, in bytes (wrapping modulo 256)."""
     n, width = part.size, acc.size
@@ -358,12 +374,11 @@ def _mixed_sum(inputs: list, s1: int, width: int, out: np.ndarray | None = None)
             # every n bytes. Not written out: a big weight read by a bigger output (an LM
             # head's logits) stays its block.
             unit = _pair_contribution(src.block, k, s1)
-            if acc is None:
-                acc = np.zeros(width, np.uint8) if out is None else out
-                if out is not None:
-                    out[...] = 0
+            first = acc is None
+            if first:
+                acc = np.empty(width, np.uint8) if out is None else out
             for start in range(0, width, n):
-                _add_repeated(acc[start:start + n], unit)
+                (_fill_repeated if first else _add_repeated)(acc[start:start + n], unit)
             continue
         unit = _paired_unit(src, width)
         if acc is None and unit.size == width:
@@ -371,9 +386,9 @@ def _mixed_sum(inputs: list, s1: int, width: int, out: np.ndarray | None = None)
             continue
         part = _pair_contribution(unit, k, s1)
         if acc is None:
-            acc = np.zeros(width, np.uint8) if out is None else out
-            if out is not None:
-                out[...] = 0
+            acc = np.empty(width, np.uint8) if out is None else out
+            _fill_repeated(acc, part)
+            continue
         _add_repeated(acc, part)
     if acc is None:
         if out is None:
