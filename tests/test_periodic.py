@@ -159,6 +159,16 @@ class Twin:
                 outcomes.append(type(e).__name__ + ": " + e.message)
         assert outcomes[0] == outcomes[1]
 
+    def copy(self, i: int, j: int):
+        outcomes = []
+        for side, backend in ((0, self.lazy), (1, self.dense)):
+            try:
+                backend.copy_into(self.tensors[i][side], self.tensors[j][side])
+                outcomes.append(None)
+            except backend_mod.ExecError as e:
+                outcomes.append(type(e).__name__ + ": " + e.message)
+        assert outcomes[0] == outcomes[1]
+
     def same(self):
         for a, b in self.storages:
             assert logical(a) == logical(b)
@@ -186,6 +196,14 @@ def test_random_runs_agree_with_dense_memory(seed, small_periods):
                 continue
             offset = rng.randrange(0, size - nbytes + 1, 2)
             twin.view(s, offset, (rows, cols), "float16")
+        elif what < 0.45:
+            # a copy (a KV cache grown, a stateful builtin): dense bytes and repeating
+            # ranges alike land where they are copied to
+            pairs = [(i, j) for i, (x, _) in enumerate(twin.tensors)
+                     for j, (y, _) in enumerate(twin.tensors) if i != j and
+                     x.array.nbytes == y.array.nbytes and y.storage.nbytes > 16384]
+            if pairs:
+                twin.copy(*rng.choice(pairs))
         elif what < 0.85:
             n = len(twin.tensors)
             picks = rng.sample(range(n), k=min(n, rng.choice([2, 3])))
@@ -225,3 +243,55 @@ def test_a_weight_transposed_in_every_call_stays_its_block():
     be.launch(KernelSpec("add", (2,), "add"), [part, part, be.alloc_tensor((2, 1024),
                                                                            "float16")], [])
     assert [(a, b) for a, b, *_ in s.periodic] == [(0, 4096), (8192, 8 << 20)]
+
+
+@pytest.mark.parametrize("block, n, m", [(4096, 3 * 4096 + 2048, 40000),   # n not a multiple
+                                         (2048, 8192, 8192 * 3 + 6),       # p divides n
+                                         (70000, 3 * 70000 + 10, 500000)])  # table-sized
+def test_a_repeating_input_shorter_than_the_output_keeps_its_block(block, n, m):
+    """A repeating input of n bytes read by an output of m > n bytes (an LM head's weight
+    read by bigger logits): computed from its block, the bytes are the formula's on the
+    dense input."""
+    rng = np.random.default_rng(block)
+    blk = rng.integers(0, 256, block, dtype=np.uint8)
+    other = rng.integers(0, 256, 1000, dtype=np.uint8)
+    src = Periodic(blk, n)
+    (out,) = synthetic_bytes(0x5A17, [other, src], [m])
+    dense = out.dense() if isinstance(out, Periodic) else out
+    assert np.array_equal(dense, formula(0x5A17, [other, src.dense()], m, 0))
+
+
+def test_an_output_computed_in_place_is_the_one_computed_apart():
+    """synthetic_bytes(into=...): the lone output of its size is computed in the array given
+    (and returned as it), with the bytes a fresh one gets; two outputs of one size are not."""
+    rng = np.random.default_rng(9)
+    inputs = [rng.integers(0, 256, 70000, dtype=np.uint8),
+              Periodic(rng.integers(0, 256, 4096, dtype=np.uint8), 3 * 4096 + 2048),
+              rng.integers(0, 256, 5, dtype=np.uint8)]
+    sizes = [70000, 300, 300]
+    fresh = synthetic_bytes(0x0BAD, inputs, sizes)
+    into = [np.full(m, 0xCD, np.uint8) for m in sizes]
+    given = synthetic_bytes(0x0BAD, inputs, sizes, into)
+    assert given[0] is into[0] and given[1] is not into[1] and given[2] is not into[2]
+    for a, b in zip(fresh, given):
+        assert np.array_equal(a, b)
+    for t, m in enumerate(sizes):
+        assert np.array_equal(given[t], formula(0x0BAD, [inputs[0], inputs[1].dense(),
+                                                         inputs[2]], m, t))
+
+
+def test_a_copy_of_dense_bytes_and_repeating_ranges_keeps_the_ranges():
+    """A KV cache grown past what was appended: its old bytes (appended rows, dense; the
+    rest its prior contents, a repeating range) are copied into the grown storage. The copy
+    holds the same bytes, and the repeating part stays a block there."""
+    be = CpuBackend()
+    old = be.alloc_storage(3 << 20)
+    be.launch(KernelSpec("prior", (0,), None), [be.view(old, 0, (3 << 20,), "uint8")], [1])
+    assert len(old.periodic) == 1
+    rows = be.from_numpy(np.random.default_rng(3).integers(0, 256, 5000, dtype=np.uint8))
+    be.copy_into(rows, be.view(old, 1000, (5000,), "uint8"))
+    grown = be.alloc_storage(6 << 20)
+    be.copy_into(be.view(old, 0, (3 << 20,), "uint8"), be.view(grown, 0, (3 << 20,), "uint8"))
+    assert logical(grown)[:3 << 20] == logical(old)
+    assert [(a, b) for a, b, *_ in grown.periodic] == [(0, 1000), (6000, 3 << 20)]
+    assert not grown.data[6000:].any()  # nothing written out

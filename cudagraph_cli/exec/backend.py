@@ -71,6 +71,9 @@ class Storage:
     # [start, end, term, offset] entries: what the bytes are made of (exec/terms.py), when
     # the backend keeps terms (verify's reference runs)
     terms: list | None = None
+    # What watches a byte range of the storage (CpuBackend.watch: verify's kept outputs),
+    # told before the first write into that range.
+    watchers: list = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -322,6 +325,37 @@ class CpuBackend(Backend):
             self._split(storage, a, a + min(n, reads), write_out=True)
         return storage.data[a:a + n]
 
+    def read_bytes(self, storage: Storage, a: int, b: int, copy: bool = False) -> np.ndarray:
+        """Bytes a .. b of a storage as they are, without writing out its repeating ranges
+        (a view of `data` where none meets them, unless `copy`; else a fresh array)."""
+        meets = [r for r in storage.periodic if r[0] < b and a < r[1]]
+        if not meets:
+            view = storage.data[a:b]
+            return view.copy() if copy else view
+        out = storage.data[a:b].copy()
+        for start, end, block, anchor in meets:
+            x, y = max(a, start), min(b, end)
+            out[x - a:y - a] = Periodic(block, end - anchor).shifted(x - anchor, y - x).dense()
+        return out
+
+    def watch(self, storage: Storage, watcher, a: int, b: int) -> None:
+        """Call `watcher.before_write()` once, right before anything next writes bytes a .. b
+        of `storage` (or their terms): verify keeps what it compared without keeping it in
+        memory, and learns when it may have changed. The storage is not kept alive."""
+        if a < b:
+            storage.watchers.append((a, b, watcher))
+
+    def _before_write(self, t: Tensor) -> None:
+        watchers = t.storage.watchers
+        if not watchers:
+            return
+        a, b = t.offset, t.offset + t.array.nbytes
+        told = [w for w in watchers if w[0] < b and a < w[1]]
+        if told:
+            t.storage.watchers = [w for w in watchers if not (w[0] < b and a < w[1])]
+            for _, _, watcher in told:
+                watcher.before_write(t.storage)
+
     def dense(self, t: Tensor) -> np.ndarray:
         """t's array with every byte written out."""
         if t.storage.periodic:
@@ -330,6 +364,8 @@ class CpuBackend(Backend):
 
     def _store(self, t: Tensor, result) -> None:
         storage, a, n = t.storage, t.offset, t.array.nbytes
+        if storage.watchers:
+            self._before_write(t)  # every write comes here; launches and copies tell earlier
         if storage.periodic:
             self._split(storage, a, a + n, write_out=False)
         if isinstance(result, Periodic):
@@ -380,6 +416,8 @@ class CpuBackend(Backend):
                 read_terms(storage.terms, 0, storage.nbytes))
 
     def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        for i in spec.outputs:
+            self._before_write(tensors[i])
         if self.terms is not None:
             self._apply_terms(spec, tensors, scalars)
         outputs = [tensors[i] for i in spec.outputs]
@@ -393,10 +431,20 @@ class CpuBackend(Backend):
         sizes = [t.array.nbytes for t in outputs]
         # byte j of an output reads bytes j and j XOR 1 of each input (kernels.synthetic_bytes)
         reads = max(sizes, default=0) + 1
-        results = synthetic_bytes(spec.salt ^ scalar_salt(scalars),
-                                  [self._source(t, reads) for t in inputs], sizes)
-        for t, r in zip(outputs, results):
-            self._store(t, r)
+        sources = [self._source(t, reads) for t in inputs]
+        # An output that overlaps no input is computed in its own bytes (a big one is not
+        # held twice); its repeating ranges are dropped once it is written.
+        overlapping = {i for i, *_ in _aliases(spec, tensors)}
+        into = [None if i in overlapping else t.storage.data[t.offset:t.offset + n]
+                for i, t, n in zip(spec.outputs, outputs, sizes)]
+        results = synthetic_bytes(spec.salt ^ scalar_salt(scalars), sources, sizes, into)
+        for t, r, dest in zip(outputs, results, into):
+            if r is dest:
+                if t.storage.periodic:
+                    self._split(t.storage, t.offset, t.offset + t.array.nbytes,
+                                write_out=False)
+            else:
+                self._store(t, r)
 
     # -- the interface ----------------------------------------------------------------------
 
@@ -448,8 +496,32 @@ class CpuBackend(Backend):
             dst.storage.written.add(dst.offset, dst.offset + n)
 
     def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
+        self._before_write(dst)
         if self.terms is not None:
             self._copy_terms(src, dst)
+        storage, a, n = src.storage, src.offset, src.array.nbytes
+        ranges = sorted(r for r in storage.periodic if r[0] < a + n and a < r[1])
+        if ranges and not (ranges[0][0] <= a and a + n <= ranges[0][1]):
+            # Dense bytes and repeating ranges (a KV cache grown past what was appended):
+            # each range stays a block where it lands, the dense bytes are copied.
+            pieces, at = [], a
+            for start, end, block, anchor in ranges:
+                x, y = max(a, start), min(a + n, end)
+                if at < x:
+                    pieces.append((at, np.array(storage.data[at:x])))
+                pieces.append((x, Periodic(block, end - anchor).shifted(x - anchor, y - x)))
+                at = y
+            if at < a + n:
+                pieces.append((at, np.array(storage.data[at:a + n])))
+            target = dst.storage
+            self._split(target, dst.offset, dst.offset + n, write_out=False)
+            for x, piece in pieces:
+                to = dst.offset + x - a
+                if isinstance(piece, Periodic):
+                    target.periodic.append([to, to + len(piece), piece.block, to])
+                else:
+                    target.data[to:to + piece.size] = piece
+            return
         source = self._source(src, src.array.nbytes)
         # a repeating block stays one (Periodic); dense bytes are copied, not shared
         self._store(dst, source if isinstance(source, Periodic) else np.array(source))

@@ -1271,21 +1271,24 @@ def _split(values: list) -> tuple[list, list, list]:
     tensors: list = []
     scalars: list = []
     positions: list = []
-
-    def walk(v, top: int | None):
-        if isinstance(v, Tensor):
-            if top is not None:
-                positions.append(top)
-            tensors.append(v)
-        elif isinstance(v, tuple):
-            for x in v:
-                walk(x, None)
-        elif isinstance(v, (int, float, str, DType)):
-            scalars.append(v.name if isinstance(v, DType) else v)
-
     for i, v in enumerate(values):
-        walk(v, i)
+        if isinstance(v, Tensor):
+            positions.append(i)
+        _flatten_into(v, tensors, scalars)
     return tensors, scalars, positions
+
+
+def _flatten_into(v, tensors: list, scalars: list) -> None:
+    """A module-level function, not a closure: a recursive closure is a reference cycle, and
+    the tensors it collected would live until the garbage collector runs (a real model's
+    outputs are gigabytes)."""
+    if isinstance(v, Tensor):
+        tensors.append(v)
+    elif isinstance(v, tuple):
+        for x in v:
+            _flatten_into(x, tensors, scalars)
+    elif isinstance(v, (int, float, str, DType)):
+        scalars.append(v.name if isinstance(v, DType) else v)
 
 
 def _nbytes(t: Tensor) -> int:

@@ -224,13 +224,25 @@ def _pair_table(offset: int, multiplier: int) -> np.ndarray:
     return out.reshape(-1).view(np.uint16)
 
 
-def _pair_contribution(unit: np.ndarray, k: int, s1: int) -> np.ndarray:
+def _pair_contribution(unit: np.ndarray, k: int, s1: int,
+                       out: np.ndarray | None = None) -> np.ndarray:
     """(2k + 3) A_k(i) + 2 A_k(i XOR 1) for each byte i of `unit` (even length, not changed),
-    with A_k(i) = S[(unit[i] + s1 + 29 k) mod 256]: a fresh uint8 array."""
+    with A_k(i) = S[(unit[i] + s1 + 29 k) mod 256]: a fresh uint8 array, or `out` (as many
+    bytes, sharing no memory with `unit`) holding it."""
     offset, multiplier = _input_offset(s1, k), _input_multiplier(k)
     if unit.size >= _PAIR_TABLE_MIN:
         pairs = np.ascontiguousarray(unit).view(np.uint16)
-        return np.take(_pair_table(offset, multiplier), pairs).view(np.uint8)
+        if out is not None and out.ctypes.data % 2 == 0:
+            np.take(_pair_table(offset, multiplier), pairs, out=out.view(np.uint16))
+            return out
+        part = np.take(_pair_table(offset, multiplier), pairs).view(np.uint8)
+        if out is not None:
+            out[...] = part
+            return out
+        return part
+    if out is not None:
+        out[...] = _pair_contribution(unit, k, s1)
+        return out
     own = SBOX[unit + np.uint8(offset)]
     other = own.view(np.uint16).byteswap().view(np.uint8)  # A_k(i XOR 1)
     own *= np.uint8(multiplier)
@@ -241,6 +253,22 @@ def _pair_contribution(unit: np.ndarray, k: int, s1: int) -> np.ndarray:
 
 # The formula's position term, 17 j mod 256 for j < 256: it repeats every 256 bytes.
 _POSITION_TERM = ((np.arange(256) * 17) & 0xFF).astype(np.uint8)
+
+
+def _fill_repeated(acc: np.ndarray, part: np.ndarray) -> None:
+    """acc[j] = part[j mod len(part)] for every j, in place (what _add_repeated adds to
+    zeros, in one pass)."""
+    n, width = part.size, acc.size
+    if width == 0:
+        return
+    if n < 4096 and width > n:
+        part = np.tile(part, -(-4096 // n))
+        n = part.size
+    full = width - width % n
+    if full:
+        acc[:full].reshape(-1, n)[...] = part
+    if full < width:
+        acc[full:] = part[:width - full]
 
 
 def _add_repeated(acc: np.ndarray, part: np.ndarray) -> None:
@@ -328,26 +356,49 @@ def _input_multiplier(k: int) -> int:
     return (2 * k + 3) & 0xFF
 
 
-def _mixed_sum(inputs: list, s1: int, width: int) -> np.ndarray:
+def _mixed_sum(inputs: list, s1: int, width: int, out: np.ndarray | None = None) -> np.ndarray:
     """sum_k ((2k + 3) A_k(j) + 2 A_k(j XOR 1)) mod 256 for j < width, with
     A_k(i) = S[(in_k[i mod len(in_k)] + s1 + 29 k) mod 256], in bytes (which wrap modulo 256
-    as the formula does): a fresh array. Each input is looked up once per byte of its
-    repeating unit, then repeated."""
+    as the formula does): a fresh array, or `out` (`width` bytes, sharing no memory with the
+    inputs) holding it. Each input is looked up once per byte of its repeating unit, then
+    repeated."""
     acc = None
     for k, src in enumerate(inputs):
-        if len(src) == 0 or width == 0:
+        n = len(src)
+        if n == 0 or width == 0:
             continue
-        part = _pair_contribution(_paired_unit(src, width), k, s1)
-        if acc is None and part.size == width:
-            acc = part
+        if isinstance(src, Periodic) and n < width and n % 2 == 0 and \
+                src.block.size % 2 == 0 and src.block.size < n:
+            # in[j mod n] is block[(j mod n) mod p], and (n, p even) its pair partner is
+            # block[((j mod n) mod p) XOR 1]: the block's contribution, repeated, starting over
+            # every n bytes. Not written out: a big weight read by a bigger output (an LM
+            # head's logits) stays its block.
+            unit = _pair_contribution(src.block, k, s1)
+            first = acc is None
+            if first:
+                acc = np.empty(width, np.uint8) if out is None else out
+            for start in range(0, width, n):
+                (_fill_repeated if first else _add_repeated)(acc[start:start + n], unit)
             continue
+        unit = _paired_unit(src, width)
+        if acc is None and unit.size == width:
+            acc = _pair_contribution(unit, k, s1, out)
+            continue
+        part = _pair_contribution(unit, k, s1)
         if acc is None:
-            acc = np.zeros(width, np.uint8)
+            acc = np.empty(width, np.uint8) if out is None else out
+            _fill_repeated(acc, part)
+            continue
         _add_repeated(acc, part)
-    return acc if acc is not None else np.zeros(width, np.uint8)
+    if acc is None:
+        if out is None:
+            return np.zeros(width, np.uint8)
+        out[...] = 0
+        return out
+    return acc
 
 
-def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
+def synthetic_bytes(salt: int, inputs: list, sizes: list, into: list | None = None) -> list:
     """The synthetic kernel over bytes (docs/EXECUTOR.md, "Kernels"): with S the byte
     permutation SBOX, s0 = salt mod 256 and s1 = (salt >> 8) mod 256, output t of sizes[t]
     bytes is
@@ -363,7 +414,11 @@ def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
     array or a Periodic (an output of PERIODIC_MIN bytes or more whose inputs all repeat).
     Every output is computed before the caller writes any: an input may share memory with
     an output. S is applied where a kernel reads, not where it writes: a kernel reading a
-    prefix of a big output substitutes that prefix only."""
+    prefix of a big output substitutes that prefix only.
+
+    `into`: for each output, None or a uint8 array of its size that shares no memory with any
+    input; a dense output the only one of its size is computed there (and returned as it),
+    not in a fresh array that the caller copies: an output of gigabytes is not held twice."""
     s0, s1 = salt & 0xFF, (salt >> 8) & 0xFF
     periods = [_period(inputs, m) if m >= PERIODIC_MIN else None for m in sizes]
     widths = [m if p is None else p for m, p in zip(sizes, periods)]
@@ -372,7 +427,9 @@ def synthetic_bytes(salt: int, inputs: list, sizes: list) -> list:
     for t, (m, period, width) in enumerate(zip(sizes, periods, widths)):
         acc = sums.get(width)
         if acc is None:
-            acc = sums[width] = _mixed_sum(inputs, s1, width)
+            dest = into[t] if into is not None and period is None and \
+                widths.count(width) == 1 else None
+            acc = sums[width] = _mixed_sum(inputs, s1, width, dest)
         # the last output of this width takes the sum itself
         out = acc if width not in widths[t + 1:] else acc.copy()
         _add_repeated(out, _POSITION_TERM + np.uint8((s0 + 101 * t) & 0xFF))

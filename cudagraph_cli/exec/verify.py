@@ -30,6 +30,7 @@ the stronger evidence, is reported first; an ownership finding when every value 
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -336,20 +337,6 @@ class Weights:
         return out
 
 
-def term_snapshot(backend: Backend, value):
-    """What a returned value is made of (exec/terms.py): a tensor's or a storage's term
-    signature, tuples item by item, None for anything else or a backend without terms."""
-    if isinstance(value, Tensor):
-        sign = getattr(backend, "term_signature", None)
-        return sign(value) if sign is not None else None
-    if isinstance(value, tuple):
-        return tuple(term_snapshot(backend, v) for v in value)
-    if backend.is_storage(value):
-        sign = getattr(backend, "storage_signature", None)
-        return sign(value) if sign is not None else None
-    return None
-
-
 def compare_terms(a, b, path: str = ""):
     """None, or (path, signature of a, signature of b) for the first output whose terms
     differ."""
@@ -363,49 +350,170 @@ def compare_terms(a, b, path: str = ""):
     return None
 
 
+class Kept:
+    """A tensor or storage a module returned, as verify keeps it for the checks after later
+    calls: neither its bytes nor, on a backend that watches writes (the reference,
+    CpuBackend.watch), its memory.
+
+    The backend tells it right before anything writes those bytes (or their terms) again;
+    until then they are what they were when both modules' outputs were compared equal, and so
+    are their terms. At that first write it saves the bytes (what the other module's output
+    held too when they were compared) and from then on holds the storage, so that each later
+    check reads what it holds now. A returned value nothing else holds is freed, as the
+    module's caller frees it; nothing can write it any more. So verify's memory grows with
+    what the modules keep alive (and with outputs written after they were returned), not with
+    every output returned: an LLM's logits at 2048 positions are 2 GiB a call.
+
+    On a backend that cannot watch, it holds the value and reads it as it is now at every
+    check, as verify always did."""
+
+    def __init__(self, backend: Backend, value, storage, start: int, stop: int, shape: tuple,
+                 dtype):
+        self.backend = backend
+        self.start, self.stop = start, stop
+        self.shape, self.dtype = shape, dtype
+        self.saved: np.ndarray | None = None  # the bytes before the first write
+        watch = getattr(backend, "watch", None)
+        if watch is not None and storage is not None:
+            self.held = None
+            self.storage = weakref.ref(storage)
+            self.terms = self._signature(storage)
+            watch(storage, self, start, stop)
+        else:
+            self.held = value
+            self.storage = None
+            self.terms = None
+
+    @property
+    def written(self) -> bool:
+        """Whether what it holds may differ from what was compared (read it again)."""
+        return self.held is not None
+
+    def before_write(self, storage) -> None:
+        """The backend is about to write the bytes (CpuBackend.watch)."""
+        self.saved = self.backend.read_bytes(storage, self.start, self.stop, copy=True)
+        self.held = storage
+
+    def now(self, a: int, b: int) -> np.ndarray | None:
+        """Bytes a .. b (from its start) as they are now, or None where they cannot be read:
+        the value was freed (they are what they were when compared) or the backend cannot
+        read a storage."""
+        source = self.held if self.held is not None else (
+            self.storage() if self.storage is not None else None)
+        if source is None:
+            return None
+        if self.storage is not None:
+            return self.backend.read_bytes(source, self.start + a, self.start + b)
+        if isinstance(source, Tensor):
+            return self.backend.to_numpy(source).reshape(-1).view(np.uint8)[a:b]
+        data = self.backend.storage_bytes(source)
+        return None if data is None else np.frombuffer(data, np.uint8)[a:b]
+
+    def terms_now(self):
+        """Its term signature as it is now (exec/terms.py; None without terms)."""
+        if self.storage is None:
+            backend, value = self.backend, self.held
+            if isinstance(value, Tensor):
+                sign = getattr(backend, "term_signature", None)
+            else:
+                sign = getattr(backend, "storage_signature", None)
+            return sign(value) if sign is not None else None
+        return self._signature(self.held) if self.held is not None else self.terms
+
+    def _signature(self, storage):
+        if getattr(storage, "terms", None) is None:
+            return None
+        if self.shape is None:  # a storage returned as such
+            return self.backend.storage_signature(storage)
+        return self.backend.term_signature(self.backend.view(storage, self.start, self.shape,
+                                                             self.dtype))
+
+
 def snapshot_value(backend: Backend, value):
-    """What a returned value holds now (tensors as bytes, storages as their size and, on the
-    CPU, their bytes; others as they are)."""
+    """A returned value as verify keeps it: tensors as ("tensor", shape, dtype, Kept),
+    storages as ("storage", size, Kept), tuples item by item, others as they are."""
     if isinstance(value, Tensor):
-        arr = backend.to_numpy(value)
-        return ("tensor", arr.shape, str(arr.dtype), arr.tobytes(), arr)
+        if getattr(backend, "watch", None) is None:  # a device: its bytes as NumPy gives them
+            arr = backend.to_numpy(value)
+            return ("tensor", arr.shape, str(arr.dtype),
+                    Kept(backend, value, None, 0, arr.nbytes, arr.shape, str(arr.dtype)))
+        return ("tensor", tuple(value.shape), str(value.dtype),
+                Kept(backend, value, value.storage, value.offset,
+                     value.offset + value.array.nbytes, tuple(value.shape), value.dtype))
     if backend.is_storage(value):
-        return ("storage", value.nbytes, backend.storage_bytes(value))
+        storage = value if getattr(backend, "watch", None) is not None else None
+        return ("storage", value.nbytes, Kept(backend, value, storage, 0, value.nbytes, None,
+                                              None))
     if isinstance(value, tuple):
         return ("tuple", tuple(snapshot_value(backend, v) for v in value))
     return ("value", value)
 
 
-def compare_snapshots(a, b, path: str = ""):
-    """None, or (path, element, original, rewritten, words) for the first difference."""
+def term_snapshot(snapshot):
+    """What a kept value is made of now (exec/terms.py): each tensor's or storage's term
+    signature, tuples item by item, None for anything else or a backend without terms."""
+    if snapshot[0] in ("tensor", "storage"):
+        return snapshot[-1].terms_now()
+    if snapshot[0] == "tuple":
+        return tuple(term_snapshot(v) for v in snapshot[1])
+    return None
+
+
+# Kept values are compared this many bytes at a time: a 2 GiB output is never copied whole.
+COMPARE_CHUNK = 64 << 20
+
+
+def first_difference(a: Kept, b: Kept, nbytes: int, fresh: bool):
+    """The first byte at which what `a` and `b` hold differs, or None. After the call that
+    returned them (`fresh`) both are read; later only those written since (Kept.written),
+    an unwritten one that was freed holding what the other held before its first write.
+    Also None where a side cannot be read (a device storage)."""
+    if not fresh and not (a.written or b.written):
+        return None
+    for x in range(0, nbytes, COMPARE_CHUNK):
+        y = min(nbytes, x + COMPARE_CHUNK)
+        ca, cb = a.now(x, y), b.now(x, y)
+        if ca is None:
+            ca = b.saved[x:y] if b.saved is not None else None
+        if cb is None:
+            cb = a.saved[x:y] if a.saved is not None else None
+        if ca is None or cb is None:
+            return None
+        if not np.array_equal(ca, cb):
+            return x + int(np.flatnonzero(ca != cb)[0])
+    return None
+
+
+def compare_snapshots(a, b, path: str = "", fresh: bool = True):
+    """None, or (path, element, original, rewritten, words) for the first difference
+    between two kept values (first_difference says which bytes are read when)."""
     if a[0] != b[0]:
         return (path, None, a[0], b[0], f"a {a[0]} vs a {b[0]}")
     if a[0] == "tensor":
         if a[1] != b[1] or a[2] != b[2]:
             return (path, None, f"{a[1]} {a[2]}", f"{b[1]} {b[2]}", "shape or dtype differs")
-        if a[3] == b[3]:
+        dt = numpy_dtype(a[2]) if a[2] != "bool" else np.dtype(np.bool_)
+        nbytes = math.prod(a[1]) * dt.itemsize
+        first_byte = first_difference(a[3], b[3], nbytes, fresh)
+        if first_byte is None:
             return None
-        xa = np.frombuffer(a[3], dtype=np.uint8)
-        xb = np.frombuffer(b[3], dtype=np.uint8)
-        first_byte = int(np.flatnonzero(xa != xb)[0])
-        item = np.dtype(a[2]).itemsize if a[2] != "bool" else 1
-        flat = first_byte // max(item, 1)
+        flat = first_byte // max(dt.itemsize, 1)
         index = tuple(int(i) for i in np.unravel_index(flat, a[1])) if a[1] else ()
-        va = a[4].reshape(-1)[flat] if a[4].size else None
-        vb = b[4].reshape(-1)[flat] if b[4].size else None
-        return (path, index, va, vb, "values differ")
+        return (path, index, element(a[3], b[3], flat, dt), element(b[3], a[3], flat, dt),
+                "values differ")
     if a[0] == "storage":
         if a[1] != b[1]:
             return (path, None, f"{a[1]} bytes", f"{b[1]} bytes", "storage sizes differ")
-        if a[2] is None or b[2] is None or a[2] == b[2]:
+        first = first_difference(a[2], b[2], a[1], fresh)
+        if first is None:
             return None
-        first = int(np.flatnonzero(np.frombuffer(a[2], np.uint8) != np.frombuffer(b[2], np.uint8))[0])
-        return (path, (first,), a[2][first], b[2][first], "storage bytes differ")
+        return (path, (first,), element(a[2], b[2], first, np.dtype(np.uint8)),
+                element(b[2], a[2], first, np.dtype(np.uint8)), "storage bytes differ")
     if a[0] == "tuple":
         if len(a[1]) != len(b[1]):
             return (path, None, len(a[1]), len(b[1]), "tuple sizes differ")
         for i, (x, y) in enumerate(zip(a[1], b[1])):
-            r = compare_snapshots(x, y, f"{path}[{i}]")
+            r = compare_snapshots(x, y, f"{path}[{i}]", fresh)
             if r:
                 return r
         return None
@@ -415,6 +523,15 @@ def compare_snapshots(a, b, path: str = ""):
     if isinstance(va, DType) or isinstance(vb, DType) or va != vb:
         return None if va == vb else (path, None, va, vb, "values differ")
     return None
+
+
+def element(kept: Kept, other: Kept, index: int, dt: np.dtype):
+    """Element `index` (of dtype `dt`) of what `kept` holds now (see first_difference)."""
+    a, b = index * dt.itemsize, (index + 1) * dt.itemsize
+    raw = kept.now(a, b)
+    if raw is None:
+        raw = other.saved[a:b]
+    return np.frombuffer(np.ascontiguousarray(raw).tobytes(), dtype=dt)[0]
 
 
 def upper_bounds(module: ir.Module, names) -> dict[str, int]:
@@ -515,7 +632,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     else backend_factory())
     term_difference: Difference | None = None
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
-    results: list = []  # (function, call, output of original, output of rewritten)
+    results: list = []  # (function, call, original's output, rewritten's): snapshot_value
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
     owners = (("original", OwnershipCheck(original, ex_a)),
               ("rewritten", OwnershipCheck(rewritten, ex_b)))
@@ -560,10 +677,12 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             wrong_path = check_guards(guards, ex_b.graph_log, syms, name, call)
             owners[0][1].returned(out_a)
             owners[1][1].returned(out_b)
-            results.append((name, call, out_a, out_b))
-            for fname, c, a, b in results:
-                found = compare_snapshots(snapshot_value(ex_a.backend, a),
-                                          snapshot_value(ex_b.backend, b))
+            # Kept, not held: an output nothing else holds is freed after this call's
+            # comparison (Kept says why that is exact).
+            results.append((name, call, snapshot_value(ex_a.backend, out_a),
+                            snapshot_value(ex_b.backend, out_b)))
+            for k, (fname, c, a, b) in enumerate(results):
+                found = compare_snapshots(a, b, fresh=k == len(results) - 1)
                 report.outputs_compared += 1
                 if found:
                     path, element, va, vb, words = found
@@ -578,6 +697,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                             # own: the call as the original writes it.
                             d.module, d.loc = "original", _call_site(original, symbol)
                     return _finish(report, ex_a, ex_b)
+            del out_a, out_b, args_a, args_b
             if wrong_path is not None:
                 report.difference = wrong_path
                 return _finish(report, ex_a, ex_b)
@@ -604,7 +724,7 @@ def _term_difference(table: TermTable, ex_a: Executor, ex_b: Executor, results: 
     """The first output returned so far whose bytes agree but whose terms differ, explained
     down to the first kernel argument that diverges (exec/terms.py), or None."""
     for fname, c, a, b in results:
-        found = compare_terms(term_snapshot(ex_a.backend, a), term_snapshot(ex_b.backend, b))
+        found = compare_terms(term_snapshot(a), term_snapshot(b))
         if found is None:
             continue
         path, sa, sb = found

@@ -1,0 +1,153 @@
+"""Benchmark: `cgraph verify` at MLC-LLM's largest shapes, on every MLC-LLM model of the corpus
+(issue 34, deliverable 3).
+
+    python bench/bench_verify_bounds.py [--models mlc_llama_1b,...] [--dir samples/real]
+                                        [--write docs/BENCHMARKS.md]
+
+For each samples/real/mlc_*.before.relax (or --models), runs as a process of its own
+
+    cgraph verify NAME.before.relax NAME.after.relax --shape seq_len=2048,1,2048
+                  --shape batch_size=32,1,32 --calls 3
+
+(MLC-LLM's prefill_chunk_size 2048 and max_batch_size 32, its bounds on those variables) and
+gives its exit status, verdict (the first line verify prints), wall seconds and peak resident
+memory (getrusage of the child; a run past --stop-above-gib, 6.5 by default, is stopped
+there: the machine is shared). A model whose functions lack one of the variables gets only
+the other's --shape. One model at a time: the runs are big.
+
+Goal (issue 34): every family within 6 GiB and 180 s on the 2-core machine. Gemma-2-2B's
+batch_verify returns logits of [1, 2048, 256000] float32, 2 GiB a call: verify keeps outputs
+as watched byte ranges (exec/verify.py, Kept), so memory grows with what is alive, not with
+every call's outputs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from report import machine, write_section  # noqa: E402
+
+# MLC-LLM's largest shapes: a prefill chunk of 2048 tokens, a batch of 32 sequences; each
+# variable's bound, then 1, then the bound again (a graph captured at one value replays after
+# another).
+SHAPES = {"seq_len": "2048,1,2048", "batch_size": "32,1,32"}
+CALLS = 3
+
+
+def models(directory: Path) -> list[str]:
+    return sorted(p.name[:-len(".before.relax")] for p in directory.glob("mlc_*.before.relax")
+                  if (directory / p.name.replace(".before.", ".after.")).exists())
+
+
+def shape_args(before: Path) -> list[str]:
+    """--shape for each of SHAPES' variables the module's functions have (verify refuses a
+    name no function has)."""
+    text = before.read_text()
+    out = []
+    for name, values in SHAPES.items():
+        if re.search(rf'\b{name}\b', text):
+            out += ["--shape", f"{name}={values}"]
+    return out
+
+
+def resident_mib(pid: int) -> float:
+    """The resident memory of process `pid` now (VmRSS), 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def measure(args: list[str], stop_mib: float | None) -> tuple[int, str, float, float, float]:
+    """(exit status, first line of output, wall seconds, CPU seconds, peak RSS in MiB) of
+    `cgraph ARGS`. CPU seconds (user + system) say what the run costs on a shared machine,
+    where the wall clock also counts the others' work. With `stop_mib`, a run whose resident
+    memory passes it is stopped (exit status None; first line says so): on a shared machine
+    a run far over the goal must not take the others' memory."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "cudagraph_cli", *args], env=env,
+                                stdout=out, stderr=subprocess.STDOUT)
+        stopped = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG if stop_mib else 0)
+            if pid:
+                break
+            if not stopped and resident_mib(proc.pid) > stop_mib:
+                proc.kill()
+                stopped = True
+            time.sleep(0.2)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        first = next((line.strip() for line in out if line.strip()), "")
+    if stopped:
+        return (None, f"stopped: over {stop_mib / 1024:.1f} GiB resident", wall,
+                usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    return (os.waitstatus_to_exitcode(status), first, wall, usage.ru_utime + usage.ru_stime,
+            usage.ru_maxrss / 1024)
+
+
+def verdict(code: int | None, first: str) -> str:
+    """The verdict in a few words: `equal`, or what verify said."""
+    if code == 0 and first.startswith("equal"):
+        return "equal"
+    if code is None:
+        return first
+    return f"exit {code}: {first[:120]}"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dir", default=str(ROOT / "samples" / "real"))
+    ap.add_argument("--models", help="comma-separated names (default: every mlc_* pair)")
+    ap.add_argument("--write", metavar="FILE")
+    ap.add_argument("--stop-above-gib", type=float, default=6.5,
+                    help="stop a run whose resident memory passes this (default 6.5; 0: never)")
+    args = ap.parse_args()
+    stop_mib = args.stop_above_gib * 1024 if args.stop_above_gib else None
+    directory = Path(args.dir)
+    names = args.models.split(",") if args.models else models(directory)
+    rows = []
+    for name in names:
+        before, after = directory / f"{name}.before.relax", directory / f"{name}.after.relax"
+        cmd = ["verify", str(before), str(after), *shape_args(before), "--calls", str(CALLS)]
+        code, first, wall, cpu, peak = measure(cmd, stop_mib)
+        within = "yes" if code == 0 and wall <= 180 and peak <= 6 * 1024 else "no"
+        rows.append(f"| {name} | {verdict(code, first)} | {wall:.0f} | {cpu:.0f} | "
+                    f"{peak / 1024:.2f} | {within} |")
+        print(rows[-1], flush=True)
+    text = "\n".join([
+        "### verify at MLC-LLM's largest shapes (bench/bench_verify_bounds.py)",
+        "",
+        f"Measured {machine()}. `cgraph verify NAME.before.relax NAME.after.relax --shape "
+        f"seq_len={SHAPES['seq_len']} --shape batch_size={SHAPES['batch_size']} --calls "
+        f"{CALLS}`, one process a model, one model at a time; peak resident memory of that "
+        f"process (a run past {args.stop_above_gib:g} GiB is stopped there; CPU s: user + system, what the run costs where the machine is shared). "
+        "Goal (issue 34): within 6 GiB and 180 s on the 2-core machine.",
+        "",
+        "| model | verdict | wall s | CPU s | peak GiB | within the goal |",
+        "|---|---|---|---|---|---|",
+        *rows,
+    ])
+    if args.write:
+        write_section(args.write, "bench_verify_bounds", text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
