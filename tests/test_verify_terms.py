@@ -42,7 +42,8 @@ def blind_bytes(monkeypatch):
     import numpy as np
     from cudagraph_cli.exec import backend
     monkeypatch.setattr(backend, "synthetic_bytes",
-                        lambda salt, inputs, sizes: [np.zeros(m, np.uint8) for m in sizes])
+                        lambda salt, inputs, sizes, into=None: [np.zeros(m, np.uint8)
+                                                                   for m in sizes])
 
 
 # Layer 0 of decode, as the sample writes it (lines ~3615-3655): the post-attention residual

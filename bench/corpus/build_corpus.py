@@ -483,24 +483,6 @@ def main(argv=None) -> int:
                 continue
             build_mlc_model(args.out, family, name, config)
 
-    for family in FAMILY_MODULES:
-        for name, config in family.CONFIGS.items():
-            if args.only and name not in args.only:
-                continue
-            print(f"{name}: relax.build(target={TARGET}, MLC-style pipeline) with {PASS_NAME}"
-                  " captured")
-            mod = family.build(name, tvm.target.Target(TARGET))
-            before, after = build_and_capture(mod, name, mlc_models.relax_pipeline)
-            write_pair(args.out, name, [
-                f"model: MLC-LLM-style {config.family} at {config.describe()}",
-                "frontend: relax.frontend.nn + nn.llm.TIRPagedKVCache, float16, packed params",
-                f"(bench/corpus/{family.__name__}.py); captured inside relax.build(mod,"
-                " target=\"cuda\",",
-                "relax_pipeline=mlc_models.relax_pipeline) under",
-                "PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass instrument;",
-                f"target {TARGET} (a fixed arch: the same files on every machine)",
-            ], before, after)
-
     if args.tvm_tests is None:
         print("static_plan_*: skipped (give --tvm-tests FILE, apache/tvm's "
               "tests/python/relax/test_transform_static_plan_block_memory.py)")

@@ -248,10 +248,12 @@ def expert_gemv(x, w, experts_of_token):
     def x_at(x, e, j):
         return x[0, j] if x_rows == 1 else x[e, j]
 
+    index = "int32"  # a name, not a string in the annotation (which pyflakes reads as one)
+
     @T.prim_func(private=True, s_tir=True)
     def gemv_func(x: T.Buffer((x_rows, in_features), dtype),
                   w: T.Buffer((experts, out_features, in_features), dtype),
-                  indptr: T.Buffer((1, per_token), "int32"),
+                  indptr: T.Buffer((1, per_token), index),
                   o: T.Buffer((per_token, out_features), dtype)):
         T.func_attr({"op_pattern": 4, "tirx.noalias": True})
         for e in T.thread_binding(per_token, thread="blockIdx.y"):
