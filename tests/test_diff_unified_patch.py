@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from conftest import ROOT, run_cli
+from conftest import ROOT, for_every_sample_test, run_cli
 from cudagraph_cli import api, ir
 from cudagraph_cli.report.analysis import one_function
 from cudagraph_cli.report.patch_view import (
@@ -30,10 +30,11 @@ MLC_LLAMA = REAL_DIR / "mlc_llama_1b.before.relax"
 KV_LLAMA = REAL_DIR / "nn_llama_kv.before.relax"  # a small Llama (three functions, 1.6k lines)
 # Every module TVM's tests and the real corpus give the pass, and a few of the hand-written
 # cases (a kept head without `cls = Module`, names made unique, storages returned).
-INPUTS = (sorted(TVM_DIR.glob("*_before.relax")) + sorted(REAL_DIR.glob("*.before.relax"))
+INPUTS = (sorted(TVM_DIR.glob("*_before.relax"))
+          + for_every_sample_test(sorted(REAL_DIR.glob("*.before.relax")))
           + [CASES_DIR / f"{n}.relax" for n in ("ops_in_region", "names_made_unique",
                                                "returned_storages", "functions_live_at_once")])
-MLC = sorted(REAL_DIR.glob("mlc_*.before.relax"))
+MLC = for_every_sample_test(sorted(REAL_DIR.glob("mlc_*.before.relax")))
 
 
 def _patch_program() -> str:

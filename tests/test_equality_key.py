@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from conftest import SAMPLES
+from conftest import SAMPLES, for_every_sample_test
 from cudagraph_cli import ir
 from cudagraph_cli.ir.equality import functions_equal, structural_key
 from cudagraph_cli.passes.pipeline import rewrite
@@ -26,7 +26,7 @@ SKIP = {"decode_32.relax"}
 
 def sample_functions() -> list:
     fs = []
-    for path in sorted(SAMPLES.rglob("*.relax")):
+    for path in for_every_sample_test(sorted(SAMPLES.rglob("*.relax"))):
         if path.name in SKIP:
             continue
         text = path.read_text()

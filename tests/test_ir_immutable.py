@@ -13,12 +13,12 @@ import dataclasses
 
 import pytest
 
-from conftest import ALL_SAMPLES, REAL_SAMPLES
+from conftest import ALL_SAMPLES, REAL_SAMPLES, for_every_sample_test
 from cudagraph_cli import ir
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.text.reader import parse_module
 
-SAMPLES = ALL_SAMPLES + sorted(REAL_SAMPLES.glob("*.relax"))
+SAMPLES = ALL_SAMPLES + for_every_sample_test(sorted(REAL_SAMPLES.glob("*.relax")))
 NODE_CLASSES = [c for c in vars(ir.nodes).values()
                 if isinstance(c, type) and issubclass(c, ir.nodes.Node)
                 and c.__module__ == ir.nodes.__name__ and "__match_args__" in vars(c)]

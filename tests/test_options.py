@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from conftest import REAL_SAMPLES, SAMPLES
+from conftest import REAL_SAMPLES, SAMPLES, for_every_sample_test
 from cudagraph_cli.cli import main
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes import storage_collector
@@ -19,7 +19,8 @@ from cudagraph_cli.passes.region_planner import plan_module
 from cudagraph_cli.text.printer import print_module
 from test_rewrite import EVERY_REASON, case
 
-REAL = sorted(p.name[:-len(".before.relax")] for p in REAL_SAMPLES.glob("*.before.relax"))
+REAL = sorted(p.name[:-len(".before.relax")]
+              for p in for_every_sample_test(REAL_SAMPLES.glob("*.before.relax")))
 # Every correction shows on it: TVM's output reads a storage the `if` overwrote.
 IF_REUSE = str(SAMPLES / "branches" / "if_reuse_before.relax")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import for_every_sample_test
 from cudagraph_cli.gen import chain_module, decode_module
 from cudagraph_cli.ir.equality import structural_key
 from cudagraph_cli.passes import rewriter
@@ -24,7 +25,7 @@ from cudagraph_cli.text.printer import print_module
 from cudagraph_cli.text.reader import parse_module
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = sorted((ROOT / "samples").rglob("*.relax"))
+SAMPLES = for_every_sample_test(sorted((ROOT / "samples").rglob("*.relax")))
 GENERATED = {
     "decode-24": decode_module(24),
     "prefill-decode-6": decode_module(6, functions=("prefill", "decode"), hidden=64),
