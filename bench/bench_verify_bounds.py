@@ -9,7 +9,8 @@ For each samples/real/mlc_*.before.relax (or --models), runs as a process of its
     cgraph verify NAME.before.relax NAME.after.relax --shape seq_len=2048,1,2048
                   --shape batch_size=32,1,32 --calls 3
 
-(MLC-LLM's prefill_chunk_size 2048 and max_batch_size 32, its bounds on those variables) and
+(MLC-LLM's prefill_chunk_size 2048 and max_batch_size 32, its bounds on those variables; each
+variable at the module's own tir_var_upper_bound: GPT-2-medium's seq_len is 1024) and
 gives its exit status, verdict (the first line verify prints), wall seconds and peak resident
 memory (getrusage of the child; a run past --stop-above-gib, 6.5 by default, is stopped
 there: the machine is shared). A model whose functions lack one of the variables gets only
@@ -37,10 +38,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from report import machine, write_section  # noqa: E402
 
-# MLC-LLM's largest shapes: a prefill chunk of 2048 tokens, a batch of 32 sequences; each
-# variable's bound, then 1, then the bound again (a graph captured at one value replays after
-# another).
-SHAPES = {"seq_len": "2048,1,2048", "batch_size": "32,1,32"}
+# MLC-LLM's largest shapes: each variable at its bound (the module's tir_var_upper_bound, as
+# MLC-LLM derives it from the model's config: a prefill chunk of 2048 tokens, 1024 for GPT-2's
+# context; a batch of 32 sequences), then 1, then the bound again (a graph captured at one
+# value replays after another).
+VARIABLES = ("seq_len", "batch_size")
 CALLS = 3
 
 
@@ -50,13 +52,16 @@ def models(directory: Path) -> list[str]:
 
 
 def shape_args(before: Path) -> list[str]:
-    """--shape for each of SHAPES' variables the module's functions have (verify refuses a
-    name no function has)."""
+    """--shape for each of VARIABLES the module's functions have (verify refuses a name no
+    function has), at the least bound its functions' tir_var_upper_bound give it."""
     text = before.read_text()
     out = []
-    for name, values in SHAPES.items():
-        if re.search(rf'\b{name}\b', text):
-            out += ["--shape", f"{name}={values}"]
+    for name in VARIABLES:
+        bounds = [int(b) for b in re.findall(
+            rf'"tir_var_upper_bound": {{[^}}]*"{name}": (\d+)', text)]
+        if bounds:
+            top = min(bounds)
+            out += ["--shape", f"{name}={top},1,{top}"]
     return out
 
 
@@ -135,8 +140,9 @@ def main() -> None:
         "### verify at MLC-LLM's largest shapes (bench/bench_verify_bounds.py)",
         "",
         f"Measured {machine()}. `cgraph verify NAME.before.relax NAME.after.relax --shape "
-        f"seq_len={SHAPES['seq_len']} --shape batch_size={SHAPES['batch_size']} --calls "
-        f"{CALLS}`, one process a model, one model at a time; peak resident memory of that "
+        f"seq_len=B,1,B --shape batch_size=B,1,B --calls {CALLS}`, B each variable's "
+        "tir_var_upper_bound in the model (seq_len 2048, GPT-2-medium's 1024; batch_size 32), "
+        "one process a model, one model at a time; peak resident memory of that "
         f"process (a run past {args.stop_above_gib:g} GiB is stopped there; CPU s: user + system, what the run costs where the machine is shared). "
         "Goal (issue 34): within 6 GiB and 180 s on the 2-core machine.",
         "",
