@@ -183,7 +183,7 @@ def build(name: str, target):
                 x = layer(x, cache, layer_id)
             return self.norm(x)
 
-    class ForCausalLM(nn.Module):
+    class ForCausalLM(mlc_models.BatchServing, nn.Module):
         def __init__(self):
             self.model = Model()
             self.lm_head = nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False)
@@ -219,16 +219,6 @@ def build(name: str, target):
 
         def decode(self, input_embed, paged_kv_cache):
             return self.get_logits(self.model(input_embed, paged_kv_cache)), paged_kv_cache
-
-        def batch_prefill(self, input_embeds, logit_positions, paged_kv_cache):
-            return self.batch_forward(input_embeds, paged_kv_cache, logit_positions), \
-                paged_kv_cache
-
-        def batch_decode(self, input_embeds, paged_kv_cache):
-            return self.batch_forward(input_embeds, paged_kv_cache), paged_kv_cache
-
-        def batch_verify(self, input_embeds, paged_kv_cache):
-            return self.batch_forward(input_embeds, paged_kv_cache), paged_kv_cache
 
         def create_tir_paged_kv_cache(self, max_batch_size, max_total_seq_len,
                                       prefill_chunk_size, page_size, support_sliding_window):
