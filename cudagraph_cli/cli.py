@@ -286,12 +286,24 @@ PAIRS, a file of `GOT EXPECTED` lines (- for standard input). One line per pair
 on one side only), then a summary. Exit 0 when all are equal; 1 when any differs or
 is missing; 2 when any file cannot be read or parsed (every pair is still checked).
 
+Golden files (docs/CLI.md, "Golden files"): --diff shows each differing pair as a
+unified diff of the canonical texts, EXPECTED to GOT, local renames left out;
+--update then writes EXPECTED from GOT where they differ structurally (a golden
+equal up to names keeps its bytes), creates a missing EXPECTED, reports one whose
+GOT is missing and leaves it, and leaves a golden it cannot read. One line per pair
+(ok, updated, created, missing, error), then a summary; exit 0 when every golden now
+equals its GOT, 1 when a GOT is missing, 2 when a file cannot be read or written.
+--update compares PrimFunc bodies: with --prim-bodies ignore it is refused.
+
 \b
 Examples:
   cgraph check out.relax expected.relax
   cgraph check out.relax expected.relax --format json
   cgraph check out.relax expected.relax --prim-bodies ignore
   cgraph check out/ golden/                  # every golden/**/*.relax against out/
+  cgraph check out/ golden/ --diff           # review the changes
+  cgraph check out/ golden/ --update         # accept them (then: git diff golden/)
+  cgraph rewrite in.relax | cgraph check - golden/in.relax --update
   cgraph check --list pairs.txt --format json
   ls out | sed 's|.*|out/& golden/&|' | cgraph check --list -   # pairs from a pipe
 """
@@ -309,15 +321,27 @@ Examples:
               default="text",
               help="How to compare PrimFunc bodies, which cgraph does not parse: by their "
                    "normalized text (default), or not at all (signatures only).")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Show each differing pair as a unified diff of the canonical texts "
+                   "(EXPECTED to GOT; local renames do not show).")
+@click.option("--update", is_flag=True,
+              help="Write EXPECTED from GOT where they differ structurally, create a missing "
+                   "EXPECTED; a golden equal up to local names is left byte for byte.")
 @click.pass_context
 def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
-                  prim_bodies: str):
+                  prim_bodies: str, show_diff: bool, update: bool):
+    if update and prim_bodies != "text":
+        raise click.UsageError("--update compares PrimFunc bodies: it cannot be combined "
+                               "with --prim-bodies ignore (a golden would hide a changed "
+                               "kernel)")
+    batch = functools.partial(_check_batch, fmt=fmt, prim_bodies=prim_bodies,
+                              show_diff=show_diff, update=update)
     if list_path is not None:
         if got is not None:
             raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
         source = api.read(list_path)
-        _check_batch(api.listed_pairs(source.text, source.name), fmt, prim_bodies,
-                     f"no pairs listed in {source.name}")
+        batch(api.listed_pairs(source.text, source.name),
+              when_empty=f"no pairs listed in {source.name}")
         return
     for name, value in (("got", got), ("expected", expected)):
         if value is None:
@@ -325,42 +349,99 @@ def check_command(ctx, got: str | None, expected: str | None, list_path: str | N
             param = next(p for p in ctx.command.params if p.name == name)
             raise click.MissingParameter(ctx=ctx, param=param)
     if os.path.isdir(got) and os.path.isdir(expected):
-        _check_batch(api.directory_pairs(got, expected), fmt, prim_bodies,
-                     f"no *.relax files in {got} or {expected}")
+        from . import golden
+
+        batch(golden.update_directory_pairs(got, expected) if update
+              else api.directory_pairs(got, expected),
+              when_empty=f"no *.relax files in {got} or {expected}", make_dirs=True)
         return
     if got == "-" and expected == "-":
         raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-    from .report.check_view import check_json, check_text
+    if update:
+        if expected == "-":
+            raise click.UsageError("with --update, EXPECTED is the file to write: not -")
+        batch([(got, expected)], when_empty="")
+        return
+    from .report.check_view import check_json, check_text, no_text_difference
 
     mod_a, source_a = read_module(got)
     mod_b, source_b = read_module(expected)
     diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
+    lines = None
+    if show_diff and diff is not None:
+        from .golden import modules_diff
+
+        lines = modules_diff(mod_a, mod_b, source_a.name, source_b.name,
+                             prim_bodies=prim_bodies)
     if fmt == "json":
-        click.echo(json.dumps(check_json(diff, source_a.name, source_b.name), indent=2))
+        report = check_json(diff, source_a.name, source_b.name)
+        if lines is not None:
+            report["diff"] = "\n".join(lines)
+        click.echo(json.dumps(report, indent=2))
     else:
         click.echo(check_text(diff, source_a, source_b))
+        if lines:
+            _show_diff(lines)
+        elif lines is not None:
+            click.echo(no_text_difference(diff))
     sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
 
 
-def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str) -> None:
+def _show_diff(lines) -> None:
+    from .report.check_view import render_diff
+
+    console, stream = _console(to_file=False)
+    render_diff(lines, console)
+    _echo_view(stream.getvalue())
+
+
+def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str, show_diff: bool = False,
+                 update: bool = False, make_dirs: bool = False) -> None:
     """The batch form of `cgraph check`: a line per pair as it is checked, then the summary
     (or one JSON report); exit 2 if any input error, else 1 if any pair differs or is
-    missing."""
-    from .report.check_view import batch_json, pair_line, summary_line
+    missing. With `update`, golden.py's statuses and exit status."""
+    from .report import check_view as view
 
     if not pairs:
         # An empty batch passing would hide a CI job that looks in the wrong place.
         raise _CommandError(when_empty)
+    if update:
+        from .golden import update_exit_status, update_pairs
+
+        results = []
+        for result in update_pairs(pairs, make_dirs=make_dirs, review=show_diff):
+            results.append(result)
+            if fmt == "text":
+                click.echo(view.update_line(result))
+                if result.diff:
+                    _show_diff(result.diff)
+        if fmt == "json":
+            click.echo(json.dumps(view.update_json(results), indent=2))
+        else:
+            click.echo(view.update_summary_line(results))
+        sys.exit(update_exit_status(results))
+    if show_diff:
+        from .golden import pair_diff
     results = []
     for result in api.check_pairs(pairs, prim_bodies=prim_bodies):
-        results.append(result)
+        lines = (pair_diff(result.got, result.expected, prim_bodies=prim_bodies)
+                 if show_diff and result.status == "differs" else None)
+        results.append((result, lines))
         if fmt == "text":
-            click.echo(pair_line(result))
+            click.echo(view.pair_line(result))
+            if lines:
+                _show_diff(lines)
+            elif lines is not None:
+                click.echo(view.no_text_difference(result.difference))
     if fmt == "json":
-        click.echo(json.dumps(batch_json(results), indent=2))
+        report = view.batch_json([r for r, _ in results])
+        for entry, (_, lines) in zip(report["pairs"], results):
+            if lines is not None:
+                entry["diff"] = "\n".join(lines)
+        click.echo(json.dumps(report, indent=2))
     else:
-        click.echo(summary_line(results))
-    statuses = {r.status for r in results}
+        click.echo(view.summary_line([r for r, _ in results]))
+    statuses = {r.status for r, _ in results}
     sys.exit(EXIT_INPUT_ERROR if "error" in statuses else
              EXIT_OK if statuses == {"ok"} else EXIT_CHECK_FAILED)
 

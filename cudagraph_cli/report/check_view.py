@@ -89,3 +89,89 @@ def batch_json(results) -> dict:
     return {"equal": n["ok"] == len(results), "pairs": pairs,
             "summary": {"pairs": len(results), "ok": n["ok"], "differs": n["differs"],
                         "error": n["error"], "missing": n["missing"]}}
+
+
+# ---- --update: what was written -------------------------------------------------------------
+
+UPDATE_STATUSES = ("ok", "updated", "created", "missing", "error")
+
+
+def update_line(result) -> str:
+    """One golden.UpdateResult as a line, `STATUS` first, as pair_line's."""
+    if result.status == "updated":
+        d = result.difference
+        return (f"updated {result.expected} from {result.got}: was "
+                f"{at(result.expected, d.loc_b)}: {one_line(d.message)}")
+    if result.status == "created":
+        return f"created {result.expected} from {result.got}"
+    if result.status == "missing":
+        return f"missing {result.expected}: no counterpart on the GOT side (left as it is)"
+    if result.status == "error":
+        err = result.error
+        return f"error {at(err.filename or '<input>', err.loc)}: {one_line(err.message)}"
+    return f"ok {result.got} {result.expected}"
+
+
+def update_counts(results) -> dict:
+    found = {s: 0 for s in UPDATE_STATUSES}
+    for r in results:
+        found[r.status] += 1
+    return found
+
+
+def update_summary_line(results) -> str:
+    """`N pairs: A ok, B updated, C created, D missing, E error`."""
+    n = update_counts(results)
+    return (f"{len(results)} pair{'' if len(results) == 1 else 's'}: "
+            + ", ".join(f"{n[s]} {s}" for s in UPDATE_STATUSES))
+
+
+def update_json(results) -> dict:
+    """The --update report (schema in docs/CLI.md): `equal` says whether every golden now
+    equals its GOT."""
+    pairs = []
+    for r in results:
+        entry = {"got": r.got, "expected": r.expected, "status": r.status}
+        if r.difference is not None:
+            entry["difference"] = check_json(r.difference, r.got, r.expected)["difference"]
+        if r.diff is not None:
+            entry["diff"] = "\n".join(r.diff)
+        if r.status == "error":
+            loc = r.error.loc if r.error.loc.line > 0 else None
+            entry["error"] = {"file": r.error.filename, "line": loc.line if loc else None,
+                              "column": loc.col if loc else None,
+                              "message": r.error.message}
+        pairs.append(entry)
+    n = update_counts(results)
+    return {"updated": True,
+            "equal": n["missing"] == 0 and n["error"] == 0,
+            "pairs": pairs,
+            "summary": {"pairs": len(results), **n}}
+
+
+# ---- --diff: the review -----------------------------------------------------------------------
+
+DIFF_STYLES = (("+++", "bold"), ("---", "bold"), ("@@", "cyan"), ("+", "green"), ("-", "red"))
+
+
+def render_diff(lines, console) -> None:
+    """A unified diff's lines on a rich Console: added green, removed red, hunks cyan (plain
+    where the console has no colour: NO_COLOR, a pipe)."""
+    from rich.text import Text
+
+    for line in lines:
+        style = next((s for prefix, s in DIFF_STYLES if line.startswith(prefix)), "")
+        console.print(Text(line, style=style))
+
+
+def no_text_difference(diff) -> str:
+    """What --diff says of a pair whose canonical texts are equal though the modules differ
+    (struct info the text leaves to deduction)."""
+    return f"(the canonical texts are equal; the modules differ: {one_line(diff.message)})"
+
+
+def short_diff(lines, limit: int) -> list[str]:
+    """At most `limit` lines of a diff, then how many were left out."""
+    if len(lines) <= limit:
+        return list(lines)
+    return list(lines[:limit]) + [f"... ({len(lines) - limit} more lines of diff)"]

@@ -69,22 +69,32 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
         return Difference(f"module global infos differ: {_global_infos_difference(a, b)}",
                           a.global_infos_loc if a.global_infos_loc.line else a.loc,
                           b.global_infos_loc if b.global_infos_loc.line else b.loc)
-    type_vars_a, type_vars_b = module_type_vars(a.globals_text), module_type_vars(b.globals_text)
     for fa in a.functions:
-        fb = names_b[fa.name]
-        try:
-            if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
-                raise Mismatch("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
-            if isinstance(fa, ir.PrimFunc):
-                # as printed: a variable renamed away from a module TypeVar is the same one
-                _prim_funcs(without_shadowing(fa, type_vars_a), a.dialect,
-                            without_shadowing(fb, type_vars_b), b.dialect, prim_bodies)
-            else:
-                Matcher(a, b, PrinterWording()).function(fa, fb)
-        except Mismatch as d:
-            return Difference(f"function '{fa.name}': {d.message}",
-                              d.loc_a if d.loc_a.line else fa.loc,
-                              d.loc_b if d.loc_b.line else fb.loc, fa.name)
+        d = function_difference(a, fa, b, names_b[fa.name], prim_bodies)
+        if d is not None:
+            return d
+    return None
+
+
+def function_difference(a: ir.Module, fa, b: ir.Module, fb, prim_bodies: str = "text",
+                        matcher: Matcher | None = None) -> Difference | None:
+    """The first difference between function `fa` of module `a` and `fb` of `b` (either may
+    be a PrimFunc), or None. `matcher`: the Matcher to compare Relax functions with, for a
+    caller that reads its var mapping afterwards (text/aligned.py)."""
+    try:
+        if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
+            raise Mismatch("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
+        if isinstance(fa, ir.PrimFunc):
+            # as printed: a variable renamed away from a module TypeVar is the same one
+            _prim_funcs(without_shadowing(fa, module_type_vars(a.globals_text)), a.dialect,
+                        without_shadowing(fb, module_type_vars(b.globals_text)), b.dialect,
+                        prim_bodies)
+        else:
+            (matcher or Matcher(a, b, PrinterWording())).function(fa, fb)
+    except Mismatch as d:
+        return Difference(f"function '{fa.name}': {d.message}",
+                          d.loc_a if d.loc_a.line else fa.loc,
+                          d.loc_b if d.loc_b.line else fb.loc, fa.name)
     return None
 
 
