@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip --disable-pip-version-check -q
 
-.PHONY: demo test tables bench bench-gpu gpu-check corpus clean
+.PHONY: demo test goldens tables bench bench-gpu gpu-check corpus clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,13 @@ demo: $(VENV)/.base
 # One worker per core, a test file per worker (a file's tests share its fixtures and order).
 test: $(VENV)/.test
 	$(BIN)/python -m pytest -q -n auto --dist loadfile
+
+# Regenerate the goldens cgraph owns (tests/test_owned_goldens.py: `cgraph gen`'s samples),
+# through cgraph's own pytest plugin: only a file that differs structurally is rewritten.
+# TVM's goldens and the hand-derived ones are compared with updatable=False and never written
+# (docs/CLI.md, "Golden files", lists which are which). Then review with `git diff`.
+goldens: $(VENV)/.test
+	$(BIN)/python -m pytest -q -p no:cacheprovider --cgraph-update tests/test_owned_goldens.py
 
 # The parser's LALR tables, rebuilt from grammar/relax.lark by Lark into
 # cudagraph_cli/text/parse_tables.json (shipped: no run builds them); after any grammar change.

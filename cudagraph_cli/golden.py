@@ -170,20 +170,26 @@ def module_and_text(got, name: str) -> tuple[object, str]:
     return api.loads(text, name=name), text
 
 
-def check_golden(got, path, *, update: bool = False, prim_bodies: str = "text") -> str:
+def check_golden(got, path, *, update: bool = False, prim_bodies: str = "text",
+                 updatable: bool = True) -> str:
     """Compare `got` (see module_and_text) with the golden file at `path`, structurally.
     Returns "ok", or with `update` "updated"/"created" (the rule of update_pair); raises
-    GoldenMismatch otherwise, and a SourceError where the golden cannot be read."""
+    GoldenMismatch otherwise, and a SourceError where the golden cannot be read.
+    `updatable=False`: a golden that is not the tested code's to write (a reference's output,
+    a hand derivation): compared, never written, whatever `update` says."""
     path = os.fspath(path)
-    if update and prim_bodies != "text":
-        raise ValueError("update compares PrimFunc bodies: not with prim_bodies='ignore'")
+    if updatable and prim_bodies != "text":
+        # Asked always, not only under update: a suite must not pass until someone updates.
+        raise ValueError("prim_bodies='ignore' compares PrimFunc signatures only: a golden so "
+                         "updated could hide a changed kernel; pass updatable=False")
+    update = update and updatable
     got_module, got_text = module_and_text(got, "<got>")
     if not os.path.lexists(path):
         if update:
             write_golden(path, got_text, make_dirs=True)
             return "created"
-        raise GoldenMismatch(f"golden file {path} does not exist (pytest --cgraph-update "
-                             "creates it)")
+        raise GoldenMismatch(f"golden file {path} does not exist" + (
+            " (pytest --cgraph-update creates it)" if updatable else ""))
     source = api.read(path)
     expected_module = api.loads(source.text, name=source.name)
     diff = api.difference(got_module, expected_module, prim_bodies=prim_bodies)
@@ -198,5 +204,7 @@ def check_golden(got, path, *, update: bool = False, prim_bodies: str = "text") 
                          prim_bodies=prim_bodies)
     shown = short_diff(lines, DIFF_LINES) if lines else [no_text_difference(diff)]
     raise GoldenMismatch("\n".join([
-        f"differs from golden file {source.name} (pytest --cgraph-update accepts it)",
+        f"differs from golden file {source.name} " + (
+            "(pytest --cgraph-update accepts it)" if updatable else
+            "(not the tested code's golden: --cgraph-update leaves it)"),
         check_text(diff, ("<got>", got_text), (source.name, source.text)), *shown]))

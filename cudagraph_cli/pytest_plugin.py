@@ -7,12 +7,17 @@ in an environment with cgraph can write:
         out = cudagraph_cli.rewrite(cudagraph_cli.load("before.relax"))[0]
         cgraph_golden(out, "goldens/after.relax")
 
-`cgraph_golden(got, path, prim_bodies="text")`: `got` is a cudagraph_cli module, TVMScript
-text or a `tvm.IRModule`; `path` is relative to the test file's directory. Equal up to local
-names passes; otherwise the test fails with the first difference located in both texts and
-a short diff of the canonical texts. `pytest --cgraph-update` rewrites each golden that
-differs (and creates each missing one) instead of failing, by `cgraph check --update`'s rule
-(golden.py), and the terminal summary lists what it wrote.
+`cgraph_golden(got, path, prim_bodies="text", updatable=True)`: `got` is a cudagraph_cli
+module, TVMScript text or a `tvm.IRModule`; `path` is relative to the test file's directory.
+Equal up to local names passes; otherwise the test fails with the first difference located in
+both texts and a short diff of the canonical texts. `pytest --cgraph-update` rewrites each
+golden that differs (and creates each missing one) instead of failing, by `cgraph check
+--update`'s rule (golden.py), and the terminal summary lists what it wrote; a golden marked
+`updatable=False` (a reference's output, a hand derivation) is compared and never written.
+`prim_bodies="ignore"` compares PrimFuncs by signature only, and cannot be updated (a golden
+so written could hide a changed kernel): it is for goldens marked `updatable=False`.
+Under pytest-xdist each worker writes its own goldens; the summary is the controller's and
+lists none of them.
 
 Loaded by pytest in every session of every project that has cgraph installed: this module
 imports nothing but pytest's own hooks' needs at import time; the library is imported when a
@@ -47,11 +52,12 @@ def cgraph_golden(request):
     update = config.getoption("cgraph_update")
     base = request.path.parent
 
-    def compare(got, path, *, prim_bodies: str = "text") -> None:
+    def compare(got, path, *, prim_bodies: str = "text", updatable: bool = True) -> None:
         where = base / path
         failure = None
         try:
-            status = check_golden(got, where, update=update, prim_bodies=prim_bodies)
+            status = check_golden(got, where, update=update, prim_bodies=prim_bodies,
+                                  updatable=updatable)
         except GoldenMismatch as e:
             failure = str(e)
         except SourceError as e:  # a golden (or TVMScript text) that cannot be read

@@ -125,3 +125,30 @@ def test_the_plugin_imports_nothing_heavy():
     got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert eval(got.stdout) == ["cudagraph_cli", "cudagraph_cli.pytest_plugin"]  # noqa: S307
+
+
+def test_a_golden_marked_not_updatable_is_never_written(pytester):
+    golden = pytester.path / "tvm_golden.relax"
+    golden.write_text(GOLDEN)
+    (pytester.path / "changed.txt").write_text(CHANGED)
+    pytester.makepyfile(test_ref='''
+import pathlib
+
+def test_reference(cgraph_golden):
+    got = (pathlib.Path(__file__).parent / "changed.txt").read_text()
+    cgraph_golden(got, "tvm_golden.relax", updatable=False)
+
+def test_missing_reference(cgraph_golden):
+    cgraph_golden("@I.ir_module\\nclass M:\\n    pass\\n", "absent.relax", updatable=False)
+
+def test_ignore_needs_not_updatable(cgraph_golden):
+    cgraph_golden("@I.ir_module\\nclass M:\\n    pass\\n", "absent.relax", prim_bodies="ignore")
+''')
+    r = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--cgraph-update")
+    r.assert_outcomes(failed=3)
+    out = r.stdout.str()
+    assert "(not the tested code's golden: --cgraph-update leaves it)" in out
+    assert "absent.relax does not exist\n" in out
+    assert "prim_bodies='ignore' compares PrimFunc signatures only" in out
+    assert golden.read_text() == GOLDEN and not (pytester.path / "absent.relax").exists()
+    assert "cgraph golden files" not in out
