@@ -228,3 +228,51 @@ def test_diff_colour_on_a_terminal_only(tmp_path, monkeypatch):
     monkeypatch.undo()
     monkeypatch.setenv("NO_COLOR", "1")
     assert "\x1b[" not in cgraph(*args).output
+
+
+# ---- the pre-commit hooks (.pre-commit-hooks.yaml) ---------------------------------------------
+
+def precommit_hooks() -> dict:
+    """id -> {key: value} of the hooks file's flat entries (bench/try_precommit_hooks.py runs
+    pre-commit itself on it: it installs the package, ~1 minute, too slow for here)."""
+    hooks: dict = {}
+    for line in (ROOT / ".pre-commit-hooks.yaml").read_text().splitlines():
+        if line.startswith("- id: "):
+            current = hooks[line[len("- id: "):]] = {}
+        elif line.startswith("  ") and ":" in line and not line.lstrip().startswith("#"):
+            key, value = line.strip().split(":", 1)
+            current[key] = value.strip()
+    return hooks
+
+
+def test_precommit_hooks_run_as_pre_commit_runs_them(tmp_path):
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    hooks = precommit_hooks()
+    assert set(hooks) == {"cgraph-fmt", "cgraph-check-goldens"}
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep +
+               os.environ.get("PATH", ""))
+
+    def hook(name, *files):
+        entry = shlex.split(hooks[name]["entry"])
+        return subprocess.run(entry + list(files), cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)
+
+    assert hooks["cgraph-fmt"]["files"] == r"\.relax$"
+    canonical = cgraph("fmt", str(SAMPLES / "tuple_expected.relax")).output
+    (tmp_path / "ok.relax").write_text(canonical)
+    (tmp_path / "bad.relax").write_text(canonical.replace(" = R.", " =  R.", 1))
+    assert hook("cgraph-fmt", "ok.relax").returncode == 0
+    both = hook("cgraph-fmt", "bad.relax", "ok.relax")  # every file, one at a time
+    assert both.returncode == 1 and both.stderr == "bad.relax: would be reformatted\n"
+    # cgraph-check-goldens: the project's args, no file names.
+    assert hooks["cgraph-check-goldens"]["pass_filenames"] == "false"
+    for d in ("out", "golden"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "m.relax").write_text(GOLDEN)
+    assert hook("cgraph-check-goldens", "out/", "golden/").returncode == 0
+    (tmp_path / "out" / "m.relax").write_text(CHANGED)
+    assert hook("cgraph-check-goldens", "out/", "golden/").returncode == 1
