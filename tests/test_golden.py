@@ -201,6 +201,20 @@ def test_diff_shows_the_real_change_and_no_rename(tmp_path, monkeypatch):
     assert r.exit_code == 0 and "@@" not in r.output
 
 
+def test_diff_after_an_inserted_binding_shows_no_rename(tmp_path):
+    # A binding inserted early in `main`, every allocN renamed bufN: the bindings after the
+    # insertion still pair with EXPECTED's, so the diff is the one added line, in EXPECTED's
+    # names.
+    extra = 'R.call_packed("extra", x, w, alloc1, ty_args=(R.Tuple,))'
+    inserted = GOLDEN.replace(CALL, CALL + "\n        " + extra)
+    (tmp_path / "got.relax").write_text(re.sub(r"\balloc(\d)\b", r"buf\1", inserted))
+    (tmp_path / "golden.relax").write_text(GOLDEN)
+    r = cgraph("check", str(tmp_path / "got.relax"), str(tmp_path / "golden.relax"), "--diff")
+    assert r.exit_code == 1
+    removed, added = changed_lines(r.output)
+    assert removed == [] and [x.strip() for x in added] == [extra]
+
+
 def test_diff_in_batches_json_and_with_update(trees):
     out, golden = trees
     r = cgraph("check", "out", "golden", "--diff")
@@ -222,11 +236,19 @@ def test_diff_colour_on_a_terminal_only(tmp_path, monkeypatch):
     (tmp_path / "got.relax").write_text(CHANGED)
     (tmp_path / "golden.relax").write_text(GOLDEN)
     args = ("check", str(tmp_path / "got.relax"), str(tmp_path / "golden.relax"), "--diff")
-    monkeypatch.setattr(cli, "color", lambda stream: True)  # as on a terminal
+    assert "\x1b[" not in cgraph(*args).output  # CliRunner's stdout is no terminal
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+    real_color = cli.color
+    monkeypatch.setattr(cli, "color", lambda stream: real_color(Terminal()))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
     coloured = cgraph(*args).output
     assert "\x1b[31m-" in coloured and "\x1b[32m+" in coloured
-    monkeypatch.undo()
-    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("NO_COLOR", "1")  # the CLI's rule (cli.color) on a terminal too
     assert "\x1b[" not in cgraph(*args).output
 
 

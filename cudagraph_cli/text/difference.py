@@ -76,11 +76,10 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
     return None
 
 
-def function_difference(a: ir.Module, fa, b: ir.Module, fb, prim_bodies: str = "text",
-                        matcher: Matcher | None = None) -> Difference | None:
+def function_difference(a: ir.Module, fa, b: ir.Module, fb,
+                        prim_bodies: str = "text") -> Difference | None:
     """The first difference between function `fa` of module `a` and `fb` of `b` (either may
-    be a PrimFunc), or None. `matcher`: the Matcher to compare Relax functions with, for a
-    caller that reads its var mapping afterwards (text/aligned.py)."""
+    be a PrimFunc), or None."""
     try:
         if isinstance(fa, ir.PrimFunc) != isinstance(fb, ir.PrimFunc):
             raise Mismatch("one is a PrimFunc, the other a Relax function", fa.loc, fb.loc)
@@ -90,7 +89,7 @@ def function_difference(a: ir.Module, fa, b: ir.Module, fb, prim_bodies: str = "
                         without_shadowing(fb, module_type_vars(b.globals_text)), b.dialect,
                         prim_bodies)
         else:
-            (matcher or Matcher(a, b, PrinterWording())).function(fa, fb)
+            Matcher(a, b, PrinterWording()).function(fa, fb)
     except Mismatch as d:
         return Difference(f"function '{fa.name}': {d.message}",
                           d.loc_a if d.loc_a.line else fa.loc,
