@@ -94,7 +94,7 @@ def main() -> None:
             ("with the plugin, unused", on),
             ("with the plugin, one test using `cgraph_golden`", used)]
     lines = [f"pytest start-up, a project with one test ({machine()}; median of "
-             f"{args.repeat} runs, interleaved; {sys.executable} -m pytest, this venv's "
+             f"{args.repeat} runs, interleaved; `python -m pytest` of the project venv, its "
              "plugins included)", "",
              "| run | CPU ms | wall ms |", "|---|---:|---:|"]
     lines += [f"| {name} | {cpu:.0f} | {wall:.0f} |" for name, (cpu, wall) in rows]
