@@ -18,10 +18,6 @@ from collections import namedtuple
 from . import api
 from .diagnostics import SourceError
 
-# What the update did to one pair, in the order a report counts them.
-UPDATE_STATUSES = ("ok", "updated", "created", "missing", "error")
-
-
 class UpdateResult(namedtuple("UpdateResult", "got expected status difference error diff",
                               defaults=(None, None, None))):
     """One pair of `cgraph check --update`. `status`: "ok" (equal: untouched), "updated"
@@ -75,7 +71,7 @@ def update_pair(got: str | None, expected: str, *, make_dirs: bool = False,
             return UpdateResult(got, expected, "error", error=e)
         return UpdateResult(got, expected, "created")
     try:
-        expected_module = api.load(expected)
+        expected_module = read_module_text(expected)[1]
     except SourceError as e:
         return UpdateResult(got, expected, "error", error=e)
     diff = api.difference(got_module, expected_module)
