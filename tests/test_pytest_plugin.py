@@ -19,6 +19,10 @@ from test_golden import CHANGED, GOLDEN, RENAMED
 
 pytest_plugins = ["pytester"]
 
+# The inner sessions' options: no cache written, and without hypothesis's plugin, whose
+# terminal summary alone takes seconds a session here.
+INNER = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+
 INNER_TESTS = '''
 import pathlib
 from cudagraph_cli import loads
@@ -53,7 +57,7 @@ def project(pytester):
 
 def test_a_failure_is_located_and_short_update_fixes_it(project):
     goldens = project.path / "goldens"
-    r = project.runpytest_inprocess("-p", "no:cacheprovider")
+    r = project.runpytest_inprocess(*INNER)
     r.assert_outcomes(passed=1, failed=3)
     out = r.stdout.str()
     # test_changed: where, in both texts, then a diff of the one changed line.
@@ -68,7 +72,7 @@ def test_a_failure_is_located_and_short_update_fixes_it(project):
     assert "golden file" in out and "sub/new.relax does not exist" in out
     assert (goldens / "changed.relax").read_text() == GOLDEN  # nothing written
 
-    r = project.runpytest_inprocess("-p", "no:cacheprovider", "--cgraph-update")
+    r = project.runpytest_inprocess(*INNER, "--cgraph-update")
     r.assert_outcomes(passed=4)
     out = r.stdout.str()
     assert f"updated {goldens / 'changed.relax'}" in out
@@ -78,7 +82,7 @@ def test_a_failure_is_located_and_short_update_fixes_it(project):
     assert (goldens / "sub" / "new.relax").read_text() == CHANGED
     assert (goldens / "renamed.relax").read_text() == GOLDEN      # names only: kept
 
-    r = project.runpytest_inprocess("-p", "no:cacheprovider")
+    r = project.runpytest_inprocess(*INNER)
     r.assert_outcomes(passed=4)
     assert "cgraph golden files" not in r.stdout.str()
 
@@ -89,7 +93,7 @@ def test_it(cgraph_golden):
     cgraph_golden("@I.ir_module\\nclass M:\\n    pass\\n", "g.relax")
 ''')
     (pytester.path / "g.relax").write_text("@I.ir_module\nclass M:\n    nope\n")
-    r = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--cgraph-update")
+    r = pytester.runpytest_inprocess(*INNER, "--cgraph-update")
     r.assert_outcomes(failed=1)
     assert f"{pytester.path / 'g.relax'}:3:5: error: " in r.stdout.str()
     assert (pytester.path / "g.relax").read_text().endswith("nope\n")  # left as it is
@@ -107,10 +111,10 @@ import tvm_oracle
 def test_it(cgraph_golden):
     cgraph_golden(tvm_oracle.tvm_parse({CHANGED!r}), "golden.relax")
 ''')
-    r = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    r = pytester.runpytest_inprocess(*INNER)
     r.assert_outcomes(failed=1)
     assert 'R.call_packed("dummy2"' in r.stdout.str()
-    r = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--cgraph-update")
+    r = pytester.runpytest_inprocess(*INNER, "--cgraph-update")
     r.assert_outcomes(passed=1)
     # The golden is TVM's own printing of the module, which cgraph reads as CHANGED.
     assert golden.read_text() == tvm_parse(CHANGED).script()
@@ -144,7 +148,7 @@ def test_missing_reference(cgraph_golden):
 def test_ignore_needs_not_updatable(cgraph_golden):
     cgraph_golden("@I.ir_module\\nclass M:\\n    pass\\n", "absent.relax", prim_bodies="ignore")
 ''')
-    r = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--cgraph-update")
+    r = pytester.runpytest_inprocess(*INNER, "--cgraph-update")
     r.assert_outcomes(failed=3)
     out = r.stdout.str()
     assert "(not the tested code's golden: --cgraph-update leaves it)" in out
