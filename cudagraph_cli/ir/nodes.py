@@ -141,7 +141,8 @@ class PrimBinOp(ValueNode):
 
 @value_node
 class PrimCall(ValueNode):
-    """`T.max(a, b)`, `T.min`, `T.floordiv`, ... kept by name."""
+    """`T.max(a, b)`, `T.min`, `T.floordiv`, `T.Select(c, a, b)`, ... kept by name.
+    `T.Cast(dtype, x)` holds its dtype as a `Literal` (a str), its first argument."""
 
     func: str
     args: tuple[PrimExpr, ...]
@@ -158,13 +159,29 @@ PrimExpr = IntImm | FloatImm | SymVar | PrimBinOp | PrimCall
 BOOL_OPS = frozenset({"<=", "<", ">=", ">", "==", "!=", "and"})
 
 
+# The PrimCalls whose value has the dtype of one of their arguments (its index): a choice has
+# its branches' dtype, the others their operands'.
+SAME_DTYPE_AS_ARG = {"T.Select": 1, "T.if_then_else": 1, "T.max": 0, "T.min": 0,
+                     "T.floordiv": 0, "T.floormod": 0, "T.truncdiv": 0, "T.truncmod": 0,
+                     "T.ceildiv": 0}
+
+
 def prim_dtype(e) -> str:
-    """The dtype of a PrimExpr: a leaf's own, bool for a comparison, int64 otherwise (TVM's
-    arithmetic on int64 shape variables)."""
+    """The dtype of a PrimExpr: a leaf's own, bool for a comparison or `not`, a cast's
+    target, a choice's or a T.max's that of its operands, int64 otherwise (TVM's arithmetic
+    on int64 shape variables)."""
     if isinstance(e, (IntImm, FloatImm, SymVar)):
         return e.dtype
     if isinstance(e, PrimBinOp) and e.op in BOOL_OPS:
         return "bool"
+    if isinstance(e, PrimCall):
+        if e.func == "T.Cast" and e.args and isinstance(e.args[0], Literal):
+            return str(e.args[0].value)
+        if e.func in ("T.Not", "T.Or", "T.And"):
+            return "bool"
+        at = SAME_DTYPE_AS_ARG.get(e.func)
+        if at is not None and at < len(e.args):
+            return prim_dtype(e.args[at])
     return "int64"
 
 # ---- struct info --------------------------------------------------------------------------

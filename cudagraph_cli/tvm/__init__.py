@@ -37,8 +37,8 @@ import threading
 from ..diagnostics import SourceError
 from .use_in_tvm import run_with_cgraph, use_in_tvm  # (importing them imports no tvm)
 
-__all__ = ["CgraphPassError", "RewriteCUDAGraph", "cuda_pipeline", "rewrite_module",
-           "rewrite_module_through_text", "run_with_cgraph", "use_in_tvm"]
+__all__ = ["CgraphPassError", "RewriteCUDAGraph", "TextRouteWarning", "cuda_pipeline",
+           "rewrite_module", "rewrite_module_through_text", "run_with_cgraph", "use_in_tvm"]
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"
@@ -169,7 +169,8 @@ def rewrite_module(mod, options=None):
 
     try:
         ours, links = read_module(mod)
-    except Unsupported:
+    except Unsupported as e:
+        warn_text_route(e, "read")
         return rewrite_module_through_text(mod, options)
     try:
         check_module(ours)
@@ -187,8 +188,26 @@ def rewrite_module(mod, options=None):
     lifted = {name: lifted_from(name, before) for name in changed if name not in before}
     try:
         return build_module(mod, out, links, changed, lifted)
-    except Unsupported:
+    except Unsupported as e:
+        warn_text_route(e, "build")
         return rewrite_module_through_text(mod, options)
+
+
+class TextRouteWarning(UserWarning):
+    """The pass took the text route (TVM prints the module, cgraph reads and rewrites the text,
+    TVM reads cgraph's back): right, but several times slower than in memory."""
+
+
+def warn_text_route(construct, step: str) -> None:
+    """Say that the pass falls back to text, naming the construct and the cost: once per
+    construct (Python's default warning filter shows a given message once per place)."""
+    import warnings
+
+    what = "read" if step == "read" else "build back"
+    warnings.warn(f"cgraph's RewriteCUDAGraph cannot {what} {construct} in memory and takes "
+                  "the text route: the result is the same, the pass about 15x slower "
+                  "(TVM prints the module and reads cgraph's text back)",
+                  TextRouteWarning, stacklevel=2)
 
 
 def lifted_from(name: str, functions: dict) -> str:
