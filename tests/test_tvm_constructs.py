@@ -72,7 +72,7 @@ def tvm_module(tvm, text):
 @pytest.fixture
 def in_memory_only(monkeypatch):
     """The pass may not take the text route: taking it raises, and so does its warning."""
-    import cudagraph_cli.tvm as cgraph_tvm
+    import cudagraph_cli.tvm.rewrite_pass as cgraph_tvm
 
     def refuse(mod, options=None):
         raise AssertionError("the pass went through text")

@@ -114,7 +114,7 @@ def test_the_reading_of_tvms_objects_is_the_reading_of_tvms_text(tvm, modules, p
 @pytest.fixture
 def no_text_route(monkeypatch):
     """The pass may not go through text: the text route raises if taken."""
-    import cudagraph_cli.tvm as cgraph_tvm
+    import cudagraph_cli.tvm.rewrite_pass as cgraph_tvm
 
     through_text = cgraph_tvm.rewrite_module_through_text
 

@@ -301,7 +301,7 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
     # The text route (what the pass falls back to for a module its in-memory reader does not
     # read) infers the numbering of TVM's metadata (printing order); were it wrong, the
     # kernels' parameter shapes would tell: it refuses rather than swapping weights.
-    import cudagraph_cli.tvm as cgraph_tvm
+    import cudagraph_cli.tvm.rewrite_pass as cgraph_tvm
 
     before, _ = captured("onnx_convnet")
     inferred = cgraph_tvm.printed_constants
@@ -328,7 +328,7 @@ class Module:
 def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
     from cudagraph_cli.diagnostics import SourceError
     from cudagraph_cli.text.reader import parse_module
-    from cudagraph_cli.tvm import SCRIPT_NAME, CgraphPassError
+    from cudagraph_cli.tvm.rewrite_pass import SCRIPT_NAME, CgraphPassError
     from cudagraph_cli.ir.wellformed import check_module
 
     mod = tvm.script.from_source(UNREADABLE)
