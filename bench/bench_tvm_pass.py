@@ -8,9 +8,9 @@ reader rejects the ty_args it prints on R.builtin.alloc_tensor; `tvm_parse_own_d
 does not see the module TypeVar of a name its body declares, what TVM's printer meant), then
 three passes run on that in-memory module under `relax.backend.use_cuda_graph`, interleaved,
 `--runs` times each: TVM's `relax.transform.RewriteCUDAGraph()`, cgraph's
-`cudagraph_cli.tvm.RewriteCUDAGraph()` (in memory both ways), and cgraph's pass as it was
-before issue 32, through text (`rewrite_module_through_text`: mod.script(), cgraph's reader,
-its printer, TVM's reader). Prints one JSON line a model: medians and minimums (seconds) of
+`cudagraph_cli.tvm.RewriteCUDAGraph()` (in memory both ways), and cgraph's pass through text
+(`rewrite_module_through_text`, the route it falls back to with a TextRouteWarning:
+mod.script(), cgraph's reader, its printer, TVM's reader). Prints one JSON line a model: medians and minimums (seconds) of
 each, the ratios of cgraph's medians to TVM's, and the checks: cgraph's pass with its
 corrections off (RewriteOptions.tvm_compat()) structurally equal to TVM's, its default output
 equal to the text route's and well-formed. `--profile` prints cProfile's top entries of one

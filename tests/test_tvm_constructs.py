@@ -98,6 +98,8 @@ def check(tvm, mod):
     return ours
 
 
+# an operator after the kernels makes the module look dumped before LegalizeOps (a warning)
+@pytest.mark.filterwarnings("ignore:.*looks dumped before LegalizeOps")
 @pytest.mark.parametrize("name", sorted(CONSTRUCTS))
 def test_a_construct_goes_through_in_memory(tvm, in_memory_only, name):
     mod = tvm_module(tvm, KERNELS.format(extra="        " + CONSTRUCTS[name]))
@@ -140,6 +142,33 @@ def test_a_module_level_extern_func_is_kept(tvm, in_memory_only):
     ours = check(tvm, mod)
     assert isinstance(ours["my_ext"], relax.ExternFunc)
     assert ours["my_ext"].same_as(mod["my_ext"])
+
+
+# what cgraph models no part of, read in memory as what it is to the rewrite: a string value is
+# an object, a tensor whose shape is held in a var (after a reshape to a shape value) has an
+# unknown shape of its ndim
+OBJECTS = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((2,), "float32"), s: R.Shape(ndim=1)) -> R.Tensor((2,), "float32"):
+        R.func_attr({"relax.force_pure": True})
+        z = R.reshape(x, s)
+        t = R.str("a")
+        return x
+'''
+
+
+def test_a_string_and_a_shape_held_in_a_var(tvm, in_memory_only):
+    from cudagraph_cli import ir
+    from cudagraph_cli.tvm.from_tvm import read_module
+
+    mod = tvm.script.from_source(OBJECTS)
+    check(tvm, mod)
+    ours, _ = read_module(mod)
+    z, t = ours.functions[0].blocks[0].bindings
+    assert z.var.sinfo == ir.TensorSInfo(None, "float32", 1)
+    assert t.var.sinfo == ir.ObjectSInfo()
 
 
 def test_a_signature_over_several_lines_is_read():
@@ -191,3 +220,56 @@ def test_a_frontend_nn_model(tvm, in_memory_only):
         {"forward": {"x": nn.spec.Tensor([4, 8], "float32")}})
     ours = check(tvm, lowered(tvm, mod))
     assert any("cuda_graph" in gv.name_hint for gv in ours.functions)
+
+
+# A model as people write it, before TVM's pipeline: typed operator attributes and PrimExprs in
+# Relax; relax.build's default cuda pipeline lowers the operators and leaves the PrimExprs.
+HIGH_LEVEL = '''
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((8, 16), "float32"), w: R.Tensor((16, 16), "float32"), s: R.Shape(["n"])):
+        n = T.int64()
+        R.func_attr({"num_input": 2})
+        with R.dataflow():
+            h = R.matmul(x, w)
+            t = R.permute_dims(h, axes=[1, 0])
+            r = R.nn.relu(t)
+            u = R.sum(r, axis=[0], keepdims=True)
+            v = R.astype(u, "float16")
+            p = R.prim_value(T.Cast("int32", n))
+            q = R.prim_value(T.Select(n > 2, n, T.int64(2)))
+            R.output(v, p, q)
+        return (v, p, q)
+'''
+
+
+def test_inside_relax_builds_default_pipeline(tvm, in_memory_only):
+    # use_in_tvm() and TVM's default relax.build: the module after cgraph's pass (with its
+    # corrections off) is the one after TVM's, and well formed
+    from tvm import relax
+
+    from cudagraph_cli.tvm import use_in_tvm
+
+    mod = tvm.script.from_source(HIGH_LEVEL)
+    after = []
+
+    @tvm.ir.instrument.pass_instrument
+    class AfterThePass:
+        def run_after_pass(self, m, info):
+            if info.name == "RewriteCUDAGraph":
+                after.append(m)
+
+    def build():
+        with tvm.transform.PassContext(opt_level=3, config=CONFIG,
+                                       instruments=[AfterThePass()]):
+            relax.build(mod, target=tvm.target.Target({"kind": "cuda", "arch": "sm_80"}))
+
+    with use_in_tvm(RewriteOptions.tvm_compat()):
+        build()
+    build()
+    ours, theirs = after
+    tvm.ir.assert_structural_equal(ours, theirs)
+    relax.analysis.well_formed(ours)
+    assert "main_cuda_graph_capture" in {gv.name_hint for gv in ours.functions}
+    assert 'T.Cast("int32", n)' in ours["main"].script()

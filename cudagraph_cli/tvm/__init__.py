@@ -12,9 +12,10 @@
 
 The pass works in memory both ways: from_tvm.py reads TVM's objects into cgraph's IR (the IR
 cgraph's text reader makes of `mod.script()`), the rewrite runs, to_tvm.py builds what it
-changed as TVM objects and hands back the input's objects for the rest. A module the in-memory
-reader does not read, and the wording and locating of an error (cgraph's errors point into
-TVM's printing of the module), go through text instead (`rewrite_module_through_text`, below):
+changed as TVM objects and hands back the input's objects for the rest (rewrite_pass.py has the
+pass; this package re-exports it). A module the in-memory reader does not read (with a
+TextRouteWarning), and the wording and locating of an error (cgraph's errors point into TVM's
+printing of the module), go through text instead (`rewrite_module_through_text`):
 TVM prints the module, cgraph reads, rewrites and prints it, and TVM reads cgraph's text back.
 TVM's printer and reader do not round-trip everything a module holds (a PrimFunc's
 `layout_free_placeholders`, a module-level `TypeVar` beside a PrimFunc's own `T.int32()` of the

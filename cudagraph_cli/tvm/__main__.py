@@ -103,7 +103,7 @@ def main(argv: list | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = parser()
     head = argv[:argv.index("--")] if "--" in argv else argv
-    if "-h" in head or "--help" in head:
+    if "-h" in head or "--help" in head or argv[-2:] in (["--", "-h"], ["--", "--help"]):
         ap.print_help()
         return 0
     try:

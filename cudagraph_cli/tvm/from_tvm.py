@@ -19,8 +19,7 @@ to_tvm.py hands back the TVM object itself. An `if` is read as cgraph's reader r
 as the vdevice's printed name, any other operator's attributes as (field, literal) pairs of
 TVM's attributes object, a module-level ExternFunc left out (the output is built over the
 input module, which keeps it). Constructs this reader does not know (a PrimExpr beyond
-PRIM_BINOPS, PRIM_CALLS and Cast, a tensor's shape held in a var, a reference to a
-module-level ExternFunc: docs/TVM.md lists them) raise `Unsupported`; the pass then warns
+PRIM_BINOPS, PRIM_CALLS and Cast, a reference to a module-level ExternFunc: docs/TVM.md lists them) raise `Unsupported`; the pass then warns
 (TextRouteWarning) and takes the text route (tvm/__init__.py).
 """
 
@@ -136,6 +135,7 @@ class Reader:
             tvm.ir.type.TupleType
         self.AnyType, self.ObjectType, self.FuncType, self.PrimType = \
             t.AnyType, t.ObjectType, t.FuncType, tvm.ir.type.PrimType
+        self.StringType = tvm.ir.type.StringType
         self.MatchCast, self.DataflowBlock = relax.MatchCast, relax.DataflowBlock
         self.If, self.Function, self.DictAttrs = relax.If, relax.Function, tvm.ir.DictAttrs
 
@@ -474,9 +474,11 @@ class Reader:
             shape = ty.shape
             dims = None
             if shape is not None:
-                if type(shape) is not self.ShapeExpr:
-                    raise Unsupported("a tensor type whose shape is a var")
-                dims = self.dims(shape.values[:])
+                if type(shape) is self.ShapeExpr:
+                    dims = self.dims(shape.values[:])
+                # else a shape held in a var (`R.Tensor(s, "float32")`, after a reshape to a
+                # shape value): cgraph models no such shape; read as unknown, of its ndim (a
+                # call using it is then left outside graphs: unknown-shape)
             dtype = ty.dtype
             dt = "" if dtype is None else str(dtype)
             vdevice = ""
@@ -488,7 +490,8 @@ class Reader:
                     raise Unsupported("a vdevice the module's global infos lack")
             return ir.TensorSInfo(dims, dt, int(ty.ndim) if dims is None else len(dims),
                                   vdevice)
-        if t is self.AnyType or t is self.ObjectType:
+        if t is self.AnyType or t is self.ObjectType or t is self.StringType:
+            # a string value (`R.str`, I.StringType()) is an object to the rewrite
             return ir.ObjectSInfo()
         if t is self.TupleType:
             return ir.TupleSInfo(tuple([self._sinfo(f) for f in ty.fields[:]]))

@@ -66,6 +66,9 @@ def RewriteCUDAGraph(options=None, **fields):
     tvm = import_tvm()
     from ..passes.options import RewriteOptions
 
+    if options is not None and not isinstance(options, RewriteOptions):
+        raise TypeError(f"RewriteCUDAGraph takes a RewriteOptions or keywords, not "
+                        f"{type(options).__name__}")
     # RewriteOptions checks and normalizes every field (a str of names is one name)
     options = dataclasses.replace(options or RewriteOptions(), **fields)
 
@@ -261,8 +264,8 @@ def rewrite_module_through_text(mod, options=None):
         return mod
 
     originals = {gv.name_hint: (gv, f) for gv, f in mod.functions.items()}
-    # Without a metadata reference in TVM's text there is no constant to number: no walk of
-    # every expression (2 s of the 8B model's 9).
+    # Without a metadata reference in TVM's text there is no constant to number, and no need
+    # to walk every expression of the module to number them.
     constants = printed_constants(mod, ours) if METADATA_RE.search(source.text) else []
     stubbed = ir.replace(out, functions=[stub(f) for f in out.functions])
     rewritten = api.print_module(stubbed, "current")
