@@ -6,6 +6,7 @@ CLI through click's runner, the launcher through its `main`."""
 
 from __future__ import annotations
 
+import sys
 import warnings
 
 import pytest
@@ -37,6 +38,14 @@ REFUSED = [
 
 def api_options(fields: dict, compat: bool) -> RewriteOptions:
     return RewriteOptions.tvm_compat(**fields) if compat else RewriteOptions(**fields)
+
+
+@pytest.fixture(autouse=True)
+def own_argv_and_path(monkeypatch):
+    """The launcher sets sys.argv (and a file's directory on sys.path) for its command, in
+    this process: each test gets them back."""
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
 
 
 @pytest.mark.parametrize("flags,fields,words", REFUSED)
@@ -169,3 +178,20 @@ def test_the_rewrites_warnings_reach_the_build(tvm):
     text = (REAL_SAMPLES / "static_plan_call_tir_dyn.before.relax").read_text()
     _, report = api.rewrite(api.loads(text), RewriteOptions(capture_symbolic=("n:8",)))
     assert not any("has no tir_var_upper_bound" in m for _, m in report.warnings)
+
+
+@pytest.mark.tvm
+def test_the_launcher_refuses_an_unknown_function_in_one_line(tvm, tmp_path, capsys):
+    # the name is checked when the pass runs (the launcher has no module before): the build's
+    # CgraphPassError is the launcher's error, one line, status 2, as `cgraph rewrite` refuses
+    script = tmp_path / "build_it.py"
+    script.write_text(
+        "import sys, tvm\nfrom tvm import relax\n"
+        "mod = tvm.script.from_source(open(sys.argv[1]).read())\n"
+        "with tvm.transform.PassContext(config={'relax.backend.use_cuda_graph': True}):\n"
+        "    relax.transform.RewriteCUDAGraph()(mod)\n")
+    assert launcher_main(["--functions", "nosuch", "--", "python", str(script), MODULE]) == 2
+    err = capsys.readouterr().err
+    assert err == ("python -m cudagraph_cli.tvm: error: no Relax function named nosuch in "
+                   "<mod.script()>\n")
+    assert launcher_main(["--functions", "main", "--", "python", str(script), MODULE]) == 0
