@@ -223,8 +223,12 @@ class RewriteOptions:
         if not isinstance(self.check, Check):
             raise ValueError(f"check must be a Check, not {self.check!r}")
         values = self.capture_symbolic
-        set_field(self, "capture_symbolic",
-                  capture_symbolic_values((values,) if isinstance(values, str) else values))
+        if isinstance(values, str):
+            values = (values,)
+        elif not hasattr(values, "__iter__"):
+            raise ValueError(f"capture_symbolic must be a sequence of VAR or VAR:MAX items, "
+                             f"not {values!r}")
+        set_field(self, "capture_symbolic", capture_symbolic_values(values))
         if not self.capture_safety and (self.trust_extern or self.strict_extern):
             # Both act on correction 8's verdicts, which the option turns off: accepted, they
             # would do nothing, and the user would believe they had.

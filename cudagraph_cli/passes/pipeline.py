@@ -147,11 +147,12 @@ def unplanned_symbolic(module: ir.Module, plan: ModulePlan, options: RewriteOpti
                 continue
             if any(s.name == name for p in f.params[:f.num_input]
                    for s in ir.definable_sym_vars(p.sinfo)):
-                warnings.append((f.loc, f"{flag} has no effect on {f.name}: it has no "
-                                        f"tir_var_upper_bound for {name}, so memory planning "
-                                        f"sized no storage whose shape uses {name}, and only "
-                                        "planned storage is captured (set the attribute "
-                                        "before StaticPlanBlockMemory)"))
+                warnings.append((f.loc, f"{flag} has no effect on {f.name}: no graph of it "
+                                        f"is keyed by {name}, and it has no "
+                                        f"tir_var_upper_bound for {name} (without one, memory "
+                                        f"planning sizes no storage whose shape uses {name}, "
+                                        "and only planned storage is captured: set the "
+                                        "attribute before StaticPlanBlockMemory)"))
     return warnings
 
 
