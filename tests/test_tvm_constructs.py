@@ -5,7 +5,7 @@ refuses to run), with `RewriteOptions.tvm_compat()` structurally equal to TVM's 
 well formed (`relax.analysis.well_formed`).
 
 The modules: PrimExprs in Relax (`T.Cast`, `T.Select`, `T.if_then_else`, `T.min`/`T.max`,
-floordiv/floormod, truncdiv, `or`, `not`), typed operator attributes (`R.permute_dims`,
+floordiv/floormod, truncdiv, `or`, `not`, shifts and bitwise operators), typed operator attributes (`R.permute_dims`,
 `R.sum`, `R.astype`), a module-level `ExternFunc`, TVM's own test module for the pass before
 lowering (samples/tvm/capture_fixed_inputs_conv2dx3.relax: convolutions, layer norm) after
 LegalizeOps and StaticPlanBlockMemory, and a `relax.frontend.nn` model
@@ -58,6 +58,8 @@ CONSTRUCTS = {
     "floordiv_floormod": "p = R.prim_value(n // T.int64(2) + n % T.int64(3))",
     "truncdiv": "p = R.prim_value(T.truncdiv(n, T.int64(2)))",
     "or_not": "p = R.prim_value(T.Or(n > 2, T.Not(n < 8)))",
+    "shift_bitwise": "p = R.prim_value(T.shift_left(n, T.int64(1)) & (n ^ T.int64(3)))",
+    "cast_then_int32_arithmetic": 'm = R.prim_value(T.Cast("int32", n) * 2 + 1)',
     "cast_then_a_kernel": 'p = R.prim_value(T.Cast("int32", n))\n'
                           '        cls.add(b, a)',
     "permute_dims": "p = R.permute_dims(b, axes=[0])",
@@ -107,8 +109,10 @@ def test_a_construct_goes_through_in_memory(tvm, in_memory_only, name):
     assert any("cuda_graph" in gv.name_hint for gv in ours.functions)
 
 
-@pytest.mark.parametrize("name", ["cast", "select", "if_then_else", "min_max"])
-def test_the_text_reader_gives_a_prim_value_its_dtype(tvm, name):
+@pytest.mark.parametrize("name,var,expected", [
+    ("cast", "p", "int32"), ("select", "p", "int64"), ("if_then_else", "p", "int64"),
+    ("min_max", "p", "int64"), ("cast_then_int32_arithmetic", "m", "int32")])
+def test_the_text_reader_gives_a_prim_value_its_dtype(tvm, name, var, expected):
     # the in-memory reading is the text reader's, the prim value's struct info included
     from cudagraph_cli import api, ir
     from cudagraph_cli.ir.sinfo import deduce
@@ -119,8 +123,7 @@ def test_the_text_reader_gives_a_prim_value_its_dtype(tvm, name):
     text = api.loads(mod.script(), name="<mod.script()>")
     assert api.difference(ours, text) is None
     main = next(f for f in text.functions if f.name == "main")
-    p = next(b for block in main.blocks for b in block.bindings if b.var.name == "p")
-    expected = "int32" if name == "cast" else "int64"
+    p = next(b for block in main.blocks for b in block.bindings if b.var.name == var)
     assert p.var.sinfo == ir.PrimSInfo(expected)  # TVM's annotation
     assert deduce(p.value, {}) == ir.PrimSInfo(expected, p.value.value)
 

@@ -35,12 +35,19 @@ PRIM_BINOPS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//", "FloorMod":
                "LE": "<=", "LT": "<", "GE": ">=", "GT": ">", "EQ": "==", "NE": "!=",
                "And": "and"}
 # TVM's PrimExpr nodes read as cgraph's PrimCalls of their operands (those TVM prints as a call;
-# `Div` and `Mod`, its truncating division of integers, as the functions that make them; `Or`
-# and `Not`, which TVM prints as `or` and `not`, by the functions that make them too).
+# `Div` and `Mod`, its truncating division of integers, as the functions that make them; `Or`,
+# `Not`, the shifts and the bitwise operators, which TVM prints as `or`, `not`, `<<`, `&`, ...,
+# by the functions that make them too: cgraph's text reader reads none of these, the executor
+# evaluates none, and the rewrite only carries them).
 PRIM_CALLS = {"Max": ("T.max", ("a", "b")), "Min": ("T.min", ("a", "b")),
               "Div": ("T.truncdiv", ("a", "b")), "Mod": ("T.truncmod", ("a", "b")),
               "Select": ("T.Select", ("condition", "true_value", "false_value")),
-              "Or": ("T.Or", ("a", "b")), "Not": ("T.Not", ("a",))}
+              "Or": ("T.Or", ("a", "b")), "Not": ("T.Not", ("a",)),
+              "LShift": ("T.shift_left", ("a", "b")), "RShift": ("T.shift_right", ("a", "b")),
+              "BitwiseAnd": ("T.bitwise_and", ("a", "b")),
+              "BitwiseOr": ("T.bitwise_or", ("a", "b")),
+              "BitwiseXor": ("T.bitwise_xor", ("a", "b")),
+              "BitwiseNot": ("T.bitwise_not", ("a",))}
 # TIR intrinsics (a tirx.Call of the op) read as the T.* function TVM prints
 PRIM_INTRINSICS = {"tir.if_then_else": "T.if_then_else", "prim.if_then_else": "T.if_then_else"}
 # Relax operators whose calls cgraph's reader builds without the ty_args TVM prints (it checks

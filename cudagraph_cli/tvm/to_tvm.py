@@ -24,7 +24,10 @@ PRIM_BINOPS = {"+": "Add", "-": "Sub", "*": "Mul", "//": "FloorDiv", "%": "Floor
 PRIM_MAKERS = {"T.max": "Max", "T.min": "Min", "T.truncdiv": "truncdiv",
                "T.truncmod": "truncmod", "T.floordiv": "floordiv", "T.floormod": "floormod",
                "T.ceildiv": "ceildiv", "T.Select": "Select", "T.if_then_else": "if_then_else",
-               "T.Or": "Or", "T.Not": "Not"}
+               "T.Or": "Or", "T.Not": "Not", "T.shift_left": "shift_left",
+               "T.shift_right": "shift_right", "T.bitwise_and": "bitwise_and",
+               "T.bitwise_or": "bitwise_or", "T.bitwise_xor": "bitwise_xor",
+               "T.bitwise_not": "bitwise_not"}
 ALLOC_TENSOR = "relax.builtin.alloc_tensor"
 
 

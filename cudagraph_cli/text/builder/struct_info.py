@@ -278,7 +278,10 @@ def _prim_dtype(e) -> str:
 
 
 def fold(op: str, a, b):
-    """Build `a op b` as TVM's PrimExpr operators do: constants folded, identities removed."""
+    """Build `a op b` as TVM's PrimExpr operators do: a bare integer takes the other operand's
+    integer dtype (`T.Cast("int32", n) * 2` multiplies by an int32 2), constants folded,
+    identities removed."""
+    a, b = _matched_int(a, b), _matched_int(b, a)
     ai = isinstance(a, ir.IntImm) and a.dtype != "bool"
     bi = isinstance(b, ir.IntImm) and b.dtype != "bool"
     if ai and bi and a.dtype == b.dtype:
@@ -310,6 +313,17 @@ def fold(op: str, a, b):
         if bi and b.value == 1:
             return a
     return ir.PrimBinOp(op, a, b)
+
+
+def _matched_int(e, other):
+    """`e`, a bare integer (read as an int64), in `other`'s integer dtype when that is not
+    int64; `e` otherwise."""
+    if not (isinstance(e, ir.IntImm) and e.dtype == "int64"):
+        return e
+    dtype = _prim_dtype(other)
+    if dtype != "int64" and dtype.startswith(("int", "uint")):
+        return ir.IntImm(e.value, dtype)
+    return e
 
 
 def _relocate(node, line: int, col: int):
