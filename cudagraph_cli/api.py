@@ -88,7 +88,12 @@ def check_functions(module, names, source_name: str) -> None:
     `cgraph rewrite --functions` checks: a misspelled name would rewrite nothing)."""
     if names is None:
         return
-    known = {f.name for f in module.relax_functions()}
+    check_function_names({f.name for f in module.relax_functions()}, names, source_name)
+
+
+def check_function_names(known, names, source_name: str) -> None:
+    """`check_functions` given the names of the module's Relax functions (the TVM pass has
+    them from TVM's module, before reading it)."""
     missing = [n for n in names if n not in known]
     if missing:
         raise UnknownName(f"no Relax function named {', '.join(missing)} in {source_name}")

@@ -500,6 +500,18 @@ def _parsed(parse):
     return callback
 
 
+def _parsed_one(parse):
+    """A click callback taking an option's one value (None: not given) through `parse`."""
+    def callback(ctx, param, value):
+        if value is None:
+            return None
+        try:
+            return parse(value)
+        except ValueError as e:
+            raise click.BadParameter(str(e)) from None
+    return callback
+
+
 def _rewrite_options(note: str = ""):
     """The flags of RewriteOptions (one per field whose metadata names a flag, with its help),
     and --compat; the command gets them as `options` (a RewriteOptions) and `options_given`
@@ -517,15 +529,9 @@ def _rewrite_options(note: str = ""):
                 if f.default == ():
                     given[f.name] = tuple(given[f.name])
             compat = kwargs.pop("compat")
-            if compat == "tvm" and (given["trust_extern"] or given["strict_extern"]):
-                # Both act on correction 8's verdicts, which --compat tvm turns off: accepted,
-                # they would do nothing, and the user would believe they had.
-                raise click.UsageError("--trust-extern and --strict-extern act on the "
-                                       "capture-safety table (correction 8), which --compat tvm "
-                                       "turns off")
             try:
                 kwargs["options"] = RewriteOptions.compat(compat, **given)
-            except ValueError as e:  # a value each is fine alone, not together (VAR twice)
+            except ValueError as e:  # RewriteOptions' checks: a range, values together
                 raise click.UsageError(str(e)) from None
             kwargs["options_given"] = compat != "cgraph" or any(
                 given[f.name] != f.default for f in fields)
@@ -535,9 +541,9 @@ def _rewrite_options(note: str = ""):
         for f in reversed(fields):
             m = f.metadata
             kw = dict(help=m["help"] + note, metavar=m["metavar"])
-            if m["minimum"] is not None:
-                kw.update(type=click.IntRange(min=m["minimum"]), default=f.default,
-                          show_default=True)
+            if m["minimum"] is not None:  # an integer, its range checked by RewriteOptions
+                kw.update(type=str, default=str(f.default), show_default=True,
+                          callback=_parsed_one(m["parse"]))
             elif f.default == ():
                 kw.update(multiple=True)
                 if m["parse"] is not None:
@@ -545,7 +551,7 @@ def _rewrite_options(note: str = ""):
             elif f.default is False:
                 kw.update(is_flag=True)
             else:  # names, or None for all: a comma-separated list
-                kw.update(callback=_csv, default=None)
+                kw.update(callback=_parsed_one(m["parse"]), default=None)
             wrapped = click.option(m["flag"], f.name, **kw)(wrapped)
         return click.option(
             "--compat", type=click.Choice(COMPAT_MODES), default="cgraph", show_default=True,

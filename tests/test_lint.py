@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import io
 import os
+from pathlib import Path
 
 import pytest
 
@@ -81,10 +82,12 @@ def test_no_module_uses_another_modules_underscore_names():
     assert seen == ["cudagraph_cli.b:1: imports _f", "cudagraph_cli.b:4: uses ._m"]
 
 
-def _imports(module: str, tree, package: str) -> set[str]:
+def _imports(module: str, tree, package: str, is_package: bool = False) -> set[str]:
     """The modules of `package` that `module` imports, at any depth of its code (a lazy import
-    inside a function still makes a cycle, only a later one)."""
-    here = module.split(".")[:-1]
+    inside a function still makes a cycle, only a later one). `is_package`: `module` is a
+    package's __init__, whose relative imports resolve from the package itself (`from .x`
+    in cudagraph_cli/tvm/__init__.py is cudagraph_cli.tvm.x)."""
+    here = module.split(".") if is_package else module.split(".")[:-1]
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -97,9 +100,25 @@ def _imports(module: str, tree, package: str) -> set[str]:
     return {m for m in out if m.startswith(package)}
 
 
-def import_cycles(sources: dict[str, str], package: str = "cudagraph_cli") -> list[list[str]]:
-    """The cycles among the modules of `sources` (module name -> text), as paths."""
-    graph = {name: sorted(_imports(name, ast.parse(text), package) & set(sources) - {name})
+def package_sources(directory: Path, package: str) -> tuple[dict, set]:
+    """(module name -> text, the names that are packages) of the package in `directory`: a
+    package's __init__ is the package itself."""
+    sources, packages = {}, set()
+    for p in directory.rglob("*.py"):
+        parts = (package, *p.relative_to(directory).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+            packages.add(".".join(parts))
+        sources[".".join(parts)] = p.read_text(encoding="utf-8")
+    return sources, packages
+
+
+def import_cycles(sources: dict[str, str], package: str = "cudagraph_cli",
+                  packages: set = frozenset()) -> list[list[str]]:
+    """The cycles among the modules of `sources` (module name -> text), as paths. `packages`:
+    the names in `sources` that are packages (their __init__'s text)."""
+    graph = {name: sorted(_imports(name, ast.parse(text), package, name in packages)
+                          & set(sources) - {name})
              for name, text in sources.items()}
     cycles, done = [], set()
 
@@ -119,19 +138,31 @@ def import_cycles(sources: dict[str, str], package: str = "cudagraph_cli") -> li
 
 
 def test_no_import_cycle():
-    package = ROOT / "cudagraph_cli"
-    sources = {}
-    for p in package.rglob("*.py"):
-        parts = p.relative_to(ROOT).with_suffix("").parts
-        # A package's __init__ is the package itself.
-        sources[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = \
-            p.read_text(encoding="utf-8")
-    assert import_cycles(sources) == []
+    sources, packages = package_sources(ROOT / "cudagraph_cli", "cudagraph_cli")
+    assert "cudagraph_cli.tvm" in packages
+    assert import_cycles(sources, packages=packages) == []
     # And it does see one: the parser <-> ir_builder cycle as it was.
     seen = import_cycles({"cudagraph_cli.text.parser": "def f():\n    from .ir_builder import B\n",
                           "cudagraph_cli.text.ir_builder": "from .parser import parse_syntax\n"})
     assert seen == [["cudagraph_cli.text.ir_builder", "cudagraph_cli.text.parser",
                      "cudagraph_cli.text.ir_builder"]]
+
+
+def test_an_import_cycle_through_an_init_is_seen(tmp_path):
+    # a temporary package shaped as cudagraph_cli/tvm was: its __init__ imports a module that
+    # imports the package back (lazily, inside a function)
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "sub" / "__init__.py").write_text("from .user import use\n\ndef Pass(): pass\n")
+    (pkg / "sub" / "user.py").write_text("def use():\n    from . import Pass\n    return Pass\n")
+    (pkg / "sub" / "leaf.py").write_text("from .user import use\n")
+    sources, packages = package_sources(pkg, "pkg")
+    assert packages == {"pkg", "pkg.sub"}
+    assert import_cycles(sources, "pkg", packages) == [["pkg.sub", "pkg.sub.user", "pkg.sub"]]
+    # the __init__'s `from .user` is pkg.sub.user, not pkg.user
+    assert _imports("pkg.sub", ast.parse(sources["pkg.sub"]), "pkg", True) == \
+        {"pkg.sub.user", "pkg.sub.user.use"}
 
 
 # The floors of the package, lowest first: a module imports only from its own floor or below.

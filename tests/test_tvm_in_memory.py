@@ -114,7 +114,7 @@ def test_the_reading_of_tvms_objects_is_the_reading_of_tvms_text(tvm, modules, p
 @pytest.fixture
 def no_text_route(monkeypatch):
     """The pass may not go through text: the text route raises if taken."""
-    import cudagraph_cli.tvm as cgraph_tvm
+    import cudagraph_cli.tvm.rewrite_pass as cgraph_tvm
 
     through_text = cgraph_tvm.rewrite_module_through_text
 
@@ -273,29 +273,30 @@ def test_guarded_regions_of_the_1b_are_built_in_memory(tvm, modules, no_text_rou
     assert ifs
 
 
-# What the in-memory reader does not read (docs/TVM.md lists it): an operator's typed attributes,
-# here R.permute_dims's axes. The pass goes through text for it, and its result is the text
-# route's.
+# An operator's typed attributes, here R.permute_dims's axes: read in memory, kept outside
+# graphs, and the result is the text route's.
 ATTRS_MODULE = IF_MODULE.replace(
     "        return y\n",
     "        p: R.Tensor((4,), dtype=\"float32\") = R.permute_dims(y, axes=[0])\n"
     "        return p\n")
 
 
-def test_operator_attributes_go_through_text(tvm):
+def test_operator_attributes_are_read_in_memory(tvm, no_text_route):
     from tvm import relax
 
-    from cudagraph_cli.tvm import RewriteCUDAGraph, rewrite_module_through_text
-    from cudagraph_cli.tvm.from_tvm import Unsupported, read_module
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+    from cudagraph_cli.tvm.from_tvm import read_module
 
     mod = tvm.script.from_source(ATTRS_MODULE)
-    with pytest.raises(Unsupported, match="PermuteDimsAttrs"):
-        read_module(mod)
+    ours, _ = read_module(mod)
+    main = next(f for f in ours.functions if f.name == "main")
+    permute = main.blocks[-1].bindings[-1].value
+    assert permute.attrs == (("axes", ir.Literal(("list", (0,)))),)
     with tvm.transform.PassContext(config=CONFIG):
-        ours = RewriteCUDAGraph()(mod)
-        tvm.ir.assert_structural_equal(ours, rewrite_module_through_text(mod))
-    assert "cuda_graph_alloc" in {gv.name_hint for gv in ours.functions}
-    relax.analysis.well_formed(ours)
+        out = RewriteCUDAGraph()(mod)
+        tvm.ir.assert_structural_equal(out, no_text_route(mod))
+    assert "cuda_graph_alloc" in {gv.name_hint for gv in out.functions}
+    relax.analysis.well_formed(out)
 
 
 def test_a_nested_function_is_the_inputs_object(tvm, modules, no_text_route):

@@ -301,7 +301,7 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
     # The text route (what the pass falls back to for a module its in-memory reader does not
     # read) infers the numbering of TVM's metadata (printing order); were it wrong, the
     # kernels' parameter shapes would tell: it refuses rather than swapping weights.
-    import cudagraph_cli.tvm as cgraph_tvm
+    import cudagraph_cli.tvm.rewrite_pass as cgraph_tvm
 
     before, _ = captured("onnx_convnet")
     inferred = cgraph_tvm.printed_constants
@@ -312,15 +312,17 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
             cgraph_tvm.rewrite_module_through_text(before)
 
 
-# TVM reads it; cgraph's reader does not know the struct info of a string (`I.StringType()`)
+# TVM reads it; cgraph reads no shift of a symbolic value (`n << 1`, T.shift_left), in memory
+# (a TextRouteWarning) or as text
 UNREADABLE = '''
 @I.ir_module
 class Module:
     @R.function
-    def main(x: R.Tensor((2,), "float32")) -> R.Tensor((2,), "float32"):
+    def main(x: R.Tensor((2,), "float32"), s: R.Shape(["n"])) -> R.Tensor((2,), "float32"):
+        n = T.int64()
         R.func_attr({"relax.force_pure": True})
         y = R.add(x, x)
-        s = R.str("a")
+        p = R.prim_value(T.shift_left(n, T.int64(1)))
         return y
 '''
 
@@ -328,12 +330,12 @@ class Module:
 def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
     from cudagraph_cli.diagnostics import SourceError
     from cudagraph_cli.text.reader import parse_module
-    from cudagraph_cli.tvm import SCRIPT_NAME, CgraphPassError
     from cudagraph_cli.ir.wellformed import check_module
+    from cudagraph_cli.tvm.rewrite_pass import SCRIPT_NAME, CgraphPassError, TextRouteWarning
 
     mod = tvm.script.from_source(UNREADABLE)
     text = mod.script()
-    line = next(i for i, s in enumerate(text.split("\n"), 1) if "R.str(" in s)
+    line = next(i for i, s in enumerate(text.split("\n"), 1) if "n << 1" in s)
     try:
         check_module(parse_module(text, SCRIPT_NAME))
     except SourceError as e:
@@ -341,13 +343,14 @@ def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
     else:
         pytest.fail("cgraph now reads this module: give this test one it cannot read")
     assert expected.loc.line == line
-    with pytest.raises(CgraphPassError) as raised:
+    with pytest.raises(CgraphPassError) as raised, \
+            pytest.warns(TextRouteWarning, match="a PrimExpr of type LShift"):
         cgraph_pass(tvm, mod)
     assert isinstance(raised.value, ValueError)
     message = str(raised.value)
     assert message.startswith(f"{SCRIPT_NAME}:{line}:{expected.loc.col}: error: "
                               f"{expected.message}")
-    assert 's: I.StringType() = R.str("a")' in message  # the source line, with its caret
+    assert "p: T.int64 = n << 1" in message  # the source line, with its caret
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:

@@ -130,6 +130,8 @@ class Encoder:
             return (t, e.op, self.prim(e.lhs), self.prim(e.rhs))
         if t is ir.PrimCall:
             return (t, e.func) + tuple([self.prim(x) for x in e.args])
+        if t is ir.Literal:  # T.Cast's dtype
+            return e
         return object()
 
     def sinfo(self, s):

@@ -141,7 +141,8 @@ class PrimBinOp(ValueNode):
 
 @value_node
 class PrimCall(ValueNode):
-    """`T.max(a, b)`, `T.min`, `T.floordiv`, ... kept by name."""
+    """`T.max(a, b)`, `T.min`, `T.floordiv`, `T.Select(c, a, b)`, ... kept by name.
+    `T.Cast(dtype, x)` holds its dtype as a `Literal` (a str), its first argument."""
 
     func: str
     args: tuple[PrimExpr, ...]
@@ -158,14 +159,44 @@ PrimExpr = IntImm | FloatImm | SymVar | PrimBinOp | PrimCall
 BOOL_OPS = frozenset({"<=", "<", ">=", ">", "==", "!=", "and"})
 
 
+# The PrimCalls whose value has the dtype of one of their arguments (its index): a choice has
+# its branches' dtype, the others their operands'.
+SAME_DTYPE_AS_ARG = {"T.Select": 1, "T.if_then_else": 1, "T.max": 0, "T.min": 0,
+                     "T.floordiv": 0, "T.floormod": 0, "T.truncdiv": 0, "T.truncmod": 0,
+                     "T.ceildiv": 0, "T.shift_left": 0, "T.shift_right": 0,
+                     "T.bitwise_and": 0, "T.bitwise_or": 0, "T.bitwise_xor": 0,
+                     "T.bitwise_not": 0}
+
+
 def prim_dtype(e) -> str:
-    """The dtype of a PrimExpr: a leaf's own, bool for a comparison, int64 otherwise (TVM's
-    arithmetic on int64 shape variables)."""
+    """The dtype of a PrimExpr: a leaf's own, bool for a comparison or `not`, a cast's
+    target, arithmetic's, a choice's or a T.max's that of its operands, int64 otherwise."""
     if isinstance(e, (IntImm, FloatImm, SymVar)):
         return e.dtype
-    if isinstance(e, PrimBinOp) and e.op in BOOL_OPS:
-        return "bool"
+    if isinstance(e, PrimBinOp):
+        if e.op in BOOL_OPS:
+            return "bool"
+        # TVM's arithmetic: both operands of one dtype, a bare integer (int64 here) taking the
+        # other's (`T.Cast("int32", n) * 2` is an int32)
+        a, b = prim_dtype(e.lhs), prim_dtype(e.rhs)
+        if a == b or _is_bare_int(e.rhs):
+            return a
+        if _is_bare_int(e.lhs):
+            return b
+        return "int64"
+    if isinstance(e, PrimCall):
+        if e.func == "T.Cast" and e.args and isinstance(e.args[0], Literal):
+            return str(e.args[0].value)
+        if e.func in ("T.Not", "T.Or", "T.And"):
+            return "bool"
+        at = SAME_DTYPE_AS_ARG.get(e.func)
+        if at is not None and at < len(e.args):
+            return prim_dtype(e.args[at])
     return "int64"
+
+
+def _is_bare_int(e) -> bool:
+    return isinstance(e, IntImm) and e.dtype == "int64"
 
 # ---- struct info --------------------------------------------------------------------------
 

@@ -10,7 +10,10 @@ included, so that anyone can check cgraph against TVM (`cgraph rewrite --compat 
 The command line is derived from the fields: a field whose metadata names a `flag` is a flag of
 `cgraph rewrite` and of `cgraph diff`, with that help; a field marked `correction` is switched
 by `--compat`. A field whose metadata has a `parse` takes each value given on the command line
-through it (a ValueError is a usage error). Adding an option is adding a field here.
+through it (a ValueError is a usage error). The launcher (`python -m cudagraph_cli.tvm`) makes
+its flags from the same fields. Every value is checked when the object is built
+(`__post_init__`), whoever built it, with one message for each mistake. Adding an option is
+adding a field here.
 """
 
 from __future__ import annotations
@@ -34,6 +37,23 @@ def _option(default, flag: str, help: str, metavar: str | None = None,
             minimum: int | None = None, parse=None):
     return field(default=default, metadata=dict(flag=flag, help=help, metavar=metavar,
                                                 minimum=minimum, parse=parse))
+
+
+def parse_count(text: str) -> int:
+    """One `--min-kernels` value: an integer (RewriteOptions checks its range)."""
+    try:
+        return int(text.strip())
+    except ValueError:
+        raise ValueError(f"min_kernels (--min-kernels) must be an integer of at least 1, "
+                         f"not {text!r}") from None
+
+
+def split_names(text: str) -> tuple:
+    """One `--functions` value: comma-separated names."""
+    names = tuple(v.strip() for v in text.split(",") if v.strip())
+    if not names:
+        raise ValueError("expected a comma-separated list of function names")
+    return names
 
 
 def parse_capture_symbolic(text: str) -> tuple[str, int | None]:
@@ -76,6 +96,28 @@ def capture_symbolic_values(values) -> tuple:
     return tuple(out)
 
 
+TRUST_WITHOUT_TABLE = ("--trust-extern and --strict-extern (trust_extern, strict_extern) act on "
+                       "the capture-safety table (correction 8), which --compat tvm "
+                       "(RewriteOptions.tvm_compat()) turns off")
+
+
+def names_value(field_name: str, value) -> tuple:
+    """A field of names or globs as a tuple: a str is one name (never its characters), any
+    other iterable its items, each a non-empty str. ValueError otherwise."""
+    if isinstance(value, str):
+        value = (value,)
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise ValueError(f"{field_name} must be a name or a sequence of names, not "
+                         f"{value!r}") from None
+    for item in items:
+        if not isinstance(item, str) or not item:
+            raise ValueError(f"{field_name} must hold names (non-empty strings), not "
+                             f"{item!r}")
+    return items
+
+
 def _correction(help: str):
     return field(default=True, metadata=dict(correction=True, help=help))
 
@@ -84,11 +126,11 @@ def _correction(help: str):
 class RewriteOptions:
     min_kernels: int = _option(1, "--min-kernels",
                                "Do not lift a region with fewer kernel launches than this.",
-                               minimum=1)
+                               metavar="N", minimum=1, parse=parse_count)
     exclude: tuple = _option((), "--exclude", "Never capture calls to PrimFuncs / packed "
                              "functions matching GLOB (repeatable).", metavar="GLOB")
     functions: tuple | None = _option(None, "--functions", "Rewrite only these functions.",
-                                      metavar="NAME,...")
+                                      metavar="NAME,...", parse=split_names)
     # Correction 8's table (passes/capture_safety.toml): which external functions a graph may
     # capture. Neither flag does anything with the correction off (--compat tvm).
     trust_extern: tuple = _option((), "--trust-extern", "Capture calls to external functions "
@@ -156,9 +198,41 @@ class RewriteOptions:
         return cls.tvm_compat(**options) if name == "tvm" else cls(**options)
 
     def __post_init__(self):
-        # Normalized here so that the TVM pass and the API take "seq_len:256" too.
-        object.__setattr__(self, "capture_symbolic",
-                           capture_symbolic_values(self.capture_symbolic))
+        """Every field checked and normalized here, once, for every caller (`cgraph rewrite`,
+        the TVM pass and its launcher, the API): a ValueError whose message is the same
+        whichever of them was given the value. A `str` where names are expected is one
+        name; a list is a tuple."""
+        set_field = object.__setattr__
+        m = self.min_kernels
+        if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+            raise ValueError(f"min_kernels (--min-kernels) must be an integer of at least 1, "
+                             f"not {m!r}")
+        for name in ("exclude", "trust_extern"):
+            set_field(self, name, names_value(name, getattr(self, name)))
+        if self.functions is not None:
+            functions = names_value("functions", self.functions)
+            if not functions:
+                raise ValueError("functions (--functions) names no function: give None "
+                                 "for all")
+            set_field(self, "functions", functions)
+        for f in dataclasses.fields(self):
+            if (f.metadata.get("correction") or f.name == "strict_extern") and \
+                    not isinstance(getattr(self, f.name), bool):
+                raise ValueError(f"{f.name} must be True or False, not "
+                                 f"{getattr(self, f.name)!r}")
+        if not isinstance(self.check, Check):
+            raise ValueError(f"check must be a Check, not {self.check!r}")
+        values = self.capture_symbolic
+        if isinstance(values, str):
+            values = (values,)
+        elif not hasattr(values, "__iter__"):
+            raise ValueError(f"capture_symbolic must be a sequence of VAR or VAR:MAX items, "
+                             f"not {values!r}")
+        set_field(self, "capture_symbolic", capture_symbolic_values(values))
+        if not self.capture_safety and (self.trust_extern or self.strict_extern):
+            # Both act on correction 8's verdicts, which the option turns off: accepted, they
+            # would do nothing, and the user would believe they had.
+            raise ValueError(TRUST_WITHOUT_TABLE)
 
     @property
     def bounds(self) -> dict[str, int]:

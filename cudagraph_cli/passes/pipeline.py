@@ -124,8 +124,36 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
         check_module(out)
     elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
-    return out, RewriteReport(plan, merged, reasons, stage=stage,
-                              warnings=unused_bounds(module, plan, options))
+    report = RewriteReport(plan, merged, reasons, stage=stage,
+                           warnings=unused_bounds(module, plan, options))
+    for warning in unplanned_symbolic(module, plan, options):
+        report.warnings.append(warning)
+        report.notes.append(warning[1])  # `--explain` says it too
+    return out, report
+
+
+def unplanned_symbolic(module: ir.Module, plan: ModulePlan, options: RewriteOptions) -> list:
+    """A warning per function that has a `capture_symbolic` variable among its inputs, no
+    `tir_var_upper_bound` for it, and no graph keyed by it: without the bound, memory planning
+    (StaticPlanBlockMemory) sizes no storage of a shape that uses the variable, and only
+    planned storage can be captured, so the option changes nothing there."""
+    warnings = []
+    keyed = {(r.function, s.name) for r in plan.kept_captures() for s in r.tir_vars}
+    for name, most in options.capture_symbolic:
+        flag = f"--capture-symbolic {name}" + (f":{most}" if most is not None else "")
+        for f in module.relax_functions():
+            if (options.functions is not None and f.name not in options.functions) or \
+                    (f.name, name) in keyed or name in f.upper_bounds():
+                continue
+            if any(s.name == name for p in f.params[:f.num_input]
+                   for s in ir.definable_sym_vars(p.sinfo)):
+                warnings.append((f.loc, f"{flag} has no effect on {f.name}: no graph of it "
+                                        f"is keyed by {name}, and it has no "
+                                        f"tir_var_upper_bound for {name} (without one, memory "
+                                        f"planning sizes no storage whose shape uses {name}, "
+                                        "and only planned storage is captured: set the "
+                                        "attribute before StaticPlanBlockMemory)"))
+    return warnings
 
 
 def unused_bounds(module: ir.Module, plan: ModulePlan, options: RewriteOptions) -> list:

@@ -207,6 +207,8 @@ class Printer:
             return f"{self._operand(e.lhs, e.op, False)} {e.op} {self._operand(e.rhs, e.op, True)}"
         if t is ir.PrimCall:
             return f"{e.func}({', '.join(self.prim(a) for a in e.args)})"
+        if t is ir.Literal and isinstance(e.value, str):  # T.Cast's dtype
+            return f'"{e.value}"'
         raise TypeError(f"cannot print {e!r}")
 
     def _operand(self, e, op: str, right: bool) -> str:

@@ -2,12 +2,13 @@
 RewriteCUDAGraph in place of TVM's (use_in_tvm.py, `run_with_cgraph`).
 
     python -m cudagraph_cli.tvm --capture-symbolic seq_len:256 -- mlc_llm compile ...
-    python -m cudagraph_cli.tvm -- -m mlc_llm compile ...
-    python -m cudagraph_cli.tvm --min-kernels 2 -- build_my_model.py --out lib.so
+    python -m cudagraph_cli.tvm -- python -m mlc_llm compile ...
+    python -m cudagraph_cli.tvm --min-kernels 2 -- python build_my_model.py --out lib.so
 
 OPTIONS are `cgraph rewrite`'s (--min-kernels, --exclude, --functions, --trust-extern,
---strict-extern, --capture-symbolic, --compat). The exit status is the command's; 2 for a bad
-option or a command that cannot be found.
+--strict-extern, --capture-symbolic, --compat), made from RewriteOptions' fields and checked
+by it. The exit status is the command's; 2 for a bad option or a command that cannot be found,
+with one line saying what is wrong (no traceback).
 """
 
 from __future__ import annotations
@@ -15,71 +16,112 @@ from __future__ import annotations
 import argparse
 import sys
 
+PROG = "python -m cudagraph_cli.tvm"
+EPILOG = """examples:
+  python -m cudagraph_cli.tvm --capture-symbolic seq_len:256 -- mlc_llm compile ...
+  python -m cudagraph_cli.tvm -- python build_it.py --out lib.so
+  python -m cudagraph_cli.tvm --min-kernels 2 -- python -m mlc_llm compile ..."""
+
 
 def parser() -> argparse.ArgumentParser:
+    """The launcher's flags, one per RewriteOptions field that is a flag of `cgraph rewrite`
+    (passes/options.py: its flag, help and metavar), and --compat. Each value is kept as
+    typed: `options_from` takes it through the field's own parse and RewriteOptions' checks,
+    as `cgraph rewrite` does, so both refuse the same values with the same message."""
     from ..passes.options import COMPAT_MODES, option_fields
 
     ap = argparse.ArgumentParser(
-        prog="python -m cudagraph_cli.tvm",
-        usage="python -m cudagraph_cli.tvm [OPTIONS] -- COMMAND ARGS...",
-        description="Run COMMAND (a console script such as mlc_llm, -m MODULE, or a Python "
-                    "file) in this process with cgraph's RewriteCUDAGraph in place of TVM's "
-                    "wherever it calls tvm.relax.transform.RewriteCUDAGraph(). TVM's own "
-                    "pass is back when the command ends; the exit status is the command's.")
+        prog=PROG, usage=f"{PROG} [OPTIONS] -- COMMAND ARGS...", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Run COMMAND (a console script such as mlc_llm, `python FILE`, `python -m "
+                    "MODULE`, -m MODULE, or a Python file) in this process with cgraph's "
+                    "RewriteCUDAGraph in place of TVM's wherever it calls "
+                    "tvm.relax.transform.RewriteCUDAGraph(). TVM's own pass is back when the "
+                    "command ends; the exit status is the command's (2: a bad option or no "
+                    "such command).")
     for f in option_fields():
         meta = f.metadata
-        if f.type in ("bool", bool):
+        if f.default is False:
             ap.add_argument(meta["flag"], action="store_true", help=meta["help"])
-        elif f.name == "functions":
-            ap.add_argument(meta["flag"], metavar=meta["metavar"], help=meta["help"])
-        elif f.name == "min_kernels":
-            ap.add_argument(meta["flag"], type=int, metavar="N", help=meta["help"])
-        else:
+        elif f.default == ():
             ap.add_argument(meta["flag"], action="append", default=[], metavar=meta["metavar"],
                             help=meta["help"])
+        else:
+            ap.add_argument(meta["flag"], metavar=meta["metavar"], help=meta["help"])
     ap.add_argument("--compat", choices=COMPAT_MODES, default="cgraph",
                     help="tvm: TVM 0.27's exact pass (cgraph's corrections off)")
     return ap
 
 
 def options_from(ns):
-    """A RewriteOptions from the parsed flags (ValueError for a bad value)."""
-    from ..passes.options import RewriteOptions
+    """A RewriteOptions from the parsed flags: each value through its field's parse, then
+    RewriteOptions' own checks (ValueError, the message `cgraph rewrite` gives)."""
+    from ..passes.options import RewriteOptions, option_fields
 
     fields = {}
-    if ns.min_kernels is not None:
-        if ns.min_kernels < 1:
-            raise ValueError("--min-kernels must be at least 1")
-        fields["min_kernels"] = ns.min_kernels
-    if ns.functions:
-        fields["functions"] = tuple(n.strip() for n in ns.functions.split(",") if n.strip())
-    for name in ("exclude", "trust_extern", "capture_symbolic"):
-        if getattr(ns, name):
-            fields[name] = tuple(getattr(ns, name))
-    if ns.strict_extern:
-        fields["strict_extern"] = True
+    for f in option_fields():
+        value = getattr(ns, f.name)
+        parse = f.metadata["parse"]
+        if value is None or value == []:
+            continue
+        if f.default == ():
+            fields[f.name] = tuple(parse(v) if parse is not None else v for v in value)
+        elif parse is not None and isinstance(value, str):
+            fields[f.name] = parse(value)
+        else:
+            fields[f.name] = value
     return RewriteOptions.compat(ns.compat, **fields)
+
+
+class LauncherUsage(Exception):
+    """A usage error of the launcher itself (its own words, then its usage)."""
+
+
+def split(argv: list) -> tuple[list, list]:
+    """(OPTIONS, COMMAND ARGS...) of the launcher's arguments: COMMAND follows `--`. A
+    `python` or `pythonX.Y` before the command is this process's Python: dropped, so that
+    `-- python build_it.py` and `-- python -m pkg` run as typed."""
+    if "--" not in argv:
+        raise LauncherUsage("expected -- before the command")
+    at = argv.index("--")
+    options, command = argv[:at], argv[at + 1:]
+    if command and is_python(command[0]) and len(command) > 1:
+        command = command[1:]
+    return options, command
+
+
+def is_python(word: str) -> bool:
+    import os
+    import re
+
+    return re.fullmatch(r"python(\d+(\.\d+)?)?(\.exe)?", os.path.basename(word)) is not None
 
 
 def main(argv: list | None = None) -> int:
     from .use_in_tvm import CommandNotFound, command_runner, exit_status, use_in_tvm
 
     argv = list(sys.argv[1:] if argv is None else argv)
-    if "--" not in argv:
-        parser().print_usage(sys.stderr)
-        print("error: expected -- before the command", file=sys.stderr)
-        return 2
-    at = argv.index("--")
     ap = parser()
-    ns = ap.parse_args(argv[:at])
+    head = argv[:argv.index("--")] if "--" in argv else argv
+    if "-h" in head or "--help" in head or argv[-2:] in (["--", "-h"], ["--", "--help"]):
+        ap.print_help()
+        return 0
     try:
+        options_argv, command = split(argv)
+        ns = ap.parse_args(options_argv)  # argparse's own usage errors exit 2
         options = options_from(ns)
-        run = command_runner(argv[at + 1:])
-        with use_in_tvm(options):
-            return exit_status(run)
-    except (ValueError, CommandNotFound, ImportError) as e:
-        print(f"python -m cudagraph_cli.tvm: error: {e}", file=sys.stderr)
+        run = command_runner(command)
+    except LauncherUsage as e:
+        ap.print_usage(sys.stderr)
+        print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
+    except (ValueError, CommandNotFound, ImportError) as e:
+        print(f"{PROG}: error: {e}", file=sys.stderr)
+        return 2
+    from .rewrite_pass import CgraphPassError
+
+    with use_in_tvm(options):
+        return exit_status(run, reported=(CgraphPassError,), prog=PROG)
 
 
 if __name__ == "__main__":

@@ -16,10 +16,11 @@ printer), the Relax functions never.
 Each IR node read from a TVM object is linked to it (`Links`): where the rewrite keeps a node,
 to_tvm.py hands back the TVM object itself. An `if` is read as cgraph's reader reads TVM's
 `if`/`else`, a function bound in a body as its nested `@R.function`, `R.to_vdevice`'s attribute
-as the vdevice's printed name. Constructs this reader does not know (other operator attributes,
-PrimExprs beyond those below, a tensor's shape held in a var: docs/TVM.md lists them; no input
-of the repository holds one) raise `Unsupported`; the pass then takes the text route
-(tvm/__init__.py).
+as the vdevice's printed name, any other operator's attributes as (field, literal) pairs of
+TVM's attributes object, a module-level ExternFunc left out (the output is built over the
+input module, which keeps it). Constructs this reader does not know (a PrimExpr beyond
+PRIM_BINOPS, PRIM_CALLS and Cast, a reference to a module-level ExternFunc: docs/TVM.md lists them) raise `Unsupported`; the pass then warns
+(TextRouteWarning) and takes the text route (tvm/__init__.py).
 """
 
 from __future__ import annotations
@@ -33,7 +34,22 @@ DPS_CALLS = ("relax.call_tir", "relax.call_dps_packed")  # printed without an an
 PRIM_BINOPS = {"Add": "+", "Sub": "-", "Mul": "*", "FloorDiv": "//", "FloorMod": "%",
                "LE": "<=", "LT": "<", "GE": ">=", "GT": ">", "EQ": "==", "NE": "!=",
                "And": "and"}
-PRIM_CALLS = {"Max": "T.max", "Min": "T.min"}
+# TVM's PrimExpr nodes read as cgraph's PrimCalls of their operands (those TVM prints as a call;
+# `Div` and `Mod`, its truncating division of integers, as the functions that make them; `Or`,
+# `Not`, the shifts and the bitwise operators, which TVM prints as `or`, `not`, `<<`, `&`, ...,
+# by the functions that make them too: cgraph's text reader reads none of these, the executor
+# evaluates none, and the rewrite only carries them).
+PRIM_CALLS = {"Max": ("T.max", ("a", "b")), "Min": ("T.min", ("a", "b")),
+              "Div": ("T.truncdiv", ("a", "b")), "Mod": ("T.truncmod", ("a", "b")),
+              "Select": ("T.Select", ("condition", "true_value", "false_value")),
+              "Or": ("T.Or", ("a", "b")), "Not": ("T.Not", ("a",)),
+              "LShift": ("T.shift_left", ("a", "b")), "RShift": ("T.shift_right", ("a", "b")),
+              "BitwiseAnd": ("T.bitwise_and", ("a", "b")),
+              "BitwiseOr": ("T.bitwise_or", ("a", "b")),
+              "BitwiseXor": ("T.bitwise_xor", ("a", "b")),
+              "BitwiseNot": ("T.bitwise_not", ("a",))}
+# TIR intrinsics (a tirx.Call of the op) read as the T.* function TVM prints
+PRIM_INTRINSICS = {"tir.if_then_else": "T.if_then_else", "prim.if_then_else": "T.if_then_else"}
 # Relax operators whose calls cgraph's reader builds without the ty_args TVM prints (it checks
 # and drops them: the call's struct info follows from its arguments).
 DROPPED_TY_ARGS = frozenset({
@@ -105,6 +121,7 @@ class Reader:
         self.signatures: dict = {}  # name -> ir.Function | ir.PrimFunc (what deduce reads)
         self.vdevices = self._vdevices()
         self.constants: list = []  # tensor constants in printing order (metadata index)
+        self.others: set = set()  # module functions neither PrimFunc nor Relax function
         # per function
         self.vars: dict = {}  # relax Var id -> ir.Var
         self.syms: dict = {}  # name -> ir.SymVar (the text's scoping: by name)
@@ -125,6 +142,7 @@ class Reader:
             tvm.ir.type.TupleType
         self.AnyType, self.ObjectType, self.FuncType, self.PrimType = \
             t.AnyType, t.ObjectType, t.FuncType, tvm.ir.type.PrimType
+        self.StringType = tvm.ir.type.StringType
         self.MatchCast, self.DataflowBlock = relax.MatchCast, relax.DataflowBlock
         self.If, self.Function, self.DictAttrs = relax.If, relax.Function, tvm.ir.DictAttrs
 
@@ -159,7 +177,10 @@ class Reader:
                 g = self.header(name, f)
                 bodies.append((f, g))
             else:
-                raise Unsupported(f"a module function of type {type(f).__name__}")
+                # a module-level ExternFunc (`my_ext = R.ExternFunc("my_ext")`): nothing for
+                # the rewrite; the output is built over the input module, which keeps it
+                self.others.add(name)
+                continue
             self.signatures[name] = g
             self.links.functions[name] = (gv, f, g)
             functions.append(g)
@@ -180,13 +201,12 @@ class Reader:
         for gv, f in items:
             name = gv.name_hint
             lines = f.script(name=name).split("\n")
-            at = next(i for i, line in enumerate(lines) if line.startswith("def "))
-            if not lines[at].endswith(":"):
-                raise Unsupported(f"PrimFunc {name}: a signature over several lines")
-            headers += ["    " + (lines[at - 1] if at else "@T.prim_func"), "    " + lines[at],
-                        "        T.evaluate(0)"]
+            at, end = signature_lines(lines)
+            headers += ["    " + (lines[at - 1] if at else "@T.prim_func")]
+            headers += ["    " + line for line in lines[at:end]]
+            headers.append("        T.evaluate(0)")
             bodies[name] = "\n".join(line[4:] if line.startswith("    ") else line
-                                     for line in lines[at + 1:]).rstrip("\n")
+                                     for line in lines[end:]).rstrip("\n")
         if not bodies:
             return {}
         signatures = parse_module("\n".join(headers) + "\n")
@@ -316,9 +336,12 @@ class Reader:
                 return ir.PrimValue(self.prim(e))
             return ir.Tuple(()) if is_void(v.sinfo) else v
         if t is self.Call:
+            op = e.op
+            if type(op) is self.Op and not op.name.startswith("relax."):
+                return ir.PrimValue(self.prim(e))  # a TIR intrinsic: T.if_then_else(...)
             return self.call(e)
         if t is self.GlobalVar:
-            return ir.GlobalVarRef(e.name_hint)
+            return self.global_var(e)
         if t is self.Tuple:
             return ir.Tuple(tuple([self.expr(x) for x in e.fields[:]]))
         if t is self.TupleGetItem:
@@ -334,6 +357,12 @@ class Reader:
         if self.tvm.ir.is_prim_expr(e):
             return ir.PrimValue(self.prim(e))
         raise Unsupported(f"an expression of type {t.__name__}")
+
+    def global_var(self, gv):
+        if gv.name_hint in self.others:
+            raise Unsupported(f"a reference to the module-level {gv.name_hint}, neither a "
+                              "PrimFunc nor a Relax function")
+        return ir.GlobalVarRef(gv.name_hint)
 
     def constant(self, e):
         value = e.value
@@ -375,7 +404,7 @@ class Reader:
             callee = ir.Op(name)
             literal_args = name[6:] not in RELAX_CALLS
         elif t is self.GlobalVar:
-            callee = ir.GlobalVarRef(op.name_hint)
+            callee = self.global_var(op)
         elif t is self.ExternFunc:
             callee = ir.ExternFunc(str(op.global_symbol))
         elif t is self.Var or t is self.DataflowVar:
@@ -397,9 +426,11 @@ class Reader:
 
     def call_attrs(self, op, attrs) -> tuple:
         """A call's operator attributes as cgraph's reader keeps them: R.to_vdevice's
-        destination by the name TVM prints for it (the one operator with attributes that
-        cgraph's reader models and the corpus holds; to_tvm.py hands the TVM attributes
-        object back, `Links.call_attrs`)."""
+        destination by the name TVM prints for it; any other operator's (`R.permute_dims(x,
+        axes=[1, 0])`, a dict of attributes) as (field, Literal) pairs, the fields of TVM's
+        attributes object in its declared order, each value as literal_value reads it. The
+        rewrite keeps such a call as it is, outside graphs (cgraph models no operator with
+        attributes), and to_tvm.py hands the TVM attributes object back (`Links.call_attrs`)."""
         if type(op) is self.Op and op.name == "relax.to_vdevice":
             d = attrs.dst_vdevice
             target = d.target.export() if d.target is not None else {}
@@ -409,7 +440,16 @@ class Reader:
             if name is None:
                 raise Unsupported("R.to_vdevice to a vdevice the module's global infos lack")
             return (("dst_vdevice", ir.Literal(name)),)
-        raise Unsupported(f"a call with attributes ({type(attrs).__name__})")
+        if type(attrs) is self.DictAttrs:
+            keys = [str(k) for k in attrs.keys()]
+        else:
+            info = getattr(type(attrs), "__tvm_ffi_type_info__", None)
+            if info is None:
+                raise Unsupported(f"a call with attributes ({type(attrs).__name__})")
+            keys = [f.name for f in info.fields]
+        return tuple((k, ir.Literal(attribute_value(attrs[k] if type(attrs) is self.DictAttrs
+                                                    else getattr(attrs, k))))
+                     for k in keys)
 
     def op_arg(self, e):
         t = type(e)
@@ -441,9 +481,11 @@ class Reader:
             shape = ty.shape
             dims = None
             if shape is not None:
-                if type(shape) is not self.ShapeExpr:
-                    raise Unsupported("a tensor type whose shape is a var")
-                dims = self.dims(shape.values[:])
+                if type(shape) is self.ShapeExpr:
+                    dims = self.dims(shape.values[:])
+                # else a shape held in a var (`R.Tensor(s, "float32")`, after a reshape to a
+                # shape value): cgraph models no such shape; read as unknown, of its ndim (a
+                # call using it is then left outside graphs: unknown-shape)
             dtype = ty.dtype
             dt = "" if dtype is None else str(dtype)
             vdevice = ""
@@ -455,7 +497,8 @@ class Reader:
                     raise Unsupported("a vdevice the module's global infos lack")
             return ir.TensorSInfo(dims, dt, int(ty.ndim) if dims is None else len(dims),
                                   vdevice)
-        if t is self.AnyType or t is self.ObjectType:
+        if t is self.AnyType or t is self.ObjectType or t is self.StringType:
+            # a string value (`R.str`, I.StringType()) is an object to the rewrite
             return ir.ObjectSInfo()
         if t is self.TupleType:
             return ir.TupleSInfo(tuple([self._sinfo(f) for f in ty.fields[:]]))
@@ -502,10 +545,31 @@ class Reader:
         op = PRIM_BINOPS.get(name)
         if op is not None:
             return ir.PrimBinOp(op, self.prim(e.a), self.prim(e.b))
-        func = PRIM_CALLS.get(name)
-        if func is not None:
-            return ir.PrimCall(func, (self.prim(e.a), self.prim(e.b)))
+        call = PRIM_CALLS.get(name)
+        if call is not None:
+            return ir.PrimCall(call[0], tuple([self.prim(getattr(e, f)) for f in call[1]]))
+        if name == "Cast":
+            return ir.PrimCall("T.Cast", (ir.Literal(str(e.ty)), self.prim(e.value)))
+        if name == "Call":
+            func = PRIM_INTRINSICS.get(str(e.op.name))
+            if func is not None:
+                return ir.PrimCall(func, tuple([self.prim(a) for a in e.args[:]]))
+            raise Unsupported(f"a PrimExpr {e.op.name}(...)")
         raise Unsupported(f"a PrimExpr of type {name}")
+
+
+def signature_lines(lines: list) -> tuple[int, int]:
+    """(first, past the last) of the lines of a PrimFunc's signature in TVM's printing of it:
+    from its `def` to the line that ends it (its brackets closed, a `:` last), one line or
+    several."""
+    at = next(i for i, line in enumerate(lines) if line.startswith("def "))
+    depth = 0
+    for end in range(at, len(lines)):
+        line = lines[end]
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        if depth <= 0 and line.rstrip().endswith(":"):
+            return at, end + 1
+    raise Unsupported("a PrimFunc signature without its end")
 
 
 def is_void_type(reader: Reader, ty) -> bool:
@@ -531,6 +595,22 @@ def literal_value(v, sort: bool = False):
     if isinstance(value, (bool, int, float, str)):
         return value
     raise Unsupported(f"an attribute value of type {type(v).__name__}")
+
+
+def attribute_value(v):
+    """An operator attribute's value as a literal: literal_value's, None, a dtype by its
+    name, anything else (a PrimExpr, an object) by TVM's printing of it: the value is handed
+    back to TVM as the object it was (to_tvm.py), the literal only names it."""
+    import tvm
+
+    if v is None:
+        return None
+    if isinstance(v, tvm.DataType) or type(v).__name__ == "dtype":
+        return str(v)
+    try:
+        return literal_value(v)
+    except Unsupported:
+        return str(v)
 
 
 def read_module(mod) -> tuple:

@@ -19,7 +19,15 @@ from .from_tvm import Links, Unsupported
 PRIM_BINOPS = {"+": "Add", "-": "Sub", "*": "Mul", "//": "FloorDiv", "%": "FloorMod",
                "<=": "LE", "<": "LT", ">=": "GE", ">": "GT", "==": "EQ", "!=": "NE",
                "and": "And"}
-PRIM_CALLS = {"T.max": "Max", "T.min": "Min"}
+# cgraph's PrimCalls (from_tvm.PRIM_CALLS, the text reader's T.* calls) as the tirx functions
+# that make them; T.Cast apart (its first argument is the dtype)
+PRIM_MAKERS = {"T.max": "Max", "T.min": "Min", "T.truncdiv": "truncdiv",
+               "T.truncmod": "truncmod", "T.floordiv": "floordiv", "T.floormod": "floormod",
+               "T.ceildiv": "ceildiv", "T.Select": "Select", "T.if_then_else": "if_then_else",
+               "T.Or": "Or", "T.Not": "Not", "T.shift_left": "shift_left",
+               "T.shift_right": "shift_right", "T.bitwise_and": "bitwise_and",
+               "T.bitwise_or": "bitwise_or", "T.bitwise_xor": "bitwise_xor",
+               "T.bitwise_not": "bitwise_not"}
 ALLOC_TENSOR = "relax.builtin.alloc_tensor"
 
 
@@ -251,9 +259,12 @@ class Writer:
             return tvm.tirx.FloatImm(e.dtype, e.value)
         if t is ir.PrimBinOp:
             return getattr(tvm.tirx, PRIM_BINOPS[e.op])(self.prim(e.lhs), self.prim(e.rhs))
-        if t is ir.PrimCall and e.func in PRIM_CALLS and len(e.args) == 2:
-            return getattr(tvm.tirx, PRIM_CALLS[e.func])(self.prim(e.args[0]),
-                                                         self.prim(e.args[1]))
+        if t is ir.PrimCall:
+            if e.func == "T.Cast" and len(e.args) == 2 and type(e.args[0]) is ir.Literal:
+                return tvm.tirx.Cast(str(e.args[0].value), self.prim(e.args[1]))
+            maker = PRIM_MAKERS.get(e.func)
+            if maker is not None:
+                return getattr(tvm.tirx, maker)(*[self.prim(a) for a in e.args])
         raise Unsupported(f"a PrimExpr {e!r}")
 
 

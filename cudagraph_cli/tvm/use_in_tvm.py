@@ -22,7 +22,6 @@ force, and TVM's once the last closes). A name imported before the block
 from __future__ import annotations
 
 import contextlib
-import functools
 import threading
 
 NAME = "RewriteCUDAGraph"
@@ -52,22 +51,16 @@ def use_in_tvm(options=None, **fields):
     """Inside the block, `tvm.relax.transform.RewriteCUDAGraph()` returns cgraph's pass
     (`cudagraph_cli.tvm.RewriteCUDAGraph(options, **fields)`); see the module's docstring.
     A bad option raises here, before anything is replaced."""
-    from . import RewriteCUDAGraph
+    from .rewrite_pass import RewriteCUDAGraph
 
     RewriteCUDAGraph(options, **dict(fields))  # the options checked once, now
-
-    def factory():
-        return RewriteCUDAGraph(options, **dict(fields))
-
     token = object()
     with _lock:
         modules = tvm_modules()
         if not _open:
             for module in modules:
                 _originals[module.__name__] = getattr(module, NAME)
-        original = _originals[modules[0].__name__]
-        factory = functools.wraps(original)(factory)
-        factory.cgraph_options = (options, dict(fields))
+        factory = CgraphPassFactory(_originals[modules[0].__name__], options, dict(fields))
         _open.append((token, factory))
         _bind(factory)
     try:
@@ -80,10 +73,31 @@ def use_in_tvm(options=None, **fields):
                 _originals.clear()
 
 
-def active() -> bool:
-    """Whether a `use_in_tvm` block is open (TVM's name makes cgraph's pass)."""
-    with _lock:
-        return bool(_open)
+class CgraphPassFactory:
+    """What TVM's name `RewriteCUDAGraph` is bound to inside a block: called as TVM's function
+    is (no arguments), it makes cgraph's pass with the block's options. It says whose it is:
+    its repr and `__module__` are cgraph's (`__wrapped__`: TVM's own function)."""
+
+    __module__ = __name__
+    __name__ = __qualname__ = NAME
+
+    def __init__(self, original, options, fields: dict):
+        self.__wrapped__ = original
+        self.cgraph_options = (options, fields)
+        self.__doc__ = (f"cgraph's {NAME} (cudagraph_cli.tvm), bound in place of TVM's by "
+                        "use_in_tvm(): " + (original.__doc__ or "").strip().split("\n")[0])
+
+    def __call__(self):
+        from .rewrite_pass import RewriteCUDAGraph
+
+        options, fields = self.cgraph_options
+        return RewriteCUDAGraph(options, **dict(fields))
+
+    def __repr__(self) -> str:
+        options, fields = self.cgraph_options
+        given = ", ".join([repr(options)] * (options is not None) +
+                          [f"{k}={v!r}" for k, v in fields.items()])
+        return f"<cgraph's {NAME}({given}) from cudagraph_cli.tvm, in place of TVM's>"
 
 
 class CommandNotFound(LookupError):
@@ -136,10 +150,13 @@ def command_runner(command: list):
     return run_script
 
 
-def exit_status(run) -> int:
+def exit_status(run, reported: tuple = (), prog: str = "") -> int:
     """Run `run()` and give the exit status Python would give the command: its return value
     or SystemExit code (None and 0: 0; an int: itself; anything else is printed, 1), 1 with
-    the traceback printed for an exception, 130 for KeyboardInterrupt."""
+    the traceback printed for an exception, 130 for KeyboardInterrupt. An exception of a
+    class in `reported` (cgraph's own, located error) is printed as one message after
+    `prog`, with status 2: the options given did not fit the module, nothing of the
+    command's code is to blame."""
     import sys
     import traceback
 
@@ -149,6 +166,9 @@ def exit_status(run) -> int:
         code = e.code
     except KeyboardInterrupt:
         return 130
+    except reported as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 2
     except BaseException:  # the command's own error: reported as Python reports it
         traceback.print_exc()
         return 1

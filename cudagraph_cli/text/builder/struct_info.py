@@ -118,9 +118,27 @@ class StructInfoBuilder:
             if name in _PRIM_FUNCS:
                 if node.kwargs:
                     raise SourceError(f"{name} takes no keyword arguments", node.kwargs[0].loc)
+                if name == "T.Cast":
+                    return self.cast(node, fctx, define)
+                arity = _PRIM_FUNCS[name]
+                if len(node.args) != arity:
+                    raise SourceError(f"{name} takes {arity} arguments, {len(node.args)} "
+                                      "given", node.loc)
                 return ir.PrimCall(name, tuple(self.prim(a, fctx, define) for a in node.args))
             raise SourceError(f"'{name}' is not a symbolic integer expression", node.loc)
         raise SourceError("expected a symbolic integer expression", node.loc)
+
+    def cast(self, node: S.Call, fctx: FunctionScope, define: bool):
+        """`T.Cast("int32", x)`: the dtype kept as a Literal, the PrimCall's first argument
+        (its dtype is the cast's, ir.prim_dtype)."""
+        if len(node.args) != 2:
+            raise SourceError(f"T.Cast takes a dtype and a value, {len(node.args)} "
+                              "argument(s) given", node.loc)
+        dtype, value = node.args
+        if not isinstance(dtype, S.Str):
+            raise SourceError("T.Cast takes a dtype string first", dtype.loc)
+        return ir.PrimCall("T.Cast", (ir.Literal(check_dtype(dtype.value, dtype.loc)),
+                                      self.prim(value, fctx, define)))
 
     # ---- struct info ---------------------------------------------------------------------
 
@@ -220,8 +238,11 @@ class StructInfoBuilder:
 PRIM_TYPE_CALLS = {"T.int64", "T.int32", "T.int16", "T.int8", "T.uint64", "T.uint32",
                     "T.uint16", "T.uint8", "T.float64", "T.float32", "T.float16", "T.bfloat16",
                     "T.bool"}
-_PRIM_FUNCS = {"T.max", "T.min", "T.floordiv", "T.floormod", "T.truncdiv", "T.truncmod",
-               "T.if_then_else", "T.Cast", "T.ceildiv"}
+# The T.* calls a symbolic expression may hold, and their number of arguments (each one the
+# executor evaluates: exec/).
+_PRIM_FUNCS = {"T.max": 2, "T.min": 2, "T.floordiv": 2, "T.floormod": 2, "T.truncdiv": 2,
+               "T.truncmod": 2, "T.ceildiv": 2, "T.if_then_else": 3, "T.Select": 3,
+               "T.Cast": 2}
 
 
 def static_tensor(s) -> bool:
@@ -257,7 +278,10 @@ def _prim_dtype(e) -> str:
 
 
 def fold(op: str, a, b):
-    """Build `a op b` as TVM's PrimExpr operators do: constants folded, identities removed."""
+    """Build `a op b` as TVM's PrimExpr operators do: a bare integer takes the other operand's
+    integer dtype (`T.Cast("int32", n) * 2` multiplies by an int32 2), constants folded,
+    identities removed."""
+    a, b = _matched_int(a, b), _matched_int(b, a)
     ai = isinstance(a, ir.IntImm) and a.dtype != "bool"
     bi = isinstance(b, ir.IntImm) and b.dtype != "bool"
     if ai and bi and a.dtype == b.dtype:
@@ -289,6 +313,17 @@ def fold(op: str, a, b):
         if bi and b.value == 1:
             return a
     return ir.PrimBinOp(op, a, b)
+
+
+def _matched_int(e, other):
+    """`e`, a bare integer (read as an int64), in `other`'s integer dtype when that is not
+    int64; `e` otherwise."""
+    if not (isinstance(e, ir.IntImm) and e.dtype == "int64"):
+        return e
+    dtype = _prim_dtype(other)
+    if dtype != "int64" and dtype.startswith(("int", "uint")):
+        return ir.IntImm(e.value, dtype)
+    return e
 
 
 def _relocate(node, line: int, col: int):
