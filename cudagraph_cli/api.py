@@ -390,8 +390,9 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
     import zlib
 
     from .exec.backend import CpuBackend, Tensor
+    from .exec.handlers.cuda_graph import GraphRuntime
     from .exec.interpreter import Executor
-    from .exec.ownership import leaves_with_paths
+    from .exec.values import leaves_with_paths
     from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
 
     try:
@@ -411,7 +412,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
             for i, f in enumerate(to_run):
                 if progress is not None:
                     progress(f.name, call * len(to_run) + i, calls * len(to_run),
-                             executor.captures)
+                             executor.state(GraphRuntime).captures)
                 (fixed,) = weights.of(f)
                 out = executor.call(f.name, [to_backend(executor.backend, v)
                                              for v in inputs.fresh(f, call)] + fixed)
@@ -430,8 +431,8 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
         if on_warnings is not None:
             on_warnings(run.warnings)
     run.kernel_launches = executor.backend.launch_count
-    run.graph_captures = executor.captures
-    run.graph_replays = executor.replays
+    run.graph_captures = executor.state(GraphRuntime).captures
+    run.graph_replays = executor.state(GraphRuntime).replays
     return run
 
 

@@ -148,7 +148,8 @@ APPEND_VIEW = cache_module('''        c1 = R.call_packed("vm.builtin.attention_k
 
 def test_what_an_append_writes_a_view_reads():
     from cudagraph_cli.exec.backend import CpuBackend
-    from cudagraph_cli.exec.interpreter import Executor, HostObject
+    from cudagraph_cli.exec.interpreter import Executor
+    from cudagraph_cli.exec.values import HostObject
     import numpy as np
     mod = parse_module(APPEND_VIEW)
     backend = CpuBackend()

@@ -24,7 +24,9 @@ import numpy as np
 
 from .. import ir
 from ..exec.backend import CpuBackend, ExecError, Tensor
+from ..exec.handlers.cuda_graph import GraphRuntime
 from ..exec.interpreter import Executor
+from ..exec.values import leaves
 from ..exec.verify import Difference, Inputs, Weights, check_correspondence, compare_snapshots, \
     public_functions, snapshot_value, to_backend
 from ..passes.pipeline import is_rewritten, rewrite
@@ -199,7 +201,7 @@ def _run(original, rewritten, name, names, options, driver,
                         report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
                         return _finish(report, eager, graph, ex_g, lib)
                 report.checked.append((fname, call, sum(isinstance(v, Tensor)
-                                                        for v in _flat(outs[-1]))))
+                                                        for v in leaves(outs[-1]))))
                 key = (fname, tuple(sorted(inputs.syms(f, call).items())))
                 timed.setdefault(key, (fresh, ws))
         _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options, lib)
@@ -341,12 +343,13 @@ def one_graph_times(driver, stream, lst: LaunchList, warmup: int, iters: int) ->
 
 
 def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
-    report.captures = ex_g.captures
+    runtime = ex_g.state(GraphRuntime)
+    report.captures = runtime.captures
     report.capture_ms = [g.capture_seconds * 1e3 for g in graph.graphs]
     report.graph_nodes = [g.nodes for g in graph.graphs]
     seen: set = set()
-    for value in ex_g.alloc_cache.values():
-        for v in _flat(value):
+    for value in runtime.alloc_cache.values():
+        for v in leaves(value):
             s = v if isinstance(v, DeviceStorage) else getattr(v, "storage", None)
             if isinstance(s, DeviceStorage) and s not in seen:
                 seen.add(s)
@@ -356,13 +359,4 @@ def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
     report.user_kernels_used = sorted(lib.user_used)
     report.user_kernels_unused = sorted(set(lib.user_names) - lib.user_used)
     return report
-
-
-def _flat(value):
-    if isinstance(value, tuple):
-        for v in value:
-            yield from _flat(v)
-    else:
-        yield value
-
 

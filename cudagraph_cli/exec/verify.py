@@ -42,8 +42,11 @@ from ..passes.capture_safety import body_calls
 from ..passes.guards import Guard, find_guards
 from ..text.printer import Printer
 from .backend import Backend, CpuBackend, ExecError, Tensor, check_alloc_size, numpy_dtype
-from .interpreter import DType, Executor, HostObject, eval_prim
+from .handlers.cuda_graph import GraphRuntime
+from .interpreter import Executor
 from .ownership import OwnershipCheck
+from .prim import eval_prim
+from .values import DType, HostObject
 from .terms import TermTable, explain
 
 
@@ -634,12 +637,13 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     results: list = []  # (function, call, original's output, rewritten's): snapshot_value
     weights = Weights(inputs, [ex_a.backend, ex_b.backend])
-    owners = (("original", OwnershipCheck(original, ex_a)),
-              ("rewritten", OwnershipCheck(rewritten, ex_b)))
+    graphs_a, graphs_b = ex_a.state(GraphRuntime), ex_b.state(GraphRuntime)
+    owners = (("original", OwnershipCheck(original, graphs_a)),
+              ("rewritten", OwnershipCheck(rewritten, graphs_b)))
     for call in range(calls):
         for i, name in enumerate(names):
             if progress is not None:
-                progress(name, call * len(names) + i, calls * len(names), ex_b.captures)
+                progress(name, call * len(names) + i, calls * len(names), graphs_b.captures)
             f = original.function(name)
             for _, check in owners:
                 check.calling(name, call)
@@ -658,7 +662,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                 out_a = ex_a.call(name, args_a)
             except ExecError as e:
                 raise ModuleFails("original", e) from None
-            ex_b.graph_log = []
+            graphs_b.log = []
             try:
                 out_b = ex_b.call(name, args_b)
             except ExecError as e:
@@ -674,9 +678,9 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     loc=finding.loc, site=finding.site, graph_input=finding.graph_input)
                 return _finish(report, ex_a, ex_b)
             # Checked after the values: a difference in them is the stronger evidence.
-            wrong_path = check_guards(guards, ex_b.graph_log, syms, name, call)
-            owners[0][1].returned(out_a)
-            owners[1][1].returned(out_b)
+            wrong_path = check_guards(guards, graphs_b.log, syms, name, call)
+            owners[0][1].returned(graphs_a, out_a)
+            owners[1][1].returned(graphs_b, out_b)
             # Kept, not held: an output nothing else holds is freed after this call's
             # comparison (Kept says why that is exact).
             results.append((name, call, snapshot_value(ex_a.backend, out_a),
@@ -688,8 +692,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     path, element, va, vb, words = found
                     report.difference = Difference(fname, c, path, f"{name}, call {call + 1}",
                                                    element, va, vb, words)
-                    if ex_b.replayed_host_calls:
-                        loc, symbol = next(iter(ex_b.replayed_host_calls))
+                    if graphs_b.replayed_host_calls:
+                        loc, symbol = next(iter(graphs_b.replayed_host_calls))
                         d = report.difference
                         d.host_call, d.loc, d.site = symbol, loc, f"'{symbol}'"
                         if not loc.line:
@@ -756,8 +760,8 @@ def _call_site(mod: ir.Module, symbol: str) -> Loc:
 def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyReport:
     report.warnings = [("original", loc, m) for loc, m in ex_a.warnings] + \
         [("rewritten", loc, m) for loc, m in ex_b.warnings]
-    report.captures = ex_b.captures
-    report.replays = ex_b.replays
+    report.captures = ex_b.state(GraphRuntime).captures
+    report.replays = ex_b.state(GraphRuntime).replays
     report.launches_original = getattr(ex_a.backend, "launch_count", 0)
     report.launches_rewritten = getattr(ex_b.backend, "launch_count", 0)
     return report

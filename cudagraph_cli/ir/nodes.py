@@ -835,6 +835,84 @@ def builtin_called(value) -> str | None:
     return None
 
 
+class BuiltinArgs:
+    """The arguments of a CUDA-graph builtin, by position: as the IR writes them (`of`, from
+    `R.call_builtin_with_ctx("<builtin>", (items...))`) or as the executor evaluated them (the
+    items given). The one place that knows their layout; `function` and `index` are the
+    items at those positions, None where there are too few."""
+
+    BUILTIN = ""
+    INDEX = 1  # the position of the graph's (or the allocation's) index
+
+    __slots__ = ("items", "call")
+
+    def __init__(self, items: tuple, call: "Call | None" = None):
+        self.items = items
+        self.call = call  # the IR call read, for `of`
+
+    @classmethod
+    def of(cls, value):
+        """The view of `value` when it calls this builtin with a tuple of arguments, else
+        None."""
+        if builtin_called(value) == cls.BUILTIN and len(value.args) >= 2 and \
+                type(value.args[1]) is Tuple:
+            return cls(value.args[1].fields, value)
+        return None
+
+    def item(self, i: int):
+        return self.items[i] if i < len(self.items) else None
+
+    @property
+    def function(self):
+        return self.item(0)
+
+    @property
+    def index(self):
+        return self.item(self.INDEX)
+
+    @property
+    def function_name(self) -> str | None:
+        """The name of the module function the builtin runs (IR: a GlobalVarRef), or None."""
+        f = self.function
+        return f.name if type(f) is GlobalVarRef else None
+
+    @property
+    def index_value(self) -> int | None:
+        """The index, when the IR writes it as a constant (`R.prim_value(0)`, `0`)."""
+        return literal_int(self.index)
+
+
+class CachedAlloc(BuiltinArgs):
+    """`vm.builtin.cuda_graph.get_cached_alloc(alloc_function, index)`."""
+
+    BUILTIN = GET_CACHED_ALLOC
+    INDEX = 1
+
+
+class GraphLaunch(BuiltinArgs):
+    """`vm.builtin.cuda_graph.run_or_capture(capture_function, args, index[, shape])`."""
+
+    BUILTIN = RUN_OR_CAPTURE
+    INDEX = 2
+
+    @property
+    def args(self):
+        return self.item(1)
+
+    @property
+    def shape(self):
+        return self.item(3)
+
+
+def literal_int(e) -> int | None:
+    """The value of an integer constant written in Relax (`R.prim_value(3)`, `3`), or None."""
+    if type(e) is PrimValue and type(e.value) is IntImm:
+        return e.value.value
+    if type(e) is Literal and type(e.value) is int:
+        return e.value
+    return None
+
+
 def storage_size(call: Call) -> int | None:
     """The size of `R.memory.alloc_storage(R.shape([n]), ...)` when n is a constant (what static
     memory planning writes), else None."""
