@@ -27,8 +27,10 @@ from ..exec.backend import CpuBackend, ExecError, Tensor
 from ..exec.handlers.cuda_graph import GraphRuntime
 from ..exec.interpreter import Executor
 from ..exec.values import leaves
-from ..exec.verify import Difference, Inputs, Weights, check_correspondence, compare_snapshots, \
-    public_functions, snapshot_value, to_backend
+from ..exec.compare import Difference, compare_snapshots
+from ..exec.driver import CallDriver
+from ..exec.functions import check_correspondence, public_functions
+from ..exec.inputs import to_backend
 from ..passes.pipeline import is_rewritten, rewrite
 from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
 from .cuda_driver import DriverError, device_facts, open_driver
@@ -173,37 +175,33 @@ def _run(original, rewritten, name, names, options, driver,
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
-        inputs = Inputs(options.seed, options.shapes)
-        weights = Weights(inputs, [ex.backend for ex in executors])
+        calls = CallDriver(executors, options.seed, options.shapes)
         timed: dict = {}  # (function, shape key) -> host inputs
-        for call in range(options.calls):
-            for fname in names:
-                f = original.function(fname)
-                ws = weights.of(f)
-                fresh = inputs.fresh(f, call)
-                outs = []
-                for ex, w in zip(executors, ws):
-                    try:
-                        outs.append(ex.call(fname, [to_backend(ex.backend, v) for v in fresh]
-                                            + w))
-                    except ExecError as e:
-                        if ex is ex_g and rewritten_source is not None:
-                            e.located(*rewritten_source)
-                        raise
-                snaps = [snapshot_value(ex.backend, o) for ex, o in zip(executors, outs)]
-                for i in range(len(snaps) - 1):
-                    found = compare_snapshots(snaps[i], snaps[i + 1])
-                    if found:
-                        path, element, va, vb, words = found
-                        report.difference = Difference(fname, call, path,
-                                                       f"{fname}, call {call + 1}", element,
-                                                       va, vb, words)
-                        report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
-                        return _finish(report, eager, graph, ex_g, lib)
-                report.checked.append((fname, call, sum(isinstance(v, Tensor)
-                                                        for v in leaves(outs[-1]))))
-                key = (fname, tuple(sorted(inputs.syms(f, call).items())))
-                timed.setdefault(key, (fresh, ws))
+        for call, f in calls.schedule([original.function(n) for n in names], options.calls):
+            fname = f.name
+            prepared = calls.prepare(f, call)
+            outs = []
+            for k, ex in enumerate(executors):
+                try:
+                    outs.append(calls.run(prepared, k))
+                except ExecError as e:
+                    if ex is ex_g and rewritten_source is not None:
+                        e.located(*rewritten_source)
+                    raise
+            snaps = [calls.keep(k, o) for k, o in enumerate(outs)]
+            for i in range(len(snaps) - 1):
+                found = compare_snapshots(snaps[i], snaps[i + 1])
+                if found:
+                    path, element, va, vb, words = found
+                    report.difference = Difference(fname, call, path,
+                                                   f"{fname}, call {call + 1}", element,
+                                                   va, vb, words)
+                    report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
+                    return _finish(report, eager, graph, ex_g, lib)
+            report.checked.append((fname, call, sum(isinstance(v, Tensor)
+                                                    for v in leaves(outs[-1]))))
+            key = (fname, tuple(sorted(prepared.syms.items())))
+            timed.setdefault(key, (prepared.fresh, prepared.weights))
         _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options, lib)
         return _finish(report, eager, graph, ex_g, lib)
     finally:

@@ -59,7 +59,7 @@ class TermTable:
                             len(data)))
 
 
-def read(entries: list, a: int, b: int) -> tuple:
+def read_segments(entries: list, a: int, b: int) -> tuple:
     """The canonical segment list of bytes a .. b of a storage's segment map."""
     out: list = []
     pos = a
@@ -97,7 +97,7 @@ def _append(out: list, length: int, term: int, off: int) -> None:
     out.append((length, term, off))
 
 
-def write(entries: list, a: int, b: int, segments) -> None:
+def write_segments(entries: list, a: int, b: int, segments) -> None:
     """Bytes a .. b now hold `segments` (a canonical segment list of b - a bytes)."""
     if a >= b:
         return
@@ -144,7 +144,7 @@ def describe_term(table: TermTable, term: int, sites: dict, module: str) -> str:
     return f"output {key[2]} of kernel '{name}'{where}"
 
 
-def first_difference(sa: tuple, sb: tuple):
+def first_segment_difference(sa: tuple, sb: tuple):
     """(byte offset, piece of a, piece of b) where two segment lists first differ, or None."""
     ia = ib = 0
     pa = pb = 0  # bytes consumed within the current pieces
@@ -179,7 +179,7 @@ def explain(table: TermTable, a: tuple, b: tuple, sites_a: dict, sites_b: dict):
                 return f"the output is {what}", None
             return (f"kernel '{context[0]}'{_at(context[2])} reads argument {context[1]} as "
                     f"{what} (original vs rewritten)"), context[2]
-        found = first_difference(a[2], b[2])
+        found = first_segment_difference(a[2], b[2])
         if found is None:
             return "the terms agree", None
         pos, pa, pb = found
