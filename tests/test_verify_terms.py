@@ -303,22 +303,22 @@ def test_segment_maps_hold_what_a_byte_array_holds(script):
         if op[0] == "write":
             _, a, b, t = op
             a, b = min(a, b), max(a, b)
-            T.write(entries, a, b, ((b - a, t, 0),) if b > a else ())
+            T.write_segments(entries, a, b, ((b - a, t, 0),) if b > a else ())
             for i in range(a, b):
                 model[i] = (t, i - a)
         else:
             _, a, b, c = op
             a, b = min(a, b), max(a, b)
             n = min(b - a, SIZE - c)
-            segs = T.read(entries, a, a + n)
-            T.write(entries, c, c + n, segs)
+            segs = T.read_segments(entries, a, a + n)
+            T.write_segments(entries, c, c + n, segs)
             model[c:c + n] = model[a:a + n]
         # disjoint and sorted
         assert all(e[0] < e[1] for e in entries)
         assert all(x[1] <= y[0] for x, y in zip(entries, entries[1:]))
     for a in range(SIZE):
         for b in range(a, SIZE + 1):
-            segs = T.read(entries, a, b)
+            segs = T.read_segments(entries, a, b)
             assert sum(n for n, _, _ in segs) == b - a
             flat = []
             for n, t, off in segs:

@@ -29,7 +29,7 @@ from ..diagnostics import SourceError
 from .kernels import (KernelSpec, Periodic, builtin_applies, elementwise, scalar_salt,
                       synthetic_bytes)
 from .repeating import RepeatingBytes
-from .terms import TermTable, read_segments, write_segments
+from .terms import TermTable, copy_terms, launch_terms, read_segments
 
 
 class ExecError(SourceError):
@@ -351,13 +351,6 @@ class CpuBackend(Backend):
             for _, _, watcher in told:
                 watcher.before_write(t.storage)
 
-    def dense(self, t: Tensor) -> np.ndarray:
-        """t's array with every byte written out."""
-        if t.storage.periodic:
-            t.storage.periodic.take_out(t.storage.data, t.offset, t.offset + t.array.nbytes,
-                                        write_out=True)
-        return t.array
-
     def _store(self, t: Tensor, result) -> None:
         storage, a, n = t.storage, t.offset, t.array.nbytes
         if storage.watchers:
@@ -368,36 +361,6 @@ class CpuBackend(Backend):
             storage.periodic.add(a, a + n, result.block, a)
         else:
             storage.data[a:a + n] = result
-
-    def _apply_terms(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
-        """Each output of the launch becomes `Apply(kernel, output, arguments)`; what the
-        arguments hold is read before any output is written (in-place and overlapping
-        arguments: exec/terms.py)."""
-        table = self.terms
-        args = []
-        for i, t in enumerate(tensors):
-            arr = t.array  # its NumPy dtype and shape: equal by value, and cheap to hash
-            if i in spec.outputs:
-                args.append((arr.dtype, arr.shape))
-            else:
-                args.append((arr.dtype, arr.shape,
-                             read_segments(t.storage.terms, t.offset, t.offset + arr.nbytes)))
-        kernel = (spec.name, spec.outputs, repr(list(scalars)))
-        args = tuple(args)
-        aliases = _aliases(spec, tensors)
-        for k, i in enumerate(spec.outputs):
-            t = tensors[i]
-            term = table.intern(("apply", kernel, k, args, aliases))
-            if term not in self.term_sites:
-                self.term_sites[term] = self.site
-            n = t.array.nbytes
-            write_segments(t.storage.terms, t.offset, t.offset + n,
-                           ((n, term, 0),) if n else ())
-
-    def _copy_terms(self, src: Tensor, dst: Tensor) -> None:
-        n = src.array.nbytes
-        segments = read_segments(src.storage.terms, src.offset, src.offset + n)
-        write_segments(dst.storage.terms, dst.offset, dst.offset + n, segments)
 
     def term_signature(self, t: Tensor):
         """(dtype, shape, segments): what a tensor's bytes are made of (None: no terms)."""
@@ -416,13 +379,14 @@ class CpuBackend(Backend):
         for i in spec.outputs:
             self._before_write(tensors[i])
         if self.terms is not None:
-            self._apply_terms(spec, tensors, scalars)
+            launch_terms(self.terms, self.term_sites, self.site, spec, tensors, scalars,
+                         _aliases(spec, tensors))
         outputs = [tensors[i] for i in spec.outputs]
         inputs = [t for i, t in enumerate(tensors) if i not in spec.outputs]
         if spec.builtin is not None and builtin_applies(
                 spec, [t.shape for t in tensors], [t.dtype for t in tensors]):
             result = np.empty_like(outputs[0].array)
-            elementwise(spec.builtin, [self.dense(t) for t in inputs], result)
+            elementwise(spec.builtin, [self.to_numpy(t) for t in inputs], result)
             self._store(outputs[0], result.reshape(-1).view(np.uint8))
             return
         sizes = [t.array.nbytes for t in outputs]
@@ -452,7 +416,7 @@ class CpuBackend(Backend):
             self.capturing.launches.append((spec, list(tensors), list(scalars)))
             self.capturing.sites.append(self.site)
         if self.track_init:
-            self._check_init(spec, tensors)
+            _check_init(spec, tensors, self.warnings)
         self._run(spec, tensors, scalars)
 
     def take_warnings(self) -> list[str]:
@@ -462,7 +426,7 @@ class CpuBackend(Backend):
     def copy(self, t: Tensor) -> Tensor:
         """Inside a capture the copy is a node of the graph, as a copy issued on a capturing
         CUDA stream is: each replay copies again, into the tensor the capture allocated."""
-        self._check_written(t, "R.to_vdevice copies")
+        _check_written(t, "R.to_vdevice copies")
         out = self.alloc_tensor(tuple(t.shape), t.dtype)
         self._copy(t, out)
         return out
@@ -471,15 +435,8 @@ class CpuBackend(Backend):
         n = src.array.nbytes
         if dst.array.nbytes != n:
             raise ExecError(f"a copy of {n} bytes into a tensor of {dst.array.nbytes}")
-        self._check_written(src, "a stateful builtin copies")
+        _check_written(src, "a stateful builtin copies")
         self._copy(src, dst)
-
-    def _check_written(self, t: Tensor, what: str) -> None:
-        """UninitializedRead unless every byte of `t` was written (with track_init)."""
-        written = t.storage.written
-        if written is not None and not written.covers(t.offset, t.offset + t.array.nbytes):
-            raise UninitializedRead(f"{what} a tensor before anything wrote it (uninitialized "
-                                    "memory: the module's results are undefined)")
 
     def _copy(self, src: Tensor, dst: Tensor) -> None:
         """A copy recorded in the graph being captured, then made; `dst` is written."""
@@ -493,7 +450,7 @@ class CpuBackend(Backend):
     def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
         self._before_write(dst)
         if self.terms is not None:
-            self._copy_terms(src, dst)
+            copy_terms(src, dst)
         storage, a, n = src.storage, src.offset, src.array.nbytes
         pieces = storage.periodic.pieces(storage.data, a, n)
         if pieces is not None:
@@ -511,30 +468,6 @@ class CpuBackend(Backend):
         source = storage.periodic.source(storage.data, a, n, n)
         # a repeating block stays one (Periodic); dense bytes are copied, not shared
         self._store(dst, source if isinstance(source, Periodic) else np.array(source))
-
-    def _check_init(self, spec: KernelSpec, tensors: list) -> None:
-        for i, t in enumerate(tensors):
-            written = t.storage.written
-            if i in spec.outputs or written is None:
-                continue
-            a, b = t.offset, t.offset + t.array.nbytes
-            if not written.covers(a, b):
-                if spec.opaque and not written.meets(a, b):
-                    # TVM's test modules hand fresh buffers to stub kernels and dummy packed
-                    # functions, which may well write them first.
-                    self.warnings.append(
-                        f"kernel '{spec.name}' is given argument {i}, which nothing wrote; "
-                        "what the kernel reads is not known (a packed function, or a body "
-                        "that reads no buffer by name), so the run goes on: its results are "
-                        "undefined if it reads it")
-                    continue
-                raise UninitializedRead(
-                    f"kernel '{spec.name}' reads argument {i} before anything wrote it "
-                    "(uninitialized memory: the module's results are undefined)")
-        for i in spec.outputs:
-            t = tensors[i]
-            if t.storage.written is not None:
-                t.storage.written.add(t.offset, t.offset + t.array.nbytes)
 
     def begin_capture(self) -> None:
         if self.capturing is not None:
@@ -556,7 +489,11 @@ class CpuBackend(Backend):
             self._run(spec, tensors, scalars)
 
     def to_numpy(self, t: Tensor) -> np.ndarray:
-        return self.dense(t)
+        """t's array with every byte written out."""
+        if t.storage.periodic:
+            t.storage.periodic.take_out(t.storage.data, t.offset, t.offset + t.array.nbytes,
+                                        write_out=True)
+        return t.array
 
     def storage_bytes(self, storage: Storage) -> bytes:
         if storage.periodic:
@@ -569,7 +506,7 @@ class CpuBackend(Backend):
         # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
         a = np.ascontiguousarray(a).reshape(np.shape(a))
         flat = a.reshape(-1).view(np.uint8)
-        storage = Storage(flat, flat.size, self._all_written(flat.size))
+        storage = Storage(flat, flat.size, _all_written(self.track_init, flat.size))
         if self.terms is not None and flat.size:
             held = self.terms.intern(term) if term is not None else \
                 self.terms.constant(flat.tobytes())
@@ -582,7 +519,8 @@ class CpuBackend(Backend):
                       term: tuple | None = None) -> Tensor:
         """A tensor of `shape` whose values repeat `block` (a 1-D array of its dtype)."""
         nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
-        storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes, self._all_written(nbytes))
+        storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
+                          _all_written(self.track_init, nbytes))
         storage.periodic.add(0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0)
         if self.terms is not None and nbytes:
             held = self.terms.intern(term) if term is not None else self.terms.constant(
@@ -592,9 +530,45 @@ class CpuBackend(Backend):
             storage.terms = []
         return self.view(storage, 0, shape, str(block.dtype))
 
-    def _all_written(self, nbytes: int) -> Ranges | None:
-        if not self.track_init:
-            return None
-        written = Ranges()
-        written.add(0, nbytes)
-        return written
+
+def _check_written(t: Tensor, what: str) -> None:
+    """UninitializedRead unless every byte of `t` was written (with track_init)."""
+    written = t.storage.written
+    if written is not None and not written.covers(t.offset, t.offset + t.array.nbytes):
+        raise UninitializedRead(f"{what} a tensor before anything wrote it (uninitialized "
+                                "memory: the module's results are undefined)")
+
+
+def _check_init(spec: KernelSpec, tensors: list, warnings: list) -> None:
+    """UninitializedRead when a launch reads a byte nothing wrote (a warning for an opaque
+    kernel given memory nothing wrote at all); then its outputs are written."""
+    for i, t in enumerate(tensors):
+        written = t.storage.written
+        if i in spec.outputs or written is None:
+            continue
+        a, b = t.offset, t.offset + t.array.nbytes
+        if not written.covers(a, b):
+            if spec.opaque and not written.meets(a, b):
+                # TVM's test modules hand fresh buffers to stub kernels and dummy packed
+                # functions, which may well write them first.
+                warnings.append(
+                    f"kernel '{spec.name}' is given argument {i}, which nothing wrote; "
+                    "what the kernel reads is not known (a packed function, or a body "
+                    "that reads no buffer by name), so the run goes on: its results are "
+                    "undefined if it reads it")
+                continue
+            raise UninitializedRead(
+                f"kernel '{spec.name}' reads argument {i} before anything wrote it "
+                "(uninitialized memory: the module's results are undefined)")
+    for i in spec.outputs:
+        t = tensors[i]
+        if t.storage.written is not None:
+            t.storage.written.add(t.offset, t.offset + t.array.nbytes)
+
+
+def _all_written(track_init: bool, nbytes: int) -> Ranges | None:
+    if not track_init:
+        return None
+    written = Ranges()
+    written.add(0, nbytes)
+    return written

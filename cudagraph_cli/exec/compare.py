@@ -35,7 +35,7 @@ class Difference:
     site: str = ""  # what `loc` points at, in words
     graph_input: str | None = None  # for "ownership": path in run_or_capture's arguments
     # For "values": an external call doing host work that a graph of the rewritten module
-    # replayed with its state at capture (exec/interpreter.py), located at `loc` in `module`:
+    # replayed with its state at capture (exec/launches.py), located at `loc` in `module`:
     # the likely cause, since a CUDA graph does not run host code again.
     host_call: str | None = None
 

@@ -225,3 +225,34 @@ def _overlaps(aliases: tuple) -> str:
 
 def _at(loc) -> str:
     return f" (line {loc.line}:{loc.col} of the rewritten)" if loc and loc.line else ""
+
+
+def launch_terms(table: TermTable, sites: dict, site, spec, tensors: list, scalars: list,
+                 aliases: tuple) -> None:
+    """Each output of a launch of `spec` (a KernelSpec) becomes `Apply(kernel, output,
+    arguments)`; what the arguments hold is read before any output is written (in-place and
+    overlapping arguments: `aliases`). `sites`: where each term was first made (`site`)."""
+    args = []
+    for i, t in enumerate(tensors):
+        arr = t.array  # its NumPy dtype and shape: equal by value, and cheap to hash
+        if i in spec.outputs:
+            args.append((arr.dtype, arr.shape))
+        else:
+            args.append((arr.dtype, arr.shape,
+                         read_segments(t.storage.terms, t.offset, t.offset + arr.nbytes)))
+    kernel = (spec.name, spec.outputs, repr(list(scalars)))
+    args = tuple(args)
+    for k, i in enumerate(spec.outputs):
+        t = tensors[i]
+        term = table.intern(("apply", kernel, k, args, aliases))
+        if term not in sites:
+            sites[term] = site
+        n = t.array.nbytes
+        write_segments(t.storage.terms, t.offset, t.offset + n, ((n, term, 0),) if n else ())
+
+
+def copy_terms(src, dst) -> None:
+    """`dst`'s bytes are made of what `src`'s are (a copy)."""
+    n = src.array.nbytes
+    segments = read_segments(src.storage.terms, src.offset, src.offset + n)
+    write_segments(dst.storage.terms, dst.offset, dst.offset + n, segments)
