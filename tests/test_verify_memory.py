@@ -150,3 +150,20 @@ def test_verify_and_run_hold_nothing_after_they_return():
         x.append(x)
 
     assert cyclic_garbage(cycle) == {"list": 1}
+
+
+def test_the_tvm_pass_holds_nothing_after_it_returns(tvm):
+    """The pass inside a TVM build, as a server compiling model after model runs it:
+    what it made of a module is freed when it returns (a recursive closure over the IR, in
+    the storage collector and in definable_sym_vars, was a cycle)."""
+    from conftest import ROOT
+    from cudagraph_cli.tvm import RewriteCUDAGraph
+
+    mod = tvm.script.from_source((ROOT / "samples/tvm/rewrite_cuda_graph_before.relax")
+                                 .read_text())
+
+    def run():
+        with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):
+            RewriteCUDAGraph()(mod)
+
+    assert cyclic_garbage(run) == {}

@@ -782,28 +782,26 @@ def sinfo_prim_vars(s, out: list | None = None) -> list:
     return out
 
 
-def definable_sym_vars(s) -> list:
-    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType)."""
-    out: list = []
-
-    def visit(x):
-        if isinstance(x, TensorSInfo) and x.shape is not None:
-            dims = x.shape
-        elif isinstance(x, ShapeSInfo) and x.values is not None:
-            dims = x.values
-        elif isinstance(x, TupleSInfo):
-            for f in x.fields:
-                visit(f)
-            return
-        elif isinstance(x, PrimSInfo) and isinstance(x.value, SymVar):
-            dims = (x.value,)
-        else:
-            return
-        for d in dims:
-            if isinstance(d, SymVar) and not any(d is o for o in out):
-                out.append(d)
-
-    visit(s)
+def definable_sym_vars(s, out: list | None = None) -> list:
+    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType),
+    appended to `out`. Recursive itself, not through a closure: a closure that calls itself
+    is a reference cycle, freed only by the garbage collector."""
+    out = [] if out is None else out
+    if isinstance(s, TensorSInfo) and s.shape is not None:
+        dims = s.shape
+    elif isinstance(s, ShapeSInfo) and s.values is not None:
+        dims = s.values
+    elif isinstance(s, TupleSInfo):
+        for f in s.fields:
+            definable_sym_vars(f, out)
+        return out
+    elif isinstance(s, PrimSInfo) and isinstance(s.value, SymVar):
+        dims = (s.value,)
+    else:
+        return out
+    for d in dims:
+        if isinstance(d, SymVar) and not any(d is o for o in out):
+            out.append(d)
     return out
 
 
