@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 from report import machine, write_section  # noqa: E402
 
 from cudagraph_cli import api  # noqa: E402
-from cudagraph_cli.exec import verify as verify_mod  # noqa: E402
+from cudagraph_cli.exec import inputs as verify_mod  # noqa: E402
 from cudagraph_cli.exec.backend import CpuBackend, Tensor  # noqa: E402
-from cudagraph_cli.exec.interpreter import Executor, HostObject  # noqa: E402
-from cudagraph_cli.exec.ownership import leaves_with_paths  # noqa: E402
-from cudagraph_cli.exec.verify import Inputs, Repeating, Weights, to_backend  # noqa: E402
+from cudagraph_cli.exec.interpreter import Executor  # noqa: E402
+from cudagraph_cli.exec.values import HostObject, leaves_with_paths  # noqa: E402
+from cudagraph_cli.exec.inputs import Inputs, Repeating, Weights, to_backend  # noqa: E402
 from cudagraph_cli.text.reader import parse_module  # noqa: E402
 
 REAL = ROOT / "samples" / "real"

@@ -15,7 +15,6 @@ goes into docs/EXECUTOR.md between `<!-- bench_mutants -->` markers (bench/repor
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import subprocess
 import sys
@@ -41,10 +40,6 @@ def verdict(original, module, function, calls):
     except Exception as e:  # noqa: BLE001 -- any failure to run is an error, not a catch
         return "error", f"{type(e).__name__}: {str(e).splitlines()[0]}", \
             time.perf_counter() - start
-    finally:
-        # The executors' buffers sit in reference cycles: without a collection after each
-        # run, the 8B's (0.8 GiB a verify) pile up past the machine's memory.
-        gc.collect()
     if report.equal:
         return "missed", "", time.perf_counter() - start
     return "caught", report.difference.kind, time.perf_counter() - start

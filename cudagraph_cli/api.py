@@ -234,7 +234,7 @@ def public_names(module, names, source_name: str) -> list[str] | None:
         return None
     if isinstance(names, str):
         names = [names]  # one name, not its letters
-    from .exec.verify import public_functions
+    from .exec.functions import public_functions
 
     public = [f.name for f in public_functions(module)]
     unknown = [n for n in dict.fromkeys(names) if n not in public]
@@ -256,7 +256,7 @@ def check_shapes(module, shapes: dict | None, source_name: str,
     function's `tir_var_upper_bound` for that variable."""
     if not shapes:
         return
-    from .exec.verify import public_functions
+    from .exec.functions import public_functions
     from .ir import sinfo_prim_vars
 
     run = [f for f in public_functions(module) if functions is None or f.name in functions]
@@ -395,9 +395,11 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
     import zlib
 
     from .exec.backend import CpuBackend, Tensor
+    from .exec.driver import CallDriver
+    from .exec.functions import public_functions, runnable_functions
+    from .exec.handlers.cuda_graph import GraphRuntime
     from .exec.interpreter import Executor
-    from .exec.ownership import leaves_with_paths
-    from .exec.verify import Inputs, Weights, public_functions, runnable_functions, to_backend
+    from .exec.values import leaves_with_paths
 
     try:
         runnable_functions(module)
@@ -405,27 +407,21 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
         raise located(e, source)
     names = public_names(module, functions, source_name(source))
     check_shapes(module, shapes, source_name(source), names)
-    inputs = Inputs(seed, shapes or {})
     executor = Executor(module, CpuBackend())
+    graphs = executor.state(GraphRuntime)
+    driver = CallDriver([executor], seed, shapes or {})
     run = CpuRun(functions=[f.name for f in public_functions(module)
                             if names is None or f.name in names])
-    to_run = [module.function(n) for n in run.functions]
-    weights = Weights(inputs, [executor.backend])
     try:
-        for call in range(calls):
-            for i, f in enumerate(to_run):
-                if progress is not None:
-                    progress(f.name, call * len(to_run) + i, calls * len(to_run),
-                             executor.captures)
-                (fixed,) = weights.of(f)
-                out = executor.call(f.name, [to_backend(executor.backend, v)
-                                             for v in inputs.fresh(f, call)] + fixed)
-                for path, t in leaves_with_paths(out):
-                    if isinstance(t, Tensor):
-                        data = executor.backend.to_numpy(t)
-                        run.rows.append({"function": f.name, "call": call + 1, "output": path,
-                                         "shape": list(data.shape), "dtype": str(data.dtype),
-                                         "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
+        for call, f in driver.schedule([module.function(n) for n in run.functions], calls,
+                                       progress, lambda: graphs.captures):
+            out = driver.run(driver.prepare(f, call), 0)
+            for path, t in leaves_with_paths(out):
+                if isinstance(t, Tensor):
+                    data = executor.backend.to_numpy(t)
+                    run.rows.append({"function": f.name, "call": call + 1, "output": path,
+                                     "shape": list(data.shape), "dtype": str(data.dtype),
+                                     "crc32": f"{zlib.crc32(data.tobytes()):08x}"})
     except SourceError as e:
         raise located(e, source)
     except MemoryError as e:
@@ -435,8 +431,8 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
         if on_warnings is not None:
             on_warnings(run.warnings)
     run.kernel_launches = executor.backend.launch_count
-    run.graph_captures = executor.captures
-    run.graph_replays = executor.replays
+    run.graph_captures = graphs.captures
+    run.graph_replays = graphs.replays
     return run
 
 

@@ -312,7 +312,7 @@ def test_executor_rejects_a_condition_that_is_not_one_bool():
 
 
 def test_verify_inputs_give_every_combination_of_two_conditions():
-    from cudagraph_cli.exec.verify import Inputs
+    from cudagraph_cli.exec.inputs import Inputs
 
     f = parse_module(BRANCHY).function("main")
     inputs = Inputs(0, {})

@@ -395,7 +395,7 @@ def _executors(host, path):
 
 def test_launch_lists_replay_what_the_executor_launches(host):
     mod, rw, drv, lib = _executors(host, MODELS / "mlp_block.relax")
-    from cudagraph_cli.exec.verify import Weights, Inputs, to_backend
+    from cudagraph_cli.exec.inputs import Weights, Inputs, to_backend
 
     inputs = Inputs(0, {})
     f = mod.function("mlp")
@@ -426,7 +426,7 @@ def test_one_graph_times_capture_the_eager_call_whole(host):
     """The floor: the eager launch list captured into one graph -- every launch a node, none
     run while capturing -- and replayed; the replay computes what the list does."""
     from cudagraph_cli.cuda import gpu_run
-    from cudagraph_cli.exec.verify import Inputs, Weights, to_backend
+    from cudagraph_cli.exec.inputs import Inputs, Weights, to_backend
 
     drv, lib = host
     mod = parse_module((MODELS / "mlp_block.relax").read_text())
@@ -862,7 +862,7 @@ def test_run_a_given_rewrite_tvms_expected_output(sim_cli, pair):
 
 
 def test_a_given_rewrite_that_does_not_correspond_is_refused(host):
-    from cudagraph_cli.exec.verify import ModuleMismatch
+    from cudagraph_cli.exec.functions import ModuleMismatch
 
     a = parse_module((TVM_DIR / "vm_builtin_before.relax").read_text())
     b = parse_module((MODELS / "mlp_block.relax").read_text())

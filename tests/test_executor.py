@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT
 from synthetic_formula import aes_sbox, synthetic_by_hand
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
+from cudagraph_cli.exec.handlers.cuda_graph import GraphRuntime
 from cudagraph_cli.exec.interpreter import Executor
 from cudagraph_cli.exec.kernels import (SBOX, KernelSpec, prim_func_outputs, run_numpy,
                                         synthetic)
@@ -177,12 +178,13 @@ def test_graph_replays_recorded_buffers_ignoring_arguments():
     r2 = ex.call("main", [x2])
     # Same storage (get_cached_alloc ran once), same output object, and the replay read x1,
     # the buffer it captured, not x2: exactly what a CUDA graph does.
-    assert r2 is r1 and ex.captures == 1 and ex.replays == 1
+    graphs = ex.state(GraphRuntime)
+    assert r2 is r1 and graphs.captures == 1 and graphs.replays == 1
     assert r2.array.tolist() == first.tolist()
     x1.array[...] = 100.0
     ex.call("main", [x2])
     assert r1.array.tolist() != first.tolist()  # replays see the captured buffer's new data
-    assert list(ex.alloc_cache) == [0]
+    assert list(ex.state(GraphRuntime).alloc_cache) == [0]
 
 
 def test_an_operator_runs_as_a_kernel_into_a_fresh_result():

@@ -28,8 +28,8 @@ import pytest
 
 from conftest import REAL_SAMPLES, ROOT
 from cudagraph_cli import api
-from cudagraph_cli.exec import verify as verify_mod
-from cudagraph_cli.exec.verify import Inputs
+from cudagraph_cli.exec import inputs as verify_mod
+from cudagraph_cli.exec.inputs import Inputs
 from cudagraph_cli.text.reader import parse_module
 
 sys.path.insert(0, str(ROOT / "bench"))

@@ -119,7 +119,7 @@ def logical(storage) -> bytes:
     """What a storage holds, read without writing anything out: its data with the repeating
     ranges laid over it (kept here independently of the backend's own reading)."""
     data = storage.data.copy()
-    for start, end, block, anchor in storage.periodic:
+    for start, end, block, anchor in storage.periodic.ranges:
         j = np.arange(start, end)
         data[start:end] = block[(j - anchor) % block.size]
     return data.tobytes()
@@ -232,17 +232,17 @@ def test_a_weight_transposed_in_every_call_stays_its_block():
     s = be.alloc_storage(8 << 20)
     wt = be.view(s, 0, (1024, 4096), "float16")
     be.launch(KernelSpec("transpose", (1,), None), [w, wt], [])
-    assert len(s.periodic) == 1 and s.periodic[0][2].size == 2 << 20
+    assert len(s.periodic.ranges) == 1 and s.periodic.ranges[0][2].size == 2 << 20
     x = be.from_numpy(np.ones((1, 1024), np.float16))
     y = be.alloc_tensor((1, 4096), "float16")
     be.launch(KernelSpec("matvec", (2,), None), [x, wt, y], [])
-    assert [(a, b) for a, b, *_ in s.periodic] == [(0, 8 << 20)]
+    assert [(a, b) for a, b, *_ in s.periodic.ranges] == [(0, 8 << 20)]
     assert not s.data.any()
     # a dense reader of a part of it writes out that part only
     part = be.view(s, 4096, (2, 1024), "float16")
     be.launch(KernelSpec("add", (2,), "add"), [part, part, be.alloc_tensor((2, 1024),
                                                                            "float16")], [])
-    assert [(a, b) for a, b, *_ in s.periodic] == [(0, 4096), (8192, 8 << 20)]
+    assert [(a, b) for a, b, *_ in s.periodic.ranges] == [(0, 4096), (8192, 8 << 20)]
 
 
 @pytest.mark.parametrize("block, n, m", [(4096, 3 * 4096 + 2048, 40000),   # n not a multiple
@@ -287,11 +287,11 @@ def test_a_copy_of_dense_bytes_and_repeating_ranges_keeps_the_ranges():
     be = CpuBackend()
     old = be.alloc_storage(3 << 20)
     be.launch(KernelSpec("prior", (0,), None), [be.view(old, 0, (3 << 20,), "uint8")], [1])
-    assert len(old.periodic) == 1
+    assert len(old.periodic.ranges) == 1
     rows = be.from_numpy(np.random.default_rng(3).integers(0, 256, 5000, dtype=np.uint8))
     be.copy_into(rows, be.view(old, 1000, (5000,), "uint8"))
     grown = be.alloc_storage(6 << 20)
     be.copy_into(be.view(old, 0, (3 << 20,), "uint8"), be.view(grown, 0, (3 << 20,), "uint8"))
     assert logical(grown)[:3 << 20] == logical(old)
-    assert [(a, b) for a, b, *_ in grown.periodic] == [(0, 1000), (6000, 3 << 20)]
+    assert [(a, b) for a, b, *_ in grown.periodic.ranges] == [(0, 1000), (6000, 3 << 20)]
     assert not grown.data[6000:].any()  # nothing written out

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import ROOT, run_cli
-from cudagraph_cli.exec.verify import ModuleMismatch, verify
+from cudagraph_cli.exec.functions import ModuleMismatch
+from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.options import Check, RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite

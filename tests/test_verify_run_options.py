@@ -17,7 +17,7 @@ from conftest import ROOT, run_cli
 from cudagraph_cli import (ModuleFails, OverBound, SourceError, UnknownName, api, load,
                            rewrite, run_cpu, verify)
 from cudagraph_cli.exec import backend as exec_backend
-from cudagraph_cli.exec import verify as exec_verify
+from cudagraph_cli.exec import driver as exec_driver
 
 PREFILL_DECODE = ROOT / "samples" / "models" / "prefill_decode.relax"
 BOUNDED = ROOT / "samples" / "real" / "static_plan_tir_var_upper_bound.before.relax"
@@ -291,7 +291,7 @@ def test_out_of_memory_in_a_kernel_is_located_at_its_binding(monkeypatch, pair):
 
 def test_out_of_memory_outside_a_binding_is_an_error_of_the_run(monkeypatch, pair):
     mod, out, _ = pair
-    monkeypatch.setattr(exec_verify, "snapshot_value", numpy_out_of_memory)
+    monkeypatch.setattr(exec_driver, "snapshot_value", numpy_out_of_memory)
     with pytest.raises(SourceError) as info:
         verify(mod, out, calls=1, sources=(api.Source("a.relax", ""), None))
     assert info.value.filename == "a.relax" and info.value.loc.line == 0

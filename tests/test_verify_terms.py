@@ -148,7 +148,8 @@ APPEND_VIEW = cache_module('''        c1 = R.call_packed("vm.builtin.attention_k
 
 def test_what_an_append_writes_a_view_reads():
     from cudagraph_cli.exec.backend import CpuBackend
-    from cudagraph_cli.exec.interpreter import Executor, HostObject
+    from cudagraph_cli.exec.interpreter import Executor
+    from cudagraph_cli.exec.values import HostObject
     import numpy as np
     mod = parse_module(APPEND_VIEW)
     backend = CpuBackend()
@@ -302,22 +303,22 @@ def test_segment_maps_hold_what_a_byte_array_holds(script):
         if op[0] == "write":
             _, a, b, t = op
             a, b = min(a, b), max(a, b)
-            T.write(entries, a, b, ((b - a, t, 0),) if b > a else ())
+            T.write_segments(entries, a, b, ((b - a, t, 0),) if b > a else ())
             for i in range(a, b):
                 model[i] = (t, i - a)
         else:
             _, a, b, c = op
             a, b = min(a, b), max(a, b)
             n = min(b - a, SIZE - c)
-            segs = T.read(entries, a, a + n)
-            T.write(entries, c, c + n, segs)
+            segs = T.read_segments(entries, a, a + n)
+            T.write_segments(entries, c, c + n, segs)
             model[c:c + n] = model[a:a + n]
         # disjoint and sorted
         assert all(e[0] < e[1] for e in entries)
         assert all(x[1] <= y[0] for x, y in zip(entries, entries[1:]))
     for a in range(SIZE):
         for b in range(a, SIZE + 1):
-            segs = T.read(entries, a, b)
+            segs = T.read_segments(entries, a, b)
             assert sum(n for n, _, _ in segs) == b - a
             flat = []
             for n, t, off in segs:

@@ -562,16 +562,14 @@ class CudaBackend(Backend):
         self.driver.dtoh(out.ctypes.data, t.ptr, t.nbytes)
         return out
 
-    def from_numpy(self, a: np.ndarray) -> DeviceTensor:
+    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> DeviceTensor:
+        """`term` is for a backend that keeps terms: this one keeps none."""
         a = np.ascontiguousarray(a).reshape(np.shape(a))  # 0-d stays 0-d
         dtype = str(a.dtype)
         t = self.alloc_tensor(a.shape, dtype)
         self.driver.stream_sync(self.stream)
         self.driver.htod(t.ptr, a.ctypes.data, a.nbytes)
         return t
-
-    def synchronize(self) -> None:
-        self.driver.stream_sync(self.stream)
 
     def close(self) -> None:
         if self.closed:

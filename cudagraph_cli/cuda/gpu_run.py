@@ -24,9 +24,13 @@ import numpy as np
 
 from .. import ir
 from ..exec.backend import CpuBackend, ExecError, Tensor
+from ..exec.handlers.cuda_graph import GraphRuntime
 from ..exec.interpreter import Executor
-from ..exec.verify import Difference, Inputs, Weights, check_correspondence, compare_snapshots, \
-    public_functions, snapshot_value, to_backend
+from ..exec.values import leaves
+from ..exec.compare import Difference, compare_snapshots
+from ..exec.driver import CallDriver
+from ..exec.functions import check_correspondence, public_functions
+from ..exec.inputs import to_backend
 from ..passes.pipeline import is_rewritten, rewrite
 from .cuda_backend import CudaBackend, DeviceStorage, KernelLibrary, LaunchList
 from .cuda_driver import DriverError, device_facts, open_driver
@@ -171,37 +175,33 @@ def _run(original, rewritten, name, names, options, driver,
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
-        inputs = Inputs(options.seed, options.shapes)
-        weights = Weights(inputs, [ex.backend for ex in executors])
+        calls = CallDriver(executors, options.seed, options.shapes)
         timed: dict = {}  # (function, shape key) -> host inputs
-        for call in range(options.calls):
-            for fname in names:
-                f = original.function(fname)
-                ws = weights.of(f)
-                fresh = inputs.fresh(f, call)
-                outs = []
-                for ex, w in zip(executors, ws):
-                    try:
-                        outs.append(ex.call(fname, [to_backend(ex.backend, v) for v in fresh]
-                                            + w))
-                    except ExecError as e:
-                        if ex is ex_g and rewritten_source is not None:
-                            e.located(*rewritten_source)
-                        raise
-                snaps = [snapshot_value(ex.backend, o) for ex, o in zip(executors, outs)]
-                for i in range(len(snaps) - 1):
-                    found = compare_snapshots(snaps[i], snaps[i + 1])
-                    if found:
-                        path, element, va, vb, words = found
-                        report.difference = Difference(fname, call, path,
-                                                       f"{fname}, call {call + 1}", element,
-                                                       va, vb, words)
-                        report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
-                        return _finish(report, eager, graph, ex_g, lib)
-                report.checked.append((fname, call, sum(isinstance(v, Tensor)
-                                                        for v in _flat(outs[-1]))))
-                key = (fname, tuple(sorted(inputs.syms(f, call).items())))
-                timed.setdefault(key, (fresh, ws))
+        for call, f in calls.schedule([original.function(n) for n in names], options.calls):
+            fname = f.name
+            prepared = calls.prepare(f, call)
+            outs = []
+            for k, ex in enumerate(executors):
+                try:
+                    outs.append(calls.run(prepared, k))
+                except ExecError as e:
+                    if ex is ex_g and rewritten_source is not None:
+                        e.located(*rewritten_source)
+                    raise
+            snaps = [calls.keep(k, o) for k, o in enumerate(outs)]
+            for i in range(len(snaps) - 1):
+                found = compare_snapshots(snaps[i], snaps[i + 1])
+                if found:
+                    path, element, va, vb, words = found
+                    report.difference = Difference(fname, call, path,
+                                                   f"{fname}, call {call + 1}", element,
+                                                   va, vb, words)
+                    report.difference_between = f"{labels[i]} vs {labels[i + 1]}"
+                    return _finish(report, eager, graph, ex_g, lib)
+            report.checked.append((fname, call, sum(isinstance(v, Tensor)
+                                                    for v in leaves(outs[-1]))))
+            key = (fname, tuple(sorted(prepared.syms.items())))
+            timed.setdefault(key, (prepared.fresh, prepared.weights))
         _time_all(report, driver, timed, ex_e, ex_g, eager, graph, options, lib)
         return _finish(report, eager, graph, ex_g, lib)
     finally:
@@ -341,12 +341,13 @@ def one_graph_times(driver, stream, lst: LaunchList, warmup: int, iters: int) ->
 
 
 def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
-    report.captures = ex_g.captures
+    runtime = ex_g.state(GraphRuntime)
+    report.captures = runtime.captures
     report.capture_ms = [g.capture_seconds * 1e3 for g in graph.graphs]
     report.graph_nodes = [g.nodes for g in graph.graphs]
     seen: set = set()
-    for value in ex_g.alloc_cache.values():
-        for v in _flat(value):
+    for value in runtime.alloc_cache.values():
+        for v in leaves(value):
             s = v if isinstance(v, DeviceStorage) else getattr(v, "storage", None)
             if isinstance(s, DeviceStorage) and s not in seen:
                 seen.add(s)
@@ -356,13 +357,4 @@ def _finish(report, eager, graph, ex_g, lib) -> GpuRunReport:
     report.user_kernels_used = sorted(lib.user_used)
     report.user_kernels_unused = sorted(set(lib.user_names) - lib.user_used)
     return report
-
-
-def _flat(value):
-    if isinstance(value, tuple):
-        for v in value:
-            yield from _flat(v)
-    else:
-        yield value
-
 

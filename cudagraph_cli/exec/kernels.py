@@ -8,7 +8,7 @@ CUDA backend implements the same kernels in CUDA C.
 
 Which arguments a kernel writes: for a PrimFunc, the buffers its TIR body stores to (found
 in the body's text: `B[...] = ...`, following `T.match_buffer`), else its last argument that
-is not a scalar, plus its workspaces (exec/interpreter.py: a 1-D uint8 argument the body does
+is not a scalar, plus its workspaces (exec/launches.py: a 1-D uint8 argument the body does
 not read, which the kernel writes before it reads, as TVM's scratch buffers are); for
 a packed function that returns nothing, its last tensor argument (destination-passing style);
 for one that returns tensors, fresh tensors of the declared struct info.
@@ -150,7 +150,7 @@ class Periodic:
     Real models at real size made the reference executor hold every weight and every tensor
     made from weights alone (MLC-LLM's dumps transpose each weight in every call: 16 GB of
     bytes a call for an 8B model). Inputs of more than 2^20 values repeat a random block
-    (exec/verify.py), and the synthetic kernel keeps repetition: when every input it reads
+    (exec/inputs.py), and the synthetic kernel keeps repetition: when every input it reads
     repeats, so does its output (below). Such bytes are kept as their block; only the prefix
     a kernel reads is ever written out. The values are exactly those the dense arrays would
     hold: this is a representation, not an approximation."""

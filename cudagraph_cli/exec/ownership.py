@@ -18,8 +18,8 @@ the very values the original computes, call after call:
 
 Addresses are the backend's: a NumPy array's data pointer on the CPU backend, the device
 pointer on the CUDA backend. Two buffers alive at once never share an address, and the
-executor keeps every captured input alive (`Executor.graph_inputs`), so a different address
-is a different buffer.
+graph runtime keeps every captured input alive (`GraphRuntime.graph_inputs`), so a different
+address is a different buffer.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc
 from ..passes.capture_safety import rule_for
 from .backend import Tensor
-from .interpreter import Executor, HostObject
+from .handlers.cuda_graph import GraphRuntime
+from .values import HostObject, leaves_with_paths
 
 
 @dataclass
@@ -62,15 +63,6 @@ def overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
     return a[1] > 0 and b[1] > 0 and a[0] < b[0] + b[1] and b[0] < a[0] + a[1]
 
 
-def leaves_with_paths(value, path: str = ""):
-    """(path, leaf) for each value in `value`, tuples flattened: ("[0][1]", tensor)."""
-    if isinstance(value, tuple):
-        for i, v in enumerate(value):
-            yield from leaves_with_paths(v, f"{path}[{i}]")
-    else:
-        yield path, value
-
-
 def describe(value) -> str:
     if isinstance(value, Tensor):
         return f"a tensor {tuple(value.shape)} {value.dtype}"
@@ -80,25 +72,25 @@ def describe(value) -> str:
 
 
 class OwnershipCheck:
-    """Watches one module's executor; `first` is the first finding, in the order of the run."""
+    """Watches one module's graph runtime (a listener of it, handed the runtime at each
+    event: it keeps neither the runtime nor the executor, so nothing makes a reference
+    cycle); `first` is the first finding, in the order of the run."""
 
-    def __init__(self, module: ir.Module, executor: Executor):
+    def __init__(self, module: ir.Module, runtime: GraphRuntime):
         self.module = module
-        self.executor = executor
         self.first: OwnershipFinding | None = None
         self.function = ""
         self.call = 0
-        executor.on_replay = self.replayed
-        executor.on_capture = self.capturing
+        runtime.listeners.append(self)
 
     def calling(self, function: str, call: int) -> None:
         self.function, self.call = function, call
 
     # ---- returned values ---------------------------------------------------------------
 
-    def returned(self, value) -> None:
+    def returned(self, runtime: GraphRuntime, value) -> None:
         """After a call of a public function: its result against the memory graphs own."""
-        ex = self.executor
+        ex = runtime
         if self.first is not None or not (ex.alloc_cache or ex.graphs):
             return
         owned = [(index, e) for index, cached in ex.alloc_cache.items()
@@ -161,12 +153,13 @@ class OwnershipCheck:
 
     # ---- graph inputs ------------------------------------------------------------------
 
-    def replayed(self, capture: str, index: int, captured: tuple, given: tuple) -> None:
+    def replayed(self, runtime: GraphRuntime, capture: str, index: int, captured: tuple,
+                 given: tuple) -> None:
         if self.first is not None:
             return
         self.replayed_inputs(capture, index, captured, given)
         if self.first is None:
-            self.replayed_host_work(capture, index)
+            self.replayed_host_work(runtime, capture, index)
 
     def replayed_inputs(self, capture: str, index: int, captured: tuple, given: tuple) -> None:
         captured_leaves = list(leaves_with_paths(captured))
@@ -216,14 +209,14 @@ class OwnershipCheck:
 
     # ---- objects and host work inside graphs ---------------------------------------------
 
-    def capturing(self, capture: str, index: int, args: tuple) -> None:
+    def capturing(self, runtime: GraphRuntime, capture: str, index: int, args: tuple) -> None:
         """Before a graph is captured: an object among its arguments that is not one the
         allocation function made (get_cached_alloc: made once, the same on every call) may
         be another object on the next call -- a parameter the caller passes, or one a call
         makes -- and the replay would still run on the captured one."""
         if self.first is not None:
             return
-        cached = {leaf for value in self.executor.alloc_cache.values()
+        cached = {leaf for value in runtime.alloc_cache.values()
                   for _, leaf in leaves_with_paths(value) if isinstance(leaf, HostObject)}
         for path, leaf in leaves_with_paths(args):
             if not isinstance(leaf, HostObject) or leaf in cached or leaf.name == "null":
@@ -238,12 +231,11 @@ class OwnershipCheck:
                 "and a replay runs on the one of the capture")
             return
 
-    def replayed_host_work(self, capture: str, index: int) -> None:
+    def replayed_host_work(self, runtime: GraphRuntime, capture: str, index: int) -> None:
         """On a replay: a call the graph captured that runs host logic on every call (a
         `vm.builtin.*` call, or what the capture-safety table marks never or host-state):
         the replay does not run it."""
-        key = self.executor.replaying
-        for loc, symbol in self.executor.graph_host_calls.get(key, ()):
+        for loc, symbol in runtime.host_calls.get(runtime.replaying, ()):
             rule = rule_for(symbol)
             if not symbol.startswith("vm.builtin.") and \
                     (rule is None or rule.verdict not in ("never", "host-state")):
@@ -273,28 +265,19 @@ class OwnershipCheck:
         """(location, function name) of the call of `builtin` with this index (and callee),
         preferring the public function being called; None when there is no such literal
         call."""
-        at = 2 if builtin == ir.RUN_OR_CAPTURE else 1  # (f, args, index) and (f, index)
+        view = ir.GraphLaunch if builtin == ir.RUN_OR_CAPTURE else ir.CachedAlloc
         found = None
         for f in self.module.relax_functions():
             for b in ir.nested_bindings(f.blocks):
-                c = b.value
-                if not (ir.builtin_called(c) == builtin and len(c.args) == 2 and
-                        isinstance(c.args[1], ir.Tuple) and len(c.args[1].fields) > at):
+                call = view.of(b.value)
+                if call is None or call.index is None:
                     continue
-                fn, idx = c.args[1].fields[0], c.args[1].fields[at]
-                name = fn.name if isinstance(fn, ir.GlobalVarRef) else None
-                if literal_int(idx) != index or (callee is not None and name != callee):
+                name = call.function_name
+                if call.index_value != index or (callee is not None and name != callee):
                     continue
+                c = call.call
                 site = (c.loc if c.loc.line > 0 else b.loc, name or "the allocation function")
                 if f.name == self.function:
                     return site
                 found = found or site
         return found
-
-
-def literal_int(e) -> int | None:
-    if isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm):
-        return e.value.value
-    if isinstance(e, ir.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool):
-        return e.value
-    return None

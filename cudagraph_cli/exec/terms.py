@@ -59,7 +59,7 @@ class TermTable:
                             len(data)))
 
 
-def read(entries: list, a: int, b: int) -> tuple:
+def read_segments(entries: list, a: int, b: int) -> tuple:
     """The canonical segment list of bytes a .. b of a storage's segment map."""
     out: list = []
     pos = a
@@ -97,7 +97,7 @@ def _append(out: list, length: int, term: int, off: int) -> None:
     out.append((length, term, off))
 
 
-def write(entries: list, a: int, b: int, segments) -> None:
+def write_segments(entries: list, a: int, b: int, segments) -> None:
     """Bytes a .. b now hold `segments` (a canonical segment list of b - a bytes)."""
     if a >= b:
         return
@@ -144,7 +144,7 @@ def describe_term(table: TermTable, term: int, sites: dict, module: str) -> str:
     return f"output {key[2]} of kernel '{name}'{where}"
 
 
-def first_difference(sa: tuple, sb: tuple):
+def first_segment_difference(sa: tuple, sb: tuple):
     """(byte offset, piece of a, piece of b) where two segment lists first differ, or None."""
     ia = ib = 0
     pa = pb = 0  # bytes consumed within the current pieces
@@ -179,7 +179,7 @@ def explain(table: TermTable, a: tuple, b: tuple, sites_a: dict, sites_b: dict):
                 return f"the output is {what}", None
             return (f"kernel '{context[0]}'{_at(context[2])} reads argument {context[1]} as "
                     f"{what} (original vs rewritten)"), context[2]
-        found = first_difference(a[2], b[2])
+        found = first_segment_difference(a[2], b[2])
         if found is None:
             return "the terms agree", None
         pos, pa, pb = found
@@ -225,3 +225,34 @@ def _overlaps(aliases: tuple) -> str:
 
 def _at(loc) -> str:
     return f" (line {loc.line}:{loc.col} of the rewritten)" if loc and loc.line else ""
+
+
+def launch_terms(table: TermTable, sites: dict, site, spec, tensors: list, scalars: list,
+                 aliases: tuple) -> None:
+    """Each output of a launch of `spec` (a KernelSpec) becomes `Apply(kernel, output,
+    arguments)`; what the arguments hold is read before any output is written (in-place and
+    overlapping arguments: `aliases`). `sites`: where each term was first made (`site`)."""
+    args = []
+    for i, t in enumerate(tensors):
+        arr = t.array  # its NumPy dtype and shape: equal by value, and cheap to hash
+        if i in spec.outputs:
+            args.append((arr.dtype, arr.shape))
+        else:
+            args.append((arr.dtype, arr.shape,
+                         read_segments(t.storage.terms, t.offset, t.offset + arr.nbytes)))
+    kernel = (spec.name, spec.outputs, repr(list(scalars)))
+    args = tuple(args)
+    for k, i in enumerate(spec.outputs):
+        t = tensors[i]
+        term = table.intern(("apply", kernel, k, args, aliases))
+        if term not in sites:
+            sites[term] = site
+        n = t.array.nbytes
+        write_segments(t.storage.terms, t.offset, t.offset + n, ((n, term, 0),) if n else ())
+
+
+def copy_terms(src, dst) -> None:
+    """`dst`'s bytes are made of what `src`'s are (a copy)."""
+    n = src.array.nbytes
+    segments = read_segments(src.storage.terms, src.offset, src.offset + n)
+    write_segments(dst.storage.terms, dst.offset, dst.offset + n, segments)

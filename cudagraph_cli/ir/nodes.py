@@ -813,28 +813,26 @@ def sinfo_prim_vars(s, out: list | None = None) -> list:
     return out
 
 
-def definable_sym_vars(s) -> list:
-    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType)."""
-    out: list = []
-
-    def visit(x):
-        if isinstance(x, TensorSInfo) and x.shape is not None:
-            dims = x.shape
-        elif isinstance(x, ShapeSInfo) and x.values is not None:
-            dims = x.values
-        elif isinstance(x, TupleSInfo):
-            for f in x.fields:
-                visit(f)
-            return
-        elif isinstance(x, PrimSInfo) and isinstance(x.value, SymVar):
-            dims = (x.value,)
-        else:
-            return
-        for d in dims:
-            if isinstance(d, SymVar) and not any(d is o for o in out):
-                out.append(d)
-
-    visit(s)
+def definable_sym_vars(s, out: list | None = None) -> list:
+    """Symbolic vars that stand alone as a dimension in `s` (TVM: DefinableTIRVarsInType),
+    appended to `out`. Recursive itself, not through a closure: a closure that calls itself
+    is a reference cycle, freed only by the garbage collector."""
+    out = [] if out is None else out
+    if isinstance(s, TensorSInfo) and s.shape is not None:
+        dims = s.shape
+    elif isinstance(s, ShapeSInfo) and s.values is not None:
+        dims = s.values
+    elif isinstance(s, TupleSInfo):
+        for f in s.fields:
+            definable_sym_vars(f, out)
+        return out
+    elif isinstance(s, PrimSInfo) and isinstance(s.value, SymVar):
+        dims = (s.value,)
+    else:
+        return out
+    for d in dims:
+        if isinstance(d, SymVar) and not any(d is o for o in out):
+            out.append(d)
     return out
 
 
@@ -863,6 +861,84 @@ def builtin_called(value) -> str | None:
             value.op.name == "relax.call_builtin_with_ctx" and value.args and \
             type(value.args[0]) is ExternFunc:
         return value.args[0].name
+    return None
+
+
+class BuiltinArgs:
+    """The arguments of a CUDA-graph builtin, by position: as the IR writes them (`of`, from
+    `R.call_builtin_with_ctx("<builtin>", (items...))`) or as the executor evaluated them (the
+    items given). The one place that knows their layout; `function` and `index` are the
+    items at those positions, None where there are too few."""
+
+    BUILTIN = ""
+    INDEX = 1  # the position of the graph's (or the allocation's) index
+
+    __slots__ = ("items", "call")
+
+    def __init__(self, items: tuple, call: "Call | None" = None):
+        self.items = items
+        self.call = call  # the IR call read, for `of`
+
+    @classmethod
+    def of(cls, value):
+        """The view of `value` when it calls this builtin with a tuple of arguments, else
+        None."""
+        if builtin_called(value) == cls.BUILTIN and len(value.args) >= 2 and \
+                type(value.args[1]) is Tuple:
+            return cls(value.args[1].fields, value)
+        return None
+
+    def item(self, i: int):
+        return self.items[i] if i < len(self.items) else None
+
+    @property
+    def function(self):
+        return self.item(0)
+
+    @property
+    def index(self):
+        return self.item(self.INDEX)
+
+    @property
+    def function_name(self) -> str | None:
+        """The name of the module function the builtin runs (IR: a GlobalVarRef), or None."""
+        f = self.function
+        return f.name if type(f) is GlobalVarRef else None
+
+    @property
+    def index_value(self) -> int | None:
+        """The index, when the IR writes it as a constant (`R.prim_value(0)`, `0`)."""
+        return literal_int(self.index)
+
+
+class CachedAlloc(BuiltinArgs):
+    """`vm.builtin.cuda_graph.get_cached_alloc(alloc_function, index)`."""
+
+    BUILTIN = GET_CACHED_ALLOC
+    INDEX = 1
+
+
+class GraphLaunch(BuiltinArgs):
+    """`vm.builtin.cuda_graph.run_or_capture(capture_function, args, index[, shape])`."""
+
+    BUILTIN = RUN_OR_CAPTURE
+    INDEX = 2
+
+    @property
+    def args(self):
+        return self.item(1)
+
+    @property
+    def shape(self):
+        return self.item(3)
+
+
+def literal_int(e) -> int | None:
+    """The value of an integer constant written in Relax (`R.prim_value(3)`, `3`), or None."""
+    if type(e) is PrimValue and type(e.value) is IntImm:
+        return e.value.value
+    if type(e) is Literal and type(e.value) is int:
+        return e.value
     return None
 
 

@@ -12,7 +12,7 @@ The region planner asks `CaptureSafety.judge(call)` for every kernel launch: an 
 call by its symbol, a PrimFunc call by the packed and extern calls in its body (DispatchSortScan's
 `T.call_packed("tvm.contrib.thrust.sort", ...)`), an operator by its name (`relax.to_vdevice`).
 The reference executor asks `host_effect(symbol)` to model a call that does host work
-(exec/interpreter.py): a graph replays it with the host state it had at capture.
+(exec/launches.py): a graph replays it with the host state it had at capture.
 """
 
 from __future__ import annotations

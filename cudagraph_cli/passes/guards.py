@@ -165,12 +165,9 @@ def _scan(fname: str, blocks, top: bool, found: list) -> None:
             terms = guard_terms(conds[v.cond]) \
                 if seq is not None and type(v.cond) is ir.Var and v.cond in conds else None
             if terms is not None:
-                call = _graph_call(seq)
-                args = call.args[1].fields if isinstance(call.args[1], ir.Tuple) else ()
-                index = args[2].value.value if len(args) > 2 and \
-                    isinstance(args[2], ir.PrimValue) and \
-                    isinstance(args[2].value, ir.IntImm) else None
-                capture = args[0].name if args and isinstance(args[0], ir.GlobalVarRef) else ""
+                launch = ir.GraphLaunch.of(_graph_call(seq))
+                index = launch.index_value if launch is not None else None
+                capture = (launch.function_name if launch is not None else None) or ""
                 found.append(Guard(fname, index, capture, terms,
                                    seq is v.true_branch, top, b.loc))
             for branch in (v.true_branch, v.false_branch):

@@ -84,73 +84,84 @@ def flow_to_return(f: ir.Function, follow_getitem: bool,
     partial: dict[ir.Var, set[int]] = {}  # var -> indices of its fields returned
     storages: set[ir.Var] = set()
 
-    def visit(blocks):
-        for block in reversed(blocks):
-            forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
-            for b in (block.bindings if forwards else reversed(block.bindings)):
-                if not isinstance(b, ir.VarBinding):
-                    # `u = R.match_cast(t, ...)` makes u the very value of t: returning u
-                    # returns t (TVM's collector looks only at var bindings).
-                    if follow_getitem and isinstance(b, ir.MatchCast) and \
-                            (b.var in outputs or b.var in partial):
-                        if b.var in outputs:
-                            outputs.update(free_vars(b.value, []))
-                        elif type(b.value) is ir.Var:
-                            partial.setdefault(b.value, set()).update(partial[b.var])
-                    continue
-                if type(b.value) is ir.If:
-                    # As TVM: each branch's result counts as returned (its visitor treats
-                    # every SeqExpr's result so), then the branch is walked backwards.
-                    for seq in (b.value.true_branch, b.value.false_branch):
-                        outputs.update(free_vars(seq.body, []))
-                        visit(seq.blocks)
-                    continue
-                whole = b.var in outputs
-                fields = partial.get(b.var)
-                if not whole and not fields:
-                    continue
-                v = b.value
-                t = type(v)
-                if t is ir.Var:
-                    if whole:
-                        outputs.add(v)
-                    else:
-                        partial.setdefault(v, set()).update(fields)
-                elif t is ir.Tuple:
-                    for i, field in enumerate(v.fields):
-                        if type(field) is ir.Var and (whole or i in fields):
-                            outputs.add(field)
-                        elif follow_getitem and (whole or i in fields):
-                            # A nested tuple literal: all the vars in it (TVM skips these).
-                            outputs.update(free_vars(field, []))
-                elif t is ir.Call:
-                    if whole and isinstance(v.op, ir.Op) and \
-                            v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
-                        storages.add(v.args[0])
-                    elif whole and follow_getitem and isinstance(v.op, ir.Op) and \
-                            v.op.name == "relax.memory.alloc_storage":
-                        # The storage itself is returned (TVM looks only for tensors in one).
-                        storages.add(b.var)
-                    elif follow_getitem and viewed(v) is not None:
-                        # A view shares its input's bytes: returning it returns them (TVM's
-                        # collector stops at any call, and lifts the input's storage).
-                        x = viewed(v)
-                        if whole:
-                            outputs.update(free_vars(x, []))
-                        elif type(x) is ir.Var:
-                            partial.setdefault(x, set()).update(fields)
-                    elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
-                            v.op.name in relax_functions:
-                        # A Relax function may return (part of) an argument: what is passed in
-                        # may come back as the result (TVM does not look through calls).
-                        outputs.update(x for a in v.args for x in free_vars(a, []))
-                elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
-                    # The returned value is field `index` of the tuple (all of it if this var is
-                    # itself only partly returned: one level of precision is enough).
-                    partial.setdefault(v.tuple_value, set()).add(v.index)
+    for b, branch in _backwards(f.blocks, follow_getitem):
+        if branch is not None:
+            # As TVM: each branch's result counts as returned (its visitor treats every
+            # SeqExpr's result so), then the branch is walked backwards (the bindings that
+            # follow from _backwards).
+            outputs.update(free_vars(branch.body, []))
+            continue
+        if not isinstance(b, ir.VarBinding):
+            # `u = R.match_cast(t, ...)` makes u the very value of t: returning u
+            # returns t (TVM's collector looks only at var bindings).
+            if follow_getitem and isinstance(b, ir.MatchCast) and \
+                    (b.var in outputs or b.var in partial):
+                if b.var in outputs:
+                    outputs.update(free_vars(b.value, []))
+                elif type(b.value) is ir.Var:
+                    partial.setdefault(b.value, set()).update(partial[b.var])
+            continue
+        whole = b.var in outputs
+        fields = partial.get(b.var)
+        if not whole and not fields:
+            continue
+        v = b.value
+        t = type(v)
+        if t is ir.Var:
+            if whole:
+                outputs.add(v)
+            else:
+                partial.setdefault(v, set()).update(fields)
+        elif t is ir.Tuple:
+            for i, field in enumerate(v.fields):
+                if type(field) is ir.Var and (whole or i in fields):
+                    outputs.add(field)
+                elif follow_getitem and (whole or i in fields):
+                    # A nested tuple literal: all the vars in it (TVM skips these).
+                    outputs.update(free_vars(field, []))
+        elif t is ir.Call:
+            if whole and isinstance(v.op, ir.Op) and \
+                    v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
+                storages.add(v.args[0])
+            elif whole and follow_getitem and isinstance(v.op, ir.Op) and \
+                    v.op.name == "relax.memory.alloc_storage":
+                # The storage itself is returned (TVM looks only for tensors in one).
+                storages.add(b.var)
+            elif follow_getitem and viewed(v) is not None:
+                # A view shares its input's bytes: returning it returns them (TVM's
+                # collector stops at any call, and lifts the input's storage).
+                x = viewed(v)
+                if whole:
+                    outputs.update(free_vars(x, []))
+                elif type(x) is ir.Var:
+                    partial.setdefault(x, set()).update(fields)
+            elif follow_getitem and isinstance(v.op, ir.GlobalVarRef) and \
+                    v.op.name in relax_functions:
+                # A Relax function may return (part of) an argument: what is passed in
+                # may come back as the result (TVM does not look through calls).
+                outputs.update(x for a in v.args for x in free_vars(a, []))
+        elif t is ir.TupleGetItem and follow_getitem and type(v.tuple_value) is ir.Var:
+            # The returned value is field `index` of the tuple (all of it if this var is
+            # itself only partly returned: one level of precision is enough).
+            partial.setdefault(v.tuple_value, set()).add(v.index)
 
-    visit(f.blocks)
     return outputs | set(partial), storages
+
+
+def _backwards(blocks, follow_getitem: bool):
+    """(binding, None) for each binding of `blocks` in the order flow_to_return walks them
+    (backwards; a dataflow block forwards without follow_getitem, TVM's quirk); for an `If`,
+    (None, branch) for each branch, followed by the branch's own bindings so walked. A
+    generator, not a recursive closure: that would be a reference cycle."""
+    for block in reversed(blocks):
+        forwards = block.is_dataflow and not follow_getitem  # TVM's quirk, see above
+        for b in (block.bindings if forwards else reversed(block.bindings)):
+            if isinstance(b, ir.VarBinding) and type(b.value) is ir.If:
+                for seq in (b.value.true_branch, b.value.false_branch):
+                    yield None, seq
+                    yield from _backwards(seq.blocks, follow_getitem)
+            else:
+                yield b, None
 
 
 def collect(module: ir.Module, follow_getitem: bool = True,

@@ -166,8 +166,8 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     visit(v.false_branch.blocks, guard)
                 elif builtin_call(v, ir.RUN_OR_CAPTURE):
                     packed = resolve(v.args[1], defs)
-                    fields = packed.fields if type(packed) is ir.Tuple else ()
-                    key = resolve(fields[3], defs) if len(fields) > 3 else None
+                    launch = ir.GraphLaunch(packed.fields if type(packed) is ir.Tuple else ())
+                    key = resolve(launch.shape, defs) if launch.shape is not None else None
                     names = []
                     for x in (key.values if type(key) is ir.ShapeExpr else ()):
                         for s in ir.prim_vars(x, []):
@@ -179,8 +179,8 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     keys = tuple(_values(n, guard, bounds, non_negative) for n in names)
                     entry = groups.setdefault((builtin_target(v), keys), [0, set()])
                     entry[0] += 1
-                    entry[1] |= _storages(fields[1], defs, rewritten, 0) if len(fields) > 1 \
-                        else set()
+                    entry[1] |= _storages(launch.args, defs, rewritten, 0) \
+                        if launch.args is not None else set()
 
     visit(g.blocks, {})
     keyed = []
@@ -268,8 +268,8 @@ def _storages(e, defs: dict, module: ir.Module, depth: int) -> set:
         if builtin_call(source, ir.RUN_OR_CAPTURE):
             param = _output_param(module.function(builtin_target(source)), e.index)
             packed = resolve(source.args[1], defs)
-            args = resolve(packed.fields[1], defs) \
-                if type(packed) is ir.Tuple and len(packed.fields) > 1 else None
+            launch = ir.GraphLaunch(packed.fields if type(packed) is ir.Tuple else ())
+            args = resolve(launch.args, defs) if launch.args is not None else None
             if param is not None and type(args) is ir.Tuple and param < len(args.fields):
                 return _storages(args.fields[param], defs, module, depth + 1)
         return set()

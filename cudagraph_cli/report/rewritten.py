@@ -17,11 +17,8 @@ def builtin_call(value, name: str) -> bool:
 
 def builtin_target(value) -> str:
     """The function a CUDA-graph builtin call names (its arguments' first item), or ""."""
-    args = value.args[1] if len(value.args) > 1 else None
-    if isinstance(args, ir.Tuple) and args.fields and \
-            isinstance(args.fields[0], ir.GlobalVarRef):
-        return args.fields[0].name
-    return ""
+    view = ir.GraphLaunch.of(value) or ir.CachedAlloc.of(value)
+    return (view.function_name if view is not None else None) or ""
 
 
 def is_graph_builtin(b) -> bool:

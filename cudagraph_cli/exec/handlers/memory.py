@@ -1,0 +1,166 @@
+"""Memory: storages, tensors in them, and their release.
+
+`R.memory.alloc_storage` makes a storage (bytes on the backend), `R.memory.alloc_tensor` a view
+of one at a byte offset (views of one storage share bytes), `R.builtin.alloc_tensor` a tensor
+in fresh memory; `R.memory.kill_*` releases. `R.vm.*` are the same after TVM's lowering, with
+the alloc_storage's parameters in another order."""
+
+from __future__ import annotations
+
+import math
+import weakref
+
+from ... import ir
+from ..backend import ExecError, check_alloc_size, numpy_dtype
+from ..registry import OpCall, operator
+from ..values import DType, as_dtype, as_shape, describe, integer
+
+
+class Memory:
+    """What the memory handlers keep (Executor.state)."""
+
+    def __init__(self):
+        self.in_elements: bool | None = None  # storages_sized_in_elements, once asked
+        # In such a module: each storage's size as declared, and its dtype.
+        self.declared: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def memory_of(ex) -> Memory:
+    memory = ex.state(Memory)
+    if memory.in_elements is None:
+        memory.in_elements = storages_sized_in_elements(ex.module)
+    return memory
+
+
+@operator("relax.memory.alloc_storage", "relax.vm.alloc_storage", min_args=1)
+def alloc_storage(ex, call: OpCall):
+    size = as_shape(ex.eval(call.args[0], call.env, call.syms), "alloc_storage's size")
+    # relax.memory.alloc_storage(size, device, scope, dtype); relax.vm's
+    # (size, device, dtype, scope)
+    at = 3 if call.name == "relax.memory.alloc_storage" else 2
+    dtype = ex.eval(call.args[at], call.env, call.syms) if len(call.args) > at else None
+    return new_storage(ex, math.prod(size), dtype)
+
+
+def new_storage(ex, size: int, dtype):
+    """A storage of `size` bytes; in a module that sizes storages in elements, of `size`
+    elements of its dtype (a warning says so where a tensor needs the difference)."""
+    memory = memory_of(ex)
+    itemsize = 1
+    if memory.in_elements and isinstance(dtype, (DType, str)):
+        itemsize = numpy_dtype(as_dtype(dtype, "alloc_storage")).itemsize
+    storage = ex.backend.alloc_storage(check_alloc_size(size * itemsize, "a storage"))
+    if itemsize > 1:
+        memory.declared[storage] = (size, as_dtype(dtype, "alloc_storage"))
+    return storage
+
+
+@operator("relax.memory.alloc_tensor", "relax.vm.alloc_tensor", min_args=4)
+def alloc_tensor(ex, call: OpCall):
+    args, env, syms = call.args, call.env, call.syms
+    storage = ex.eval(args[0], env, syms)
+    if not ex.backend.is_storage(storage):
+        raise ExecError(f"alloc_tensor's first argument is {describe(storage)}, not a storage")
+    offset = integer(ex.eval(args[1], env, syms), "alloc_tensor's offset")
+    shape = as_shape(ex.eval(args[2], env, syms), "alloc_tensor's shape")
+    dtype = as_dtype(ex.eval(args[3], env, syms), "alloc_tensor")
+    nbytes = math.prod(shape) * numpy_dtype(dtype).itemsize
+    check_alloc_size(nbytes, "a tensor")
+    declared = memory_of(ex).declared.get(storage)
+    if declared is not None and 0 <= offset and offset + nbytes > declared[0] and \
+            offset + nbytes <= storage.nbytes:
+        ex.warn(f"a tensor of {nbytes} bytes at offset {offset} does not fit its "
+                f"storage of {declared[0]} bytes; run with the storage grown to "
+                f"{storage.nbytes} bytes ({declared[0]} {declared[1]} elements): "
+                "this module sizes its storages in elements, as TVM's own test "
+                "modules do")
+    return ex.backend.view(storage, offset, shape, dtype)
+
+
+@operator("relax.builtin.alloc_tensor", min_args=2)
+def builtin_alloc_tensor(ex, call: OpCall):
+    shape = as_shape(ex.eval(call.args[0], call.env, call.syms), "alloc_tensor's shape")
+    dtype = as_dtype(ex.eval(call.args[1], call.env, call.syms), "alloc_tensor")
+    check_alloc_size(math.prod(shape) * numpy_dtype(dtype).itemsize, "a tensor")
+    return ex.backend.alloc_tensor(shape, dtype)
+
+
+@operator("relax.memory.kill_storage", "relax.memory.kill_tensor", "relax.vm.kill_object",
+          min_args=1)
+def kill(ex, call: OpCall):
+    ex.backend.free(ex.eval(call.args[0], call.env, call.syms))
+    return ()
+
+
+def storages_sized_in_elements(module: ir.Module) -> bool:
+    """Whether the module sizes storages in elements of their dtype, not in bytes: some
+    storage of a constant size N holds, at offset 0, a tensor of exactly N elements wider
+    than a byte. TVM's own test modules are written so (`alloc_storage(R.shape([8]), ...,
+    "float32")` for 8 float32 values); a module that does it once is read so throughout."""
+    sizes: dict[ir.Var, tuple] = {}  # var -> (N,), or a tuple of those for get_cached_alloc
+    returned: dict[str, tuple] = {}  # function -> sizes of the storages it returns
+
+    def const(e):
+        if isinstance(e, ir.Literal) and isinstance(e.value, int):
+            return e.value
+        if isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm):
+            return e.value.value
+        return None
+
+    def scan(f: ir.Function) -> bool:
+        for block in f.blocks:
+            for b in block.bindings:
+                v = b.value
+                if not isinstance(v, ir.Call):
+                    s = _size_of(v, sizes)
+                    if s is not None:
+                        sizes[b.var] = s
+                    continue
+                op = v.op.name if isinstance(v.op, ir.Op) else None
+                cached = ir.CachedAlloc.of(v)
+                if op == "relax.memory.alloc_storage" and ir.storage_size(v) is not None:
+                    sizes[b.var] = (ir.storage_size(v),)
+                elif cached is not None and cached.function_name is not None:
+                    got = returned.get(cached.function_name)
+                    if got is not None:
+                        sizes[b.var] = got
+                elif op == "relax.memory.alloc_tensor" and len(v.args) >= 4:
+                    n = _size_of(v.args[0], sizes)
+                    shape = v.args[2]
+                    if not (isinstance(n, tuple) and len(n) == 1 and isinstance(n[0], int)
+                            and const(v.args[1]) == 0 and isinstance(shape, ir.ShapeExpr)
+                            and all(isinstance(d, ir.IntImm) for d in shape.values)):
+                        continue
+                    dtype = v.args[3]
+                    name = dtype.value if isinstance(dtype, ir.DataTypeImm) else \
+                        dtype.value if isinstance(dtype, ir.Literal) else None
+                    count = math.prod(d.value for d in shape.values)
+                    try:
+                        wide = isinstance(name, str) and numpy_dtype(name).itemsize > 1
+                    except ExecError:
+                        wide = False
+                    if wide and count == n[0]:
+                        return True
+        s = _size_of(f.body, sizes)
+        if isinstance(s, tuple) and s and isinstance(s[0], tuple):
+            returned[f.name] = s
+        return False
+
+    functions = module.relax_functions()
+    # Allocation functions first: the functions that call get_cached_alloc read their sizes.
+    functions = sorted(functions, key=lambda f: not f.is_private)
+    return any(scan(f) for f in functions)
+
+
+def _size_of(e, sizes: dict):
+    """The constant size of the storage (or the tuple of those) `e` names, else None. A
+    module-level function: a recursive closure would be a reference cycle."""
+    if isinstance(e, ir.Var):
+        return sizes.get(e)
+    if isinstance(e, ir.TupleGetItem):
+        t = _size_of(e.tuple_value, sizes)
+        if isinstance(t, tuple) and t and isinstance(t[0], tuple) and 0 <= e.index < len(t):
+            return t[e.index]
+    if isinstance(e, ir.Tuple):
+        return tuple(_size_of(f, sizes) or () for f in e.fields)
+    return None
