@@ -78,6 +78,8 @@ def rewrite_and_capture(mod, name: str) -> tuple[str, str]:
     return capture.single(name)
 
 
+# The thrust functions DispatchSortScan dispatches to when the target lists thrust; the PyPI
+# wheel has none of them, so a build for such a target registers stand-ins (stand_ins).
 THRUST_FUNCS = ("tvm.contrib.thrust.sort", "tvm.contrib.thrust.sum_scan")
 
 
@@ -125,6 +127,8 @@ def build_and_capture_tolerant(mod, name: str, target: dict,
 
 
 def header(name: str, stage: str, lines: list[str], corpus: str, command: str) -> str:
+    """The comment lines above TVM's text: which corpus, where the module came from (`lines`),
+    which TVM printed it, and the command that made the file."""
     import tvm
 
     stage_text = "right before" if stage == "before" else "right after"
