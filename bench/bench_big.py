@@ -41,10 +41,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 # Run in the measured checkout: the syntax as reader.py reads it there (lazily in a checkout
 # from before issue 33, which had line templates).

@@ -25,7 +25,6 @@ Exit status 1 when a check fails.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -35,16 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "helpers"))  # tvm_oracle: TVM's reading of its dumps
 
+from bench.corpus import build_corpus, tvm_capture  # noqa: E402
+
 REAL = ROOT / "samples" / "real"
 MODELS = sorted(p.name.split(".")[0] for p in REAL.glob("mlc_*.before.relax"))
-
-
-def load_build_corpus():
-    spec = importlib.util.spec_from_file_location(
-        "build_corpus", ROOT / "bench" / "corpus" / "build_corpus.py")
-    build_corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_corpus)  # puts bench/corpus on sys.path
-    return build_corpus
 
 
 def text_checks(name: str) -> dict:
@@ -58,7 +51,7 @@ def text_checks(name: str) -> dict:
     return {"text": True}
 
 
-def pipeline_check(name: str, build_corpus) -> dict:
+def pipeline_check(name: str) -> dict:
     """cgraph's pass inside relax.build: well-formed, TVM's pass on the same module."""
     import tvm
     from tvm import relax
@@ -67,10 +60,10 @@ def pipeline_check(name: str, build_corpus) -> dict:
 
     from cudagraph_cli.tvm import cuda_pipeline
 
-    target = tvm.target.Target(build_corpus.TARGET)
-    recorder = build_corpus.Capture()
+    target = tvm.target.Target(tvm_capture.TARGET)
+    recorder = tvm_capture.Capture()
     pipeline = cuda_pipeline(before_schedule=[dl.ApplyDefaultSchedule(dl.gpu.LowBatchGEMV(4))])
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
         relax.build(build_corpus.mlc_family(name).build(name, target), target=target,
                     relax_pipeline=pipeline)
@@ -78,7 +71,7 @@ def pipeline_check(name: str, build_corpus) -> dict:
     before, ours = recorder.before_modules[0], recorder.after_modules[0]
     text = (REAL / f"{name}.before.relax").read_text()
     relax.analysis.well_formed(ours)  # raises on the first violation
-    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+    with tvm.transform.PassContext(config=tvm_capture.CONFIG):
         theirs = relax.transform.RewriteCUDAGraph()(before)
     return {"pass_in_pipeline": tvm_equal(ours, theirs) is None,
             "module_is_the_corpus_file":
@@ -90,13 +83,12 @@ def main() -> int:
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--text-only", action="store_true", help="only the text check")
     args = ap.parse_args()
-    build_corpus = load_build_corpus()
     failed = False
     for name in args.models.split(","):
         row: dict = {"model": name}
         checks = [("text", lambda: text_checks(name))]
         if not args.text_only:
-            checks.append(("pipeline", lambda: pipeline_check(name, build_corpus)))
+            checks.append(("pipeline", lambda: pipeline_check(name)))
         for label, check in checks:
             start = time.perf_counter()
             row.update(check())

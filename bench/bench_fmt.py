@@ -26,10 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 
 def run(cmd: list[str]) -> tuple[float, int]:

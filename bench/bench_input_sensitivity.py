@@ -27,9 +27,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 from cudagraph_cli import api  # noqa: E402
 from cudagraph_cli.exec import inputs as verify_mod  # noqa: E402

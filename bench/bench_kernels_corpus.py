@@ -38,9 +38,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 from cudagraph_cli.diagnostics import SourceError  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Benchmark: the mutation suite (bench/mutants.py) against `cgraph verify`, in one process.
+"""Benchmark: the mutation suite (bench/mutants/) against `cgraph verify`, in one process.
 
     python bench/bench_mutants.py [--models NAME,...] [--calls 3] [--write docs/EXECUTOR.md]
                                   [--details FILE.json]
@@ -24,11 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-import mutants  # noqa: E402
+from bench import mutants  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 from cudagraph_cli import api  # noqa: E402
-from report import machine, write_section  # noqa: E402
 
 
 def verdict(original, module, function, calls):

@@ -33,12 +33,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
 from cudagraph_cli.cuda.gpu_run import RunOptions, run_on_gpu  # noqa: E402
 from cudagraph_cli.cuda.launch_manifest import read_manifest  # noqa: E402
 from cudagraph_cli.text.reader import parse_module  # noqa: E402
-from report import gpu_heading, write_section  # noqa: E402
+from bench.report import gpu_heading, write_section  # noqa: E402
 
 REAL = ROOT / "samples" / "real"
 GOAL = 1.10

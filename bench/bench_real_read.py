@@ -30,9 +30,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 BUILD = """
 import json, sys, time

@@ -16,11 +16,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_fmt import run  # noqa: E402
+from bench.bench_fmt import run  # noqa: E402
 from cudagraph_cli.gen import decode_module  # noqa: E402
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 
 def main() -> None:

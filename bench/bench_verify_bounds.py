@@ -34,9 +34,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
 
-from report import machine, write_section  # noqa: E402
+from bench.report import machine, write_section  # noqa: E402
 
 # MLC-LLM's largest shapes: each variable at its bound (the module's tir_var_upper_bound, as
 # MLC-LLM derives it from the model's config: a prefill chunk of 2048 tokens, 1024 for GPT-2's

@@ -76,13 +76,13 @@ def internal_error(e: Exception) -> str:
             "traceback)")
 
 
-def read_module(path: str) -> tuple:
+def load_input(path: str) -> tuple:
     """(module, its Source) of a command's input file."""
     source = api.read(path)
     return api.loads(source.text, name=source.name), source
 
 
-def read_module_as_read(path: str) -> tuple:
+def load_input_keeping_text(path: str) -> tuple:
     """(module, its Source, its text as read, line ends kept): for a patch of the file, whose
     left side must be the file's own bytes (stdin can be read only once)."""
     raw = api.read(path, keep_line_ends=True)
@@ -263,7 +263,7 @@ def fmt_command(input_path: str, output: str, dialect: str | None, check_only: b
 
     if not check_only:
         check_output(output, inputs=(input_path,))
-    mod, source = read_module(input_path)
+    mod, source = load_input(input_path)
     out = api.print_module(mod, dialect)
     if check_only:
         if out != source.text:
@@ -364,8 +364,8 @@ def check_command(ctx, got: str | None, expected: str | None, list_path: str | N
         return
     from .report.check_view import check_json, check_text, no_text_difference
 
-    mod_a, source_a = read_module(got)
-    mod_b, source_b = read_module(expected)
+    mod_a, source_a = load_input(got)
+    mod_b, source_b = load_input(expected)
     diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
     lines = None
     if show_diff and diff is not None:
@@ -575,7 +575,7 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
     from .fileio import check_output, write_text
 
     check_output(output, inputs=(input_path,))
-    mod, source = read_module(input_path)
+    mod, source = load_input(input_path)
     name = source.name
     try:
         api.check_functions(mod, options.functions, name)
@@ -680,8 +680,8 @@ def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
 
     if original == "-" and rewritten == "-":
         raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
-    mod_a, source_a = read_module(original)
-    mod_b, source_b = read_module(rewritten)
+    mod_a, source_a = load_input(original)
+    mod_b, source_b = load_input(rewritten)
     name_a, name_b = source_a.name, source_b.name
     functions = _functions_checked(mod_a, functions, name_a)
     with _shape_names_checked(), _progress(fmt) as progress:
@@ -823,12 +823,12 @@ def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iter
     from .fileio import read_text
     from .report.run_view import render, to_json
 
-    mod, source = read_module(input_path)
+    mod, source = load_input(input_path)
     name = source.name
     selected = _functions_checked(mod, functions, name)
     with _shape_names_checked():
         api.check_shapes(mod, shapes, name, selected)
-    given = read_module(output_path) if output_path is not None else None
+    given = load_input(output_path) if output_path is not None else None
     kernels = kernels_name = None
     if kernels_path is not None:
         kernels, kernels_name = read_text(kernels_path)
@@ -893,7 +893,7 @@ def kernels_command(input_path: str, output: str, arch: str):
         raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
                                  param_hint="--arch")
     check_output(output, inputs=(input_path,))
-    mod, source = read_module(input_path)
+    mod, source = load_input(input_path)
     try:
         kernels = lower_module(mod, source.name, arch)
     except TvmUnavailable as e:
@@ -906,7 +906,9 @@ def kernels_command(input_path: str, output: str, arch: str):
 
 
 def _run_cpu(input_path, calls, seed, shapes, functions, fmt):
-    mod, source = read_module(input_path)
+    from .report.run_view import cpu_text, cpu_to_json
+
+    mod, source = load_input(input_path)
     functions = _functions_checked(mod, functions, source.name)
 
     def say(warnings):
@@ -917,17 +919,9 @@ def _run_cpu(input_path, calls, seed, shapes, functions, fmt):
         run = api.run_cpu(mod, calls=calls, seed=seed, shapes=shapes, source=source,
                           on_warnings=say, functions=functions, progress=progress)
     if fmt == "json":
-        click.echo(json.dumps({"module": source.name, "device": "cpu",
-                               "functions": run.functions, "calls": calls, "outputs": run.rows,
-                               "kernel_launches": run.kernel_launches,
-                               "graph_captures": run.graph_captures,
-                               "graph_replays": run.graph_replays}, indent=2))
-        return
-    for r in run.rows:
-        click.echo(f"{r['function']} call {r['call']} output{r['output']}: "
-                   f"{tuple(r['shape'])} {r['dtype']} crc32 {r['crc32']}")
-    click.echo(f"{', '.join(run.functions)}: {calls} call(s) each; {run.kernel_launches} kernel "
-               f"launches, {run.graph_captures} graph capture(s), {run.graph_replays} replay(s)")
+        click.echo(json.dumps(cpu_to_json(run, source.name, calls), indent=2))
+    else:
+        click.echo(cpu_text(run, calls), nl=False)
 
 
 DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what was not, and why.
@@ -1021,6 +1015,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     from .fileio import check_output, write_text
     from .passes.stage import wrong_stage
     from .report.analysis import analyze, one_function
+    from .report.diff_gates import gate_failures
     from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS, check_graph_counts
     from .report.patch_view import render_patch
     from .report.views import render_html, render_terminal, to_json
@@ -1028,7 +1023,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
     inputs = (input_path,) + ((output_path,) if output_path else ())
     check_output(output, inputs=inputs)
     # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
-    mod, source, in_text = read_module_as_read(input_path)
+    mod, source, in_text = load_input_keeping_text(input_path)
     name = source.name
     relax_names = [f.name for f in mod.relax_functions()]
     if function is not None and function not in relax_names:
@@ -1042,7 +1037,7 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
                                    "--capture-symbolic, --trust-extern, --strict-extern "
                                    "and --compat apply to the one-file form (which "
                                    "rewrites IN)")
-        out, out_source, out_text = read_module_as_read(output_path)
+        out, out_source, out_text = load_input_keeping_text(output_path)
         api.check_rewrite(mod, out, sources=(source, out_source))
         out_name = out_source.name
         report = None
@@ -1081,34 +1076,11 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
             rendered = None
     if rendered is not None:
         write_text(output, rendered, inputs=inputs)
-    gates = [(flag, ratio) for flag, ratio in (("--fail-under", fail_under),
-                                                ("--fail-under-captured", fail_under_captured))
-             if ratio is not None]
-    if gates and facts.kernel_launches == 0:
-        # A ratio of 0 of 0 would pass any gate, and a file cut off before its Relax
-        # functions is exactly such a module.
-        flag, ratio = gates[0]
-        click.echo(f"cgraph diff: nothing to capture: {name} has no kernel launch"
-                   f"{'' if mod.relax_functions() else ' (no Relax function)'}; "
-                   f"{flag} {ratio:.1%} fails", err=True)
-        sys.exit(EXIT_CHECK_FAILED)
-    failed = False
-    if fail_under is not None and facts.host_work_removed < fail_under:
-        click.echo(f"cgraph diff: host work per call {facts.host_work_before} -> "
-                   f"{facts.host_work_after} ({facts.host_work_removed:.1%} removed), below "
-                   f"--fail-under {fail_under:.1%}", err=True)
-        failed = True
-    if fail_under_captured is not None and facts.ratio < fail_under_captured:
-        click.echo(f"cgraph diff: {facts.captured} of {facts.kernel_launches} kernel launches "
-                   f"captured ({facts.ratio:.1%}), below --fail-under-captured "
-                   f"{fail_under_captured:.1%}", err=True)
-        failed = True
-    for w in graphs.failures:
-        click.echo(f"cgraph diff: {w.function} makes "
-                   f"{'unbounded' if w.graphs is None else f'up to {w.graphs:,}'} CUDA "
-                   f"graphs, over --fail-over-graphs {fail_over_graphs:,}", err=True)
-        failed = True
-    if failed:
+    failures = gate_failures(facts, name, bool(mod.relax_functions()), fail_under,
+                             fail_under_captured, graphs)
+    for line in failures:
+        click.echo(line, err=True)
+    if failures:
         sys.exit(EXIT_CHECK_FAILED)
 
 

@@ -17,9 +17,6 @@ for _name in ("COLUMNS", "LINES"):
     os.environ.pop(_name, None)
 
 ROOT = Path(__file__).resolve().parent.parent
-# The modules the tests import (tvm_oracle, module_gen, ...) and the scripts that record test
-# data from TVM live in tests/helpers (tests/README.md); imported by their names.
-sys.path.insert(0, str(Path(__file__).resolve().parent / "helpers"))
 SAMPLES = ROOT / "samples"
 TVM_SAMPLES = sorted((SAMPLES / "tvm").glob("*.relax"))
 SEED_SAMPLES = sorted((SAMPLES / "seeds").glob("*.relax"))

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from cli_runner import CliResult, cgraph
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # A small valid module. Cases below replace or append lines; the numbers are line numbers.
@@ -198,29 +200,24 @@ class Run:
     watched: dict[str, bytes] = field(default_factory=dict)  # files that must stay as they are
 
 
-def cgraph(argv: list[str], cwd: Path, stdin: bytes | None,
-           real_process: bool) -> subprocess.CompletedProcess:
-    """The CLI as a real process, or in this process (click's runner, in `cwd`): the first
+def run_case(argv: list[str], cwd: Path, stdin: bytes | None, real_process: bool) -> CliResult:
+    """The CLI as a real process, or in this process (cli_runner, in `cwd`): the first
     invocation of every case is a real process, the others in-process, which keeps the table
     within the suite's time on a 2-core machine."""
     if real_process:
         env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
         env.pop("CGRAPH_DEBUG", None)
-        return subprocess.run([sys.executable, "-m", "cudagraph_cli", *argv], cwd=cwd,
-                              env=env, input=stdin if stdin is not None else b"",
-                              capture_output=True, timeout=120)
-    from click.testing import CliRunner
-
-    from cudagraph_cli.cli import main
-
+        p = subprocess.run([sys.executable, "-m", "cudagraph_cli", *argv], cwd=cwd,
+                           env=env, input=stdin if stdin is not None else b"",
+                           capture_output=True, timeout=120)
+        return CliResult(p.returncode, p.stdout.decode("utf-8", "replace"),
+                         p.stderr.decode("utf-8", "replace"))
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        r = CliRunner(env={"NO_COLOR": "1", "CGRAPH_DEBUG": None}).invoke(
-            main, argv, input=stdin if stdin is not None else b"")
+        return cgraph(*argv, input=stdin if stdin is not None else b"")
     finally:
         os.chdir(old)
-    return subprocess.CompletedProcess(argv, r.exit_code, r.stdout_bytes, r.stderr_bytes)
 
 
 def runs_for(case: Case, tmp: Path) -> list[Run]:
@@ -336,14 +333,13 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
         what = "cgraph " + " ".join(run.argv)
         if run.out is not None and run.out not in run.watched:
             assert not (tmp_path / run.out).exists()
-        p = cgraph(run.argv, tmp_path, run.stdin, real_process=i == 0)
-        stderr = p.stderr.decode("utf-8", "replace")
-        assert "Traceback" not in stderr, f"{what}: traceback\n{stderr}"
-        assert p.returncode == 2, f"{what}: exit {p.returncode}, stderr:\n{stderr}"
+        p = run_case(run.argv, tmp_path, run.stdin, real_process=i == 0)
+        assert "Traceback" not in p.stderr, f"{what}: traceback\n{p.stderr}"
+        assert p.exit_code == 2, f"{what}: exit {p.exit_code}, stderr:\n{p.stderr}"
         if "json" in run.argv:  # the error as JSON on stdout too (docs/CLI.md)
             assert set(json.loads(p.stdout)) == {"error"}, f"{what}: {p.stdout[:200]!r}"
         else:
-            assert p.stdout == b"", f"{what}: wrote to stdout: {p.stdout[:200]!r}"
+            assert p.stdout == "", f"{what}: wrote to stdout: {p.stdout[:200]!r}"
         for name, content in run.watched.items():
             assert (tmp_path / name).read_bytes() == content, f"{what}: {name} was modified"
         if run.out is not None and run.out not in run.watched:
@@ -351,4 +347,4 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
         leftovers = sorted(x.name for x in tmp_path.iterdir() if x.name.startswith(".cgraph-"))
         assert not leftovers, f"{what}: temporary files left behind: {leftovers}"
         if case.kind != "usage":
-            check_located_error(case, stderr, what)
+            check_located_error(case, p.stderr, what)

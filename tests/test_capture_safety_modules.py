@@ -15,10 +15,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES
-from cudagraph_cli.cli import main
 from tvm_oracle import tvm_equal, tvm_parse_with_constants, without_alloc_ty_args
 
 FOLDER = REAL_SAMPLES / "capture_safety"
@@ -46,11 +45,6 @@ EXPECTED = {
     # an operator, not a call the pass lifts; its input is not statically planned either
     "to_vdevice": {"relax.to_vdevice": (0, 2)},
 }
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
-
 
 def path(name: str, stage: str) -> str:
     return str(FOLDER / f"{name}.{stage}.relax")
@@ -119,8 +113,8 @@ def test_provenance_header(name, stage):
 @pytest.mark.parametrize("stage", ["before", "after"])
 @pytest.mark.parametrize("name", NAMES)
 def test_cgraph_reads_it(name, stage):
-    code, output = cli("fmt", path(name, stage))
-    assert code == 0, output
+    r = cgraph("fmt", path(name, stage))
+    assert r.exit_code == 0, r.stderr
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -128,10 +122,10 @@ def test_cgraph_compat_rewrite_is_tvms_after_file(name, tmp_path):
     """The oracle agreement: with its corrections off, cgraph's rewrite of what TVM's pass was
     given is what TVM's pass gave."""
     out = str(tmp_path / f"{name}.relax")
-    code, output = cli("rewrite", "--compat", "tvm", path(name, "before"), "-o", out)
-    assert code == 0, output
-    code, output = cli("check", out, path(name, "after"))
-    assert code == 0, output
+    r = cgraph("rewrite", "--compat", "tvm", path(name, "before"), "-o", out)
+    assert r.exit_code == 0, r.stderr
+    r = cgraph("check", out, path(name, "after"))
+    assert r.exit_code == 0, r
 
 
 @pytest.mark.parametrize("name", NAMES)

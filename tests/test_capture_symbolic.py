@@ -15,11 +15,10 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES
 from cudagraph_cli import api, ir
-from cudagraph_cli.cli import main
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.ir.wellformed import check_module
 from cudagraph_cli.passes.guards import find_guards
@@ -34,11 +33,6 @@ SMALL = HERE / "bounded.relax"
 SMALL_N8 = HERE / "bounded.n8.expected.relax"
 LLAMA = REAL_SAMPLES / "mlc_llama_1b.before.relax"
 HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
-
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args))
-    return result.exit_code, result.output
 
 
 def small(**options):
@@ -74,11 +68,11 @@ def test_values_parse_and_bad_ones_are_refused():
 ])
 @pytest.mark.parametrize("command", ["rewrite", "diff"])
 def test_a_bad_value_is_a_usage_error_of_one_line(command, value, words):
-    code, out = cli(command, str(SMALL), "--capture-symbolic", value, "-o", "/dev/null")
-    assert code == 2
-    errors = [line for line in out.splitlines() if line.startswith("Error:")]
-    assert len(errors) == 1 and words in errors[0], out
-    assert "Traceback" not in out
+    code, out, err = cgraph(command, SMALL, "--capture-symbolic", value, "-o", "/dev/null")
+    assert code == 2 and out == ""
+    errors = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and words in errors[0], err
+    assert "Traceback" not in err
 
 
 def test_without_a_bound_it_is_the_hint_attribute():
@@ -114,9 +108,8 @@ def test_the_bounded_rewrite_is_well_formed_prints_and_reads_back(tmp_path):
     assert print_module(parse_module(text)) == text  # cgraph fmt is stable on it
     path = tmp_path / "out.relax"
     path.write_text(text)
-    assert cli("check", str(path), str(path))[0] == 0
-    code, fmt = cli("fmt", str(path))
-    assert code == 0 and fmt == text
+    assert cgraph("check", path, path).exit_code == 0
+    assert cgraph("fmt", path) == (0, text, "")
 
 
 TWO_VARS = """
@@ -146,10 +139,10 @@ def test_a_bound_not_below_the_upper_bound_writes_no_guard_and_warns(most):
     _, bounded = small(capture_symbolic=(f"n:{most}",))
     _, plain = small(capture_symbolic=("n",))
     assert find_guards(bounded) == [] and module_difference(bounded, plain) is None
-    code, text = cli("rewrite", str(SMALL), "--capture-symbolic", f"n:{most}")
+    code, _, said = cgraph("rewrite", SMALL, "--capture-symbolic", f"n:{most}")
     assert code == 0
     assert f"bounded.relax:8:9: warning: --capture-symbolic n:{most} is not below main's " \
-        "tir_var_upper_bound of n, 16: every call is within it, so no guard is written" in text
+        "tir_var_upper_bound of n, 16: every call is within it, so no guard is written" in said
     _, below = small(capture_symbolic=("n:15",))
     assert [g.text() for g in find_guards(below)] == ["n <= 15"]
 
@@ -193,10 +186,10 @@ def test_verify_says_which_values_ran(tmp_path):
     _, out = small(capture_symbolic=("n:8",))
     path = tmp_path / "out.relax"
     path.write_text(print_module(out))
-    code, text = cli("verify", str(SMALL), str(path))
+    code, text, _ = cgraph("verify", SMALL, path)
     assert code == 0
     assert "1 bounded graph launch(es) (n <= 8); ran with n = 1, 9, 8, 10" in text
-    code, text = cli("verify", str(SMALL), str(path), "--format", "json")
+    code, text, _ = cgraph("verify", SMALL, path, "--format", "json")
     report = json.loads(text)
     assert report["symbolic_values"] == {"n": [1, 9, 8, 10]}
     assert report["bounded_graphs"] == [{"function": "main", "graph": 0, "guard": "n <= 8"}]
@@ -230,7 +223,7 @@ def test_verify_catches_a_guard_inverted_swapped_or_unkeyed(tmp_path):
     text = print_module(out)
     inverted = tmp_path / "inverted.relax"
     inverted.write_text(text.replace("R.prim_value(n <= 8)", "R.prim_value(n > 8)"))
-    code, said = cli("verify", str(SMALL), str(inverted))
+    code, said, _ = cgraph("verify", SMALL, inverted)
     assert code == 1
     assert "differ: guard in the rewritten module: function 'main', call 1: graph 0 " \
            "(main_cuda_graph_capture) did not run at n = 1, within its bound n <= 8" in said
@@ -244,7 +237,7 @@ def test_verify_catches_a_guard_inverted_swapped_or_unkeyed(tmp_path):
     broken = tmp_path / "unkeyed.relax"
     broken.write_text(unkeyed(text))
     assert broken.read_text() != text
-    code, said = cli("verify", str(SMALL), str(broken))
+    code, said, _ = cgraph("verify", SMALL, broken)
     # Call 3 (n = 8) replays the graph captured at n = 1.
     assert code == 1 and said.startswith("differ: function 'main', call 3, output"), said
 
@@ -256,15 +249,15 @@ def test_diff_counts_the_graph_path(tmp_path):
     path = tmp_path / "out.relax"
     path.write_text(print_module(out))
     for args in ((str(SMALL), str(path)), (str(SMALL), "--capture-symbolic", "n:8")):
-        code, text = cli("diff", *args, "--format", "json")
-        assert code == 0, text
+        code, text, err = cgraph("diff", *args, "--format", "json")
+        assert code == 0, err
         (f,) = json.loads(text)["functions"]
         # k_in, copy outside; k1 and k2 in one graph (the path taken while n <= 8).
         assert (f["kernel_launches"], f["captured"], f["regions"],
                 f["kernel_launches_after"]) == (4, 2, 1, 2)
         # Beyond n <= 8 the region's k1 and k2 run eagerly: 4 kernel launches, no graph.
         assert (f["host_work_after"], f["host_work_above_bound"]) == (3, 4)
-    code, text = cli("diff", str(SMALL), "--capture-symbolic", "n:8", "--summary")
+    code, text, _ = cgraph("diff", SMALL, "--capture-symbolic", "n:8", "--summary")
     assert "main: host work 3 per call within its guards (n <= 8), 4 beyond them" in \
         " ".join(text.split())
 
@@ -282,13 +275,11 @@ def test_llama_prefill_is_captured_below_the_bound(llama, tmp_path):
     mod, out = llama
     path = tmp_path / "out.relax"
     path.write_text(api.print_module(out))
-    # -o: CliRunner mixes stderr into its output, and prefill's 18 x 256 = 4,608 graphs are
-    # over diff's default --warn-over-graphs (4096), warned about on stderr
-    # (test_diff_graph_warnings.py)
-    code, text = cli("diff", str(LLAMA), str(path), "--format", "json",
-                     "-o", str(tmp_path / "diff.json"))
-    assert code == 0, text
-    assert "prefill: up to 4,608 CUDA graphs, over 4,096" in text
+    # prefill's 18 x 256 = 4,608 graphs are over diff's default --warn-over-graphs (4096),
+    # warned about on stderr (test_diff_graph_warnings.py)
+    code, _, said = cgraph("diff", LLAMA, path, "--format", "json", "-o", tmp_path / "diff.json")
+    assert code == 0, said
+    assert "prefill: up to 4,608 CUDA graphs, over 4,096" in said
     facts = {f["name"]: f for f in json.loads((tmp_path / "diff.json").read_text())["functions"]}
     # The option's goal (docs/REWRITE.md): prefill 180 -> at most 25 kernel and graph
     # launches on the graph path;
@@ -379,26 +370,18 @@ def test_llama_builds_with_the_bound_and_equals_tvms_hint_without(tvm):
     guards, and cgraph's pass without the bound, on what TVM's pass was given, equals TVM's
     pass on it with the hint attribute on prefill. And the CLI's output loads in TVM with the
     well-formedness check on."""
-    import importlib.util
-
     from tvm import relax
     from tvm.s_tir import dlight as dl
     from tvm_oracle import tvm_equal, tvm_parse_with_constants
 
-    from conftest import ROOT
+    from bench.corpus import mlc_models, tvm_capture
     from cudagraph_cli.tvm import cuda_pipeline, on_a_short_stack, rewrite_module
 
-    spec = importlib.util.spec_from_file_location(
-        "build_corpus", ROOT / "bench" / "corpus" / "build_corpus.py")
-    build_corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_corpus)
-    import mlc_models
-
-    target = tvm.target.Target(build_corpus.TARGET)
-    recorder = build_corpus.Capture()
+    target = tvm.target.Target(tvm_capture.TARGET)
+    recorder = tvm_capture.Capture()
     pipeline = cuda_pipeline(before_schedule=[dl.ApplyDefaultSchedule(dl.gpu.LowBatchGEMV(4))],
                              capture_symbolic=["seq_len:256"])
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
         ex = relax.build(mlc_models.build("mlc_llama_1b", target), target=target,
                          relax_pipeline=pipeline)
@@ -418,7 +401,7 @@ def test_llama_builds_with_the_bound_and_equals_tvms_hint_without(tvm):
                        theirs["prefill"].without_attr(HINT))
     assert tvm_equal(mine, theirs) is None
 
-    code, text = cli("rewrite", str(LLAMA), "--capture-symbolic", "seq_len:256")
+    code, text, _ = cgraph("rewrite", LLAMA, "--capture-symbolic", "seq_len:256")
     assert code == 0
     on_a_short_stack(tvm_parse_with_constants, text, {}, check_well_formed=True)
 
@@ -442,7 +425,7 @@ def test_a_capture_whose_first_parameter_is_an_expression_of_a_later_one_runs(st
     """The capture function's first parameter has shape (2 * n,) and only its trailing
     shape_expr gives n: the executor binds variables standing alone over all parameters
     before it checks expressions (it stopped with "symbolic variable 'n' has no value",
-    found by bench/mutants.py's controls)."""
+    found by bench/mutants/'s controls)."""
     original = api.load(REAL_SAMPLES / f"{stem}.before.relax")
     rewritten = parse_module(print_module(
         rewrite(original, RewriteOptions(capture_symbolic=(value,)))[0]))

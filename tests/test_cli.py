@@ -7,6 +7,7 @@ import os
 
 import pytest
 
+from cli_runner import cgraph
 from conftest import ROOT, TVM_SAMPLES, run_cli
 from cudagraph_cli import __version__
 
@@ -70,17 +71,13 @@ def test_check_equal_and_different():
 
 
 def test_check_of_formatted_copy_in_other_dialect(tmp_path):
-    from click.testing import CliRunner
-
-    from cudagraph_cli.cli import main
-
     # In-process: 21 samples x 2 commands as processes cost 18 s of the suite.
     for path in TVM_SAMPLES:
         legacy = tmp_path / path.name
-        r = CliRunner().invoke(main, ["fmt", str(path), "--dialect", "legacy", "-o", str(legacy)])
-        assert r.exit_code == 0, (path, r.output)
-        r = CliRunner().invoke(main, ["check", str(legacy), str(path)])
-        assert r.exit_code == 0, (path, r.output)
+        r = cgraph("fmt", path, "--dialect", "legacy", "-o", legacy)
+        assert r.exit_code == 0, (path, r)
+        r = cgraph("check", legacy, path)
+        assert r.exit_code == 0, (path, r)
 
 
 def test_check_json():
@@ -112,13 +109,9 @@ def test_input_never_modified(tmp_path):
 
 
 def test_every_command_listed_and_a_misspelled_one_suggested():
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-
-    r = CliRunner().invoke(cli.main, ["--help"])
-    rows = r.output.split("Commands:")[1].splitlines()
+    r = cgraph("--help")
+    rows = r.stdout.split("Commands:")[1].splitlines()
     listed = [row.split()[0] for row in rows if row.startswith("  ") and row[2] != " "]
     assert listed == ["check", "diff", "fmt", "gen", "kernels", "rewrite", "run", "verify"]
-    r = CliRunner().invoke(cli.main, ["fm"])
-    assert r.exit_code == 2 and "No such command 'fm'. Did you mean 'fmt'?" in r.output
+    r = cgraph("fm")
+    assert r.exit_code == 2 and "No such command 'fm'. Did you mean 'fmt'?" in r.stderr

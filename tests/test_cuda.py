@@ -21,6 +21,7 @@ import json
 import numpy as np
 import pytest
 
+from cli_runner import cgraph
 from conftest import ROOT, run_cli, nvrtc_or_skip
 from host_driver import HostDriver, build_host_library, gxx
 from synthetic_formula import synthetic_by_hand
@@ -44,19 +45,16 @@ TVM_DIR = ROOT / "samples" / "tvm"
 
 @pytest.fixture
 def sim_cli(monkeypatch):
-    """`cgraph` in process, with --device N on the simulated driver; returns invoke(*args)."""
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
+    """cli_runner's `cgraph`, with --device N on the simulated driver (`driver`)."""
     from cudagraph_cli.cuda import cuda_driver
 
     if gxx() is None:
         pytest.skip("g++ is needed to run kernels.cu on the host")
 
-    def invoke(*args, driver=HostDriver):
+    def on_the_simulated_driver(*args, driver=HostDriver):
         monkeypatch.setattr(cuda_driver, "open_driver", driver)
-        return CliRunner().invoke(cli.main, [str(a) for a in args])
-    return invoke
+        return cgraph(*args)
+    return on_the_simulated_driver
 
 
 @pytest.fixture(scope="module")
@@ -563,16 +561,16 @@ def test_run_without_a_gpu_says_so_in_one_line():
 def test_run_cli_on_the_simulated_gpu(sim_cli):
     path = MODELS / "prefill_decode.relax"
     r = sim_cli("run", path, "--device", "0", "--iters", "3", "--warmup", "1", "--shape", "n=2,5")
-    assert r.exit_code == 0, r.output
-    assert "outputs equal bit for bit: reference (cpu) = eager (GPU) = graph (GPU)" in r.output
-    assert "n=5" in r.output and "host launches" in r.output
+    assert r.exit_code == 0, r.stderr
+    assert "outputs equal bit for bit: reference (cpu) = eager (GPU) = graph (GPU)" in r.stdout
+    assert "n=5" in r.stdout and "host launches" in r.stdout
     r = sim_cli("run", path, "--device", "0", "--iters", "2", "--warmup", "0", "--format", "json",
                 "--function", "decode")
-    doc = json.loads(r.output)
+    doc = json.loads(r.stdout)
     assert r.exit_code == 0 and [t["function"] for t in doc["timings"]] == ["decode"]
     assert doc["check"]["calls"][0] == {"function": "decode", "call": 1, "outputs": 1}
     r = sim_cli("run", path, "--device", "0", "--function", "nope")
-    assert r.exit_code == 2 and "no public function named nope" in r.output
+    assert r.exit_code == 2 and "no public function named nope" in r.stderr
 
 
 def test_run_options_that_need_a_gpu_are_refused_on_cpu():
@@ -726,8 +724,8 @@ def test_user_kernels_replace_the_library_by_name(host, sim_cli, tmp_path):
     cu = tmp_path / "mine.cu"
     cu.write_text(USER_CU)
     res = sim_cli("run", src, "--device", "0", "--kernels", cu, "--iters", "1", "--warmup", "0")
-    assert res.exit_code == 0, res.output
-    assert "user kernels used: add_one; defined but never launched: never_used" in res.output
+    assert res.exit_code == 0, res.stderr
+    assert "user kernels used: add_one; defined but never launched: never_used" in res.stdout
 
 
 def test_a_broken_user_kernel_file_is_a_located_error(sim_cli, tmp_path):
@@ -747,8 +745,8 @@ def test_a_broken_user_kernel_file_is_a_located_error(sim_cli, tmp_path):
     cu.write_text(USER_CU.replace("a[i] + 2.0f", "a[i] + two"))
     res = sim_cli("run", MODELS / "mlp_block.relax", "--device", "0", "--kernels", cu,
                   driver=NvrtcHost)
-    assert res.exit_code == 2
-    lines = res.output.splitlines()
+    assert res.exit_code == 2 and res.stdout == ""
+    lines = res.stderr.splitlines()
     assert lines[0] == f'{cu}:8:30: error: NVRTC (sm_90): identifier "two" is undefined'
     assert lines[1].strip() == "if (i < n) b[i] = a[i] + two;" and lines[2].endswith("^")
     assert cuda_backend.user_kernel_names(cu.read_text()) == ["add_one", "never_used"]
@@ -856,8 +854,8 @@ def test_run_a_given_rewrite_tvms_expected_output(sim_cli, pair):
     its test suite) instead of cgraph's."""
     res = sim_cli("run", TVM_DIR / f"{pair}_before.relax", TVM_DIR / f"{pair}_expected.relax",
                   "--device", "0", "--iters", "1", "--warmup", "0", "--format", "json")
-    assert res.exit_code == 0, res.output
-    doc = json.loads(res.output)
+    assert res.exit_code == 0, res.stderr
+    doc = json.loads(res.stdout)
     assert doc["ok"] and doc["graphs"]["captures"] >= 1
 
 
@@ -897,8 +895,8 @@ def test_a_given_rewrite_that_fails_is_located_in_its_own_file(sim_cli, tmp_path
     bad.write_text(text.replace("storage1: R.Any = R.memory.alloc_storage(R.shape([32])",
                                 "storage1: R.Any = R.memory.alloc_storage(R.shape([16])", 1))
     res = sim_cli("run", TVM_DIR / "vm_builtin_before.relax", bad, "--device", "0")
-    assert res.exit_code == 2, res.output
-    first = res.output.splitlines()[0]
+    assert res.exit_code == 2, res.stderr
+    first = res.stderr.splitlines()[0]
     assert first.startswith(f"{bad}:") and "does not fit its storage of 16 bytes" in first
 
 

@@ -8,11 +8,10 @@ import zlib
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import ROOT, run_cli
 from synthetic_formula import aes_sbox
-from cudagraph_cli.cli import main as cgraph_main
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.backend import CpuBackend, ExecError
 from cudagraph_cli.exec.interpreter import Executor
@@ -246,10 +245,10 @@ def test_input_dimensions_given_by_expressions():
     # x: (n, m, T.max(n - m, 1)); with n = 3, m = 1 the last dimension is max(2, 1) = 2, and
     # with n = m = 2 it is max(0, 1) = 1 (the result has x's shape).
     path = REAL_DIR / "static_plan_tir_var_decreasing_monotone.before.relax"
-    r = CliRunner().invoke(cgraph_main, ["run", str(path), "--device", "cpu", "--calls", "2",
-                                         "--shape", "n=3,2", "--shape", "m=1,2"])
-    assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
+    r = cgraph("run", path, "--device", "cpu", "--calls", "2", "--shape", "n=3,2",
+               "--shape", "m=1,2")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
     assert lines[0].startswith("main call 1 output: (3, 1, 2) float32")
     assert lines[1].startswith("main call 2 output: (2, 2, 1) float32")
 
@@ -304,8 +303,8 @@ def test_every_real_module_verifies_and_runs(path):
     out, _ = rewrite(original)
     report = verify(original, out)
     assert report.equal, report.difference
-    r = CliRunner().invoke(cgraph_main, ["run", str(path), "--device", "cpu"])
-    assert r.exit_code == 0, r.output
+    r = cgraph("run", path, "--device", "cpu")
+    assert r.exit_code == 0, r.stderr
 
 
 TVM_BEFORE = sorted(TVM_DIR.glob("*_before.relax"))

@@ -45,14 +45,14 @@ def test_harness_sees_a_crash_and_an_unlocated_error(monkeypatch):
     def boom(path):
         raise ZeroDivisionError("planted")
 
-    monkeypatch.setattr(cli, "read_module", boom)
+    monkeypatch.setattr(cli, "load_input", boom)
     [finding] = harness.check(sample).findings
     assert finding.kind == "crash" and "ZeroDivisionError" in finding.where
 
     def unlocated(path):
         raise cli.SourceError("planted", filename=path)
 
-    monkeypatch.setattr(cli, "read_module", unlocated)
+    monkeypatch.setattr(cli, "load_input", unlocated)
     [finding] = harness.check(sample).findings
     assert finding.kind == "unlocated"
 
@@ -64,7 +64,7 @@ def test_harness_sees_a_hang(monkeypatch):
         while True:
             time.sleep(0.01)
 
-    monkeypatch.setattr(cli, "read_module", forever)
+    monkeypatch.setattr(cli, "load_input", forever)
     harness = fuzz.Harness(time_limit_s=0.2)
     [finding] = harness.check(b"x").findings
     assert finding.kind == "hang"

@@ -20,20 +20,17 @@ how often a single changed byte survives (docs/EXECUTOR.md, "Kernels").
 
 from __future__ import annotations
 
-import sys
 from collections import defaultdict
 
 import numpy as np
 import pytest
 
-from conftest import REAL_SAMPLES, ROOT
+from bench.bench_input_sensitivity import decode_logits, fingerprint
+from conftest import REAL_SAMPLES
 from cudagraph_cli import api
 from cudagraph_cli.exec import inputs as verify_mod
 from cudagraph_cli.exec.inputs import Inputs
 from cudagraph_cli.text.reader import parse_module
-
-sys.path.insert(0, str(ROOT / "bench"))
-from bench_input_sensitivity import decode_logits, fingerprint  # noqa: E402
 
 # The tensor-parallel 8B stands for the families of issue 34 (seven functions each); the
 # bench runs them all.

@@ -16,10 +16,10 @@ import sys
 import threading
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import ROOT, run_cli
-from cudagraph_cli import cli, fileio
+from cudagraph_cli import fileio
 from cudagraph_cli.diagnostics import Loc, SourceError, excerpt
 
 SAMPLE = ROOT / "samples" / "tvm" / "tuple_before.relax"
@@ -58,11 +58,6 @@ def make_device(tmp_path, name: str, minor: int):
 
 def no_temporaries(directory) -> bool:
     return not list(directory.glob(".cgraph-*"))
-
-
-def invoke(*args, input: bytes | None = None):
-    """`cgraph ARGS` in this process (so that a test can lower MAX_INPUT_BYTES)."""
-    return CliRunner().invoke(cli.main, [str(a) for a in args], input=input)
 
 
 class FifoPeer:
@@ -303,29 +298,29 @@ def test_the_limit_counts_bytes_of_a_regular_file(tmp_path, small_limit):
     exact = tmp_path / "exact.relax"
     exact.write_bytes(text + b"#" * (small_limit - len(text) - 1) + b"\n")
     assert os.path.getsize(exact) == small_limit
-    assert invoke("fmt", exact).exit_code == 0
+    assert cgraph("fmt", exact).exit_code == 0
     over = tmp_path / "over.relax"
     over.write_bytes(exact.read_bytes() + b"\n")
-    r = invoke("fmt", over)
+    r = cgraph("fmt", over)
     assert r.exit_code == 2
     assert r.stderr == f"{over}: error: input larger than 4096 bytes; not a module cgraph " \
                        "can read\n"
 
 
 def test_a_stream_past_the_limit_is_refused(tmp_path, small_limit):
-    r = invoke("fmt", "-", input=b"#" * (small_limit + 1))
+    r = cgraph("fmt", "-", input=b"#" * (small_limit + 1))
     assert r.exit_code == 2 and "<stdin>: error: input larger than 4096 bytes" in r.stderr
     fifo = tmp_path / "in.fifo"
     os.mkfifo(fifo)
     writer = FifoPeer(fifo, b"#" * (10 * small_limit))
-    r = invoke("fmt", fifo)
+    r = cgraph("fmt", fifo)
     writer.finish()
     assert r.exit_code == 2 and f"{fifo}: error: input larger than 4096 bytes" in r.stderr
 
 
 def test_an_endless_device_is_refused(tmp_path, small_limit):
     zero = make_device(tmp_path, "zero", 5)
-    r = invoke("fmt", zero)
+    r = cgraph("fmt", zero)
     assert r.exit_code == 2
     assert r.stderr == f"{zero}: error: input larger than 4096 bytes; not a module cgraph " \
                        "can read\n"

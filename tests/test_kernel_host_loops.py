@@ -15,12 +15,13 @@ from NVRTC.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 
 import pytest
 
-from conftest import REAL_SAMPLES, ROOT, nvrtc_or_skip
+from bench.corpus.tvm_capture import build_and_capture
+from cli_runner import cgraph
+from conftest import REAL_SAMPLES, nvrtc_or_skip
 from host_driver import RecordingDriver, gxx
 from cudagraph_cli.cuda import nvrtc
 from cudagraph_cli.cuda.launch_manifest import (Expr, HostLoop, Kernel, ManifestError,
@@ -34,14 +35,6 @@ SAMPLER = REAL_SAMPLES / "capture_safety" / "sampler_tir.before.relax"
 N_BOUND = 1 << 20
 
 
-def _build_corpus():
-    spec = importlib.util.spec_from_file_location(
-        "build_corpus", ROOT / "bench" / "corpus" / "build_corpus.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def cumsum_alone_text() -> str:
     """The issue's module: `op.cumsum` over int32 [n], TVM's dump before RewriteCUDAGraph."""
     from tvm.relax.frontend import nn
@@ -52,7 +45,7 @@ def cumsum_alone_text() -> str:
             return op.cumsum(x, axis=0)
 
     mod, _ = Cumsum().export_tvm(spec={"forward": {"x": nn.spec.Tensor(("n",), "int32")}})
-    return _build_corpus().build_and_capture(mod, "cumsum")[0]
+    return build_and_capture(mod, "cumsum")[0]
 
 
 def cumsum_captured_text() -> str:
@@ -74,7 +67,7 @@ def cumsum_captured_text() -> str:
 
     mod, _ = Cumsum().export_tvm(spec={"forward": {"x": nn.spec.Tensor((1, "n"), "int32")}})
     mod["forward"] = mod["forward"].with_attr("tir_var_upper_bound", {"n": N_BOUND})
-    text = _build_corpus().build_and_capture(mod, "cumsum_captured")[0]
+    text = build_and_capture(mod, "cumsum_captured")[0]
     text, count = re.subn(r'R\.call_packed\("vm\.builtin\.reshape", (\w+), R\.shape\(\[1, n\]\), '
                           r'ty_args=\(R\.Tensor\(\(1, n\), dtype="int32"\),\)\)', r"\1", text)
     assert count == 2, "TVM's legalized cumsum changed: expected its two reshapes"
@@ -194,15 +187,11 @@ def test_the_cumsum_alone_has_two_host_loops(alone):
 
 def test_the_cli_writes_the_cumsum_kernels(alone, tmp_path):
     """The issue's command: `cgraph kernels` exits 0 and writes the manifest with the loops."""
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-
     text = alone[0]
     src, out = tmp_path / "cumsum.before.relax", tmp_path / "cumsum.cu"
     src.write_text(text)
-    r = CliRunner().invoke(cli.main, ["kernels", str(src), "-o", str(out)])
-    assert r.exit_code == 0, r.output
+    r = cgraph("kernels", src, "-o", out)
+    assert r.exit_code == 0, r.stderr
     prim = read_manifest(out.read_text(), str(out)).prim_funcs[CUMSUM]
     assert [type(s).__name__ for s in prim.launch_steps] == ["Kernel", "HostLoop", "HostLoop",
                                                              "Kernel"]
@@ -446,17 +435,13 @@ def test_a_launch_under_a_condition_is_located(tvm, tmp_path):
     """An `if` on a shape around a launch in TVM's host code: not in the manifest's language,
     so an error at the PrimFunc (the cumsum's host code has `if`s only around its argument
     checks, which launch nothing)."""
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-
     src = tmp_path / "cond.relax"
     src.write_text(NESTED_TIR.replace("LAST", "if n > T.int64(8):\n            " +
                                       LAST.replace("\n", "\n    ")))
-    r = CliRunner().invoke(cli.main, ["kernels", str(src), "-o", str(tmp_path / "c.cu")])
-    assert r.exit_code == 2, r.output
+    r = cgraph("kernels", src, "-o", tmp_path / "c.cu")
+    assert r.exit_code == 2, r.stderr
     assert f"{src}:10:9: error: PrimFunc 'rounds': TVM's host code launches a kernel under a " \
-           "condition" in r.output
+           "condition" in r.stderr
     assert not (tmp_path / "c.cu").exists()
 
 
@@ -517,10 +502,7 @@ def test_the_kernels_bench_runs(alone, tmp_path, capsys):
     text = alone[0]
     src = tmp_path / "cumsum.before.relax"
     src.write_text(text)
-    spec = importlib.util.spec_from_file_location(
-        "bench_kernels_corpus", ROOT / "bench" / "bench_kernels_corpus.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from bench import bench_kernels_corpus as bench
     doc, out = tmp_path / "B.md", tmp_path / "b.json"
     doc.write_text("# x\n")
     nvrtc_or_skip()

@@ -6,18 +6,12 @@ verbs read it as it is."""
 from __future__ import annotations
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES
-from cudagraph_cli.cli import main
 
 DUMP = REAL_SAMPLES / "mlc_debug_dump" / "debug-phase5.py"
 CORPUS = REAL_SAMPLES / "mlc_llama_1b.before.relax"
-
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
 
 
 def without_header(text: str) -> str:
@@ -48,26 +42,27 @@ def test_tvms_reader_rejects_the_dump_that_cgraph_reads(tvm):
 
 
 def test_fmt_and_rewrite_read_the_dump_as_it_is(tmp_path):
-    code, formatted = cli("fmt", str(DUMP))
-    assert code == 0
+    code, formatted, said = cgraph("fmt", DUMP)
+    assert (code, said) == (0, "")
     # the same module as the corpus file: cgraph's printing differs only by the header
-    code, reference = cli("fmt", str(CORPUS))
-    assert code == 0 and formatted == from_imports(reference)
+    code, reference, said = cgraph("fmt", CORPUS)
+    assert (code, said) == (0, "") and formatted == from_imports(reference)
     out = tmp_path / "debug-phase5.graph.relax"
-    code, _ = cli("rewrite", str(DUMP), "-o", str(out))
-    assert code == 0
-    code, reference = cli("rewrite", str(CORPUS))
+    assert cgraph("rewrite", DUMP, "-o", out) == (0, "", "")
+    code, reference, _ = cgraph("rewrite", CORPUS)
     assert out.read_text() == from_imports(reference)
 
 
 def test_diff_and_verify_read_the_dump_as_it_is(tmp_path):
-    code, shown = cli("diff", str(DUMP))
-    assert code == 0
+    shown = cgraph("diff", DUMP)
+    assert shown.exit_code == 0
     # what it shows of the corpus file (tests/test_real_workflow.py holds those counts to TVM's)
-    code, reference = cli("diff", str(CORPUS))
-    assert code == 0 and shown == reference.replace(str(CORPUS), str(DUMP))
+    reference = cgraph("diff", CORPUS)
+    assert reference.exit_code == 0
+    assert shown.stdout == reference.stdout.replace(str(CORPUS), str(DUMP))
+    assert shown.stderr == reference.stderr.replace(str(CORPUS), str(DUMP))
     out = tmp_path / "debug-phase5.graph.relax"
-    assert cli("rewrite", str(DUMP), "-o", str(out))[0] == 0
-    code, said = cli("verify", str(DUMP), str(out), "--function", "decode", "--calls", "2")
-    assert code == 0, said
+    assert cgraph("rewrite", DUMP, "-o", out).exit_code == 0
+    code, said, err = cgraph("verify", DUMP, out, "--function", "decode", "--calls", "2")
+    assert code == 0, err
     assert said.startswith(f"equal: {out} computes what {DUMP} computes (decode: 2 calls")

@@ -1,7 +1,7 @@
 """A sample of the mutation suite (issue 31): wrong rewrites of real models that verify must
 catch, at early, middle and late layers, and right ones it must find equal.
 
-The generator is bench/mutants.py; the whole suite (every class, position and model, with the
+The generator is bench/mutants/; the whole suite (every class, position and model, with the
 table of docs/EXECUTOR.md) is bench/bench_mutants.py. Here: each class at one or more positions
 of the Llama-3.2-1B decode (prefill for the guards), a few of the 2-layer nn_llama_kv, and the
 controls. Nothing is marked xfail: a case that fails names a verify that misses a wrong rewrite
@@ -11,17 +11,14 @@ controls. Nothing is marked xfail: a case that fails names a verify that misses 
 from __future__ import annotations
 
 import gc
-import sys
 
 import pytest
 
+from bench import mutants
+from bench.mutants import controls, graph, guards, kernel
 from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "bench"))
-
-import mutants  # noqa: E402
-from cudagraph_cli import api  # noqa: E402
-from cudagraph_cli.passes.options import RewriteOptions  # noqa: E402
+from cudagraph_cli import api
+from cudagraph_cli.passes.options import RewriteOptions
 
 CALLS = 3
 REAL = ROOT / "samples" / "real"
@@ -82,7 +79,7 @@ def test_layers_of_the_1b_decode_are_found(llama_1b):
 @pytest.mark.parametrize("position,layer", [("early", 0), ("middle", 8), ("late", 15)])
 def test_a_drop_is_at_its_layer_and_changes_what_a_launch_reads(llama_1b, position, layer):
     b = llama_1b["decode"]
-    m = b.drop(position)
+    m = kernel.drop(b, position)
     assert m.layer == layer and m.kind == "drop"
     after = mutants.trace(m.module, "decode")
     assert len(after.events) == len(b.trace.events) - 1
@@ -91,12 +88,13 @@ def test_a_drop_is_at_its_layer_and_changes_what_a_launch_reads(llama_1b, positi
 
 def test_the_trace_of_a_module_equals_itself(llama_1b):
     t = llama_1b["decode"].trace
-    assert mutants.first_difference(t, mutants.trace(llama_1b["rewritten"], "decode")) is None
+    again = mutants.trace(llama_1b["rewritten"], "decode")
+    assert mutants.first_divergent_launch(t, again) is None
 
 
 def test_a_control_swaps_independent_launches_only(llama_1b):
     b = llama_1b["decode"]
-    c = b.reorder_control("middle")
+    c = controls.reorder_control(b, "middle")
     after = mutants.trace(c.module, "decode")
     assert [e.kernel for e in after.events] != [e.kernel for e in b.trace.events]
     assert sorted(e.kernel for e in after.events) == sorted(e.kernel for e in b.trace.events)
@@ -105,11 +103,11 @@ def test_a_control_swaps_independent_launches_only(llama_1b):
 def test_what_cannot_be_built_says_why(llama_1b):
     # The 1B's graphs never return two outputs of one type: no off-by-one that type-checks.
     with pytest.raises(mutants.NotBuildable, match="two outputs of one type"):
-        llama_1b["decode"].output_index("middle")
+        graph.output_index(llama_1b["decode"], "middle")
     with pytest.raises(mutants.NotBuildable, match="after the last layer"):
-        llama_1b["decode"].graph_owned_return("early")
+        graph.graph_owned_return(llama_1b["decode"], "early")
     with pytest.raises(mutants.NotBuildable, match="no guarded graph"):
-        llama_1b["decode"].guard_inverted("early")
+        guards.guard_inverted(llama_1b["decode"], "early")
 
 
 # ---- verify catches them ----------------------------------------------------------------------
@@ -147,7 +145,7 @@ def test_verify_catches_a_mutant_of_a_small_model(llama_kv, kind):
 
 @pytest.mark.parametrize("position", mutants.POSITIONS)
 def test_independent_launches_swapped_verify_equal(llama_1b, position):
-    c = llama_1b["decode"].reorder_control(position)
+    c = controls.reorder_control(llama_1b["decode"], position)
     assert equal(llama_1b["original"], c.module, "decode"), f"{c.name}: {c.proof}"
 
 

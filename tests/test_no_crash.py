@@ -13,10 +13,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import SAMPLES, run_cli
-from cudagraph_cli import cli
 from cudagraph_cli.exec.backend import MAX_ALLOC_BYTES, ExecError, check_alloc_size
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.pipeline import rewrite
@@ -28,12 +27,6 @@ MODELS = SAMPLES / "models"
 BEFORE = (TVM_DIR / "rewrite_cuda_graph_before.relax").read_text()
 RUN_OR_CAPTURE_ARGS = "(cls.main_cuda_graph_capture, (alloc, alloc1, storage, storage2), " \
     "R.prim_value(0))"
-
-
-def cgraph(*args):
-    """`cgraph ARGS` in process: (exit status, stdout, stderr)."""
-    r = CliRunner().invoke(cli.main, [str(a) for a in args])
-    return r.exit_code, r.stdout, r.stderr
 
 
 def rewritten_text() -> str:

@@ -12,10 +12,9 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import SAMPLES
-from cudagraph_cli import cli
 
 BEFORE = (SAMPLES / "tvm" / "rewrite_cuda_graph_before.relax").read_text()
 # Hand derivation: line 12 of the sample is `i0 = T.axis.spatial(...)`, the first statement
@@ -23,11 +22,6 @@ BEFORE = (SAMPLES / "tvm" / "rewrite_cuda_graph_before.relax").read_text()
 # the `class Before:` header, where a module-level error points, is line 4.
 CUT = "\n".join(BEFORE.split("\n")[:12]) + "\n"
 CLASS_LINE = 4
-
-
-def cgraph(*args):
-    r = CliRunner().invoke(cli.main, [str(a) for a in args])
-    return r.exit_code, r.stdout, r.stderr
 
 
 @pytest.fixture

@@ -6,10 +6,9 @@ import dataclasses
 import json
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES, SAMPLES, for_every_sample_test
-from cudagraph_cli.cli import main
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes import storage_collector
 from cudagraph_cli.passes.explain import explain
@@ -23,11 +22,6 @@ REAL = sorted(p.name[:-len(".before.relax")]
               for p in for_every_sample_test(REAL_SAMPLES.glob("*.before.relax")))
 # Every correction shows on it: TVM's output reads a storage the `if` overwrote.
 IF_REUSE = str(SAMPLES / "branches" / "if_reuse_before.relax")
-
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args))
-    return result.exit_code, result.output
 
 
 def test_tvm_compat_turns_every_correction_off_and_keeps_the_options():
@@ -55,7 +49,7 @@ def test_tvm_compat_turns_every_correction_off_and_keeps_the_options():
 
 @pytest.mark.parametrize("command", ["rewrite", "diff"])
 def test_flags_are_derived_from_the_fields(command):
-    code, out = cli(command, "--help")
+    code, out, _ = cgraph(command, "--help")
     assert code == 0
     flat = " ".join(out.split())
     for f in option_fields():
@@ -69,37 +63,36 @@ def test_compat_flag_is_the_library_option():
     tvm_text = print_module(rewrite(mod, RewriteOptions.tvm_compat())[0])
     ours_text = print_module(rewrite(mod)[0])
     assert tvm_text != ours_text
-    assert cli("rewrite", IF_REUSE, "--compat", "tvm") == (0, tvm_text)
-    assert cli("rewrite", IF_REUSE, "--compat", "cgraph") == (0, ours_text)
-    assert cli("rewrite", IF_REUSE) == (0, ours_text)
+    assert cgraph("rewrite", IF_REUSE, "--compat", "tvm") == (0, tvm_text, "")
+    assert cgraph("rewrite", IF_REUSE, "--compat", "cgraph") == (0, ours_text, "")
+    assert cgraph("rewrite", IF_REUSE) == (0, ours_text, "")
 
 
 @pytest.mark.parametrize("name", REAL)
 def test_compat_tvm_is_tvms_own_output_on_every_real_model(name, tmp_path):
     """samples/real/NAME.after.relax is TVM 0.27's RewriteCUDAGraph on NAME.before.relax."""
     out = str(tmp_path / "tvm.relax")
-    code, text = cli("rewrite", "--compat", "tvm", str(REAL_SAMPLES / f"{name}.before.relax"),
-                     "-o", out)
-    assert code == 0, text
-    code, text = cli("check", out, str(REAL_SAMPLES / f"{name}.after.relax"))
-    assert code == 0, text
+    r = cgraph("rewrite", "--compat", "tvm", REAL_SAMPLES / f"{name}.before.relax", "-o", out)
+    assert r.exit_code == 0, r.stderr
+    r = cgraph("check", out, REAL_SAMPLES / f"{name}.after.relax")
+    assert r.exit_code == 0, r
 
 
 def test_diff_compat_shows_tvms_rewrite(tmp_path):
     out = str(tmp_path / "tvm.relax")
-    assert cli("rewrite", IF_REUSE, "--compat", "tvm", "-o", out)[0] == 0
-    code, one_file = cli("diff", IF_REUSE, "--compat", "tvm", "--format", "json")
-    assert code == 0, one_file
-    code, two_files = cli("diff", IF_REUSE, out, "--format", "json")
-    assert code == 0, two_files
+    assert cgraph("rewrite", IF_REUSE, "--compat", "tvm", "-o", out).exit_code == 0
+    code, one_file, err = cgraph("diff", IF_REUSE, "--compat", "tvm", "--format", "json")
+    assert code == 0, err
+    code, two_files, err = cgraph("diff", IF_REUSE, out, "--format", "json")
+    assert code == 0, err
     captured = [{f["name"]: f["captured"] for f in json.loads(t)["functions"]}
                 for t in (one_file, two_files)]
     assert captured[0] == captured[1]
-    code, ours = cli("diff", IF_REUSE, "--format", "json")
+    code, ours, _ = cgraph("diff", IF_REUSE, "--format", "json")
     assert json.loads(ours)["functions"] != json.loads(one_file)["functions"]
     # the two-file form rewrites nothing: options of the rewrite are a usage error there
-    code, text = cli("diff", IF_REUSE, out, "--compat", "tvm")
-    assert code == 2 and "one-file form" in text
+    code, _, err = cgraph("diff", IF_REUSE, out, "--compat", "tvm")
+    assert code == 2 and "one-file form" in err
 
 
 def test_the_planner_takes_the_returned_storages_as_data():

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import REAL_SAMPLES, ROOT
+from bench.corpus import build_corpus, tvm_capture
+from conftest import REAL_SAMPLES
 from cudagraph_cli import ir
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.text.tir_names import module_type_vars, shadowing_renames
@@ -86,12 +87,6 @@ def test_fmt_and_rewrite_outputs_load_in_tvm_and_equal_its_readings(tvm):
 def built(tvm):
     """name -> (the module right before RewriteCUDAGraph, cgraph's pass output, executable),
     from one relax.build with cuda_pipeline() a model (the instrument finds the pass by name)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(
-        "build_corpus", ROOT / "bench" / "corpus" / "build_corpus.py")
-    build_corpus = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_corpus)  # puts bench/corpus, with mlc_models, on sys.path
     from tvm import relax
     from tvm.s_tir import dlight as dl
 
@@ -101,13 +96,13 @@ def built(tvm):
 
     def get(name):
         if name not in cache:
-            target = tvm.target.Target(build_corpus.TARGET)
-            recorder = build_corpus.Capture()
+            target = tvm.target.Target(tvm_capture.TARGET)
+            recorder = tvm_capture.Capture()
             # MLC-LLM's low-batch GEMV schedule first, as mlc_models.relax_pipeline (the corpus's
             # pipeline) has it: TVM 0.27's dl.gpu.Matmul crashes the process on batch_decode.
             pipeline = cuda_pipeline(before_schedule=[dl.ApplyDefaultSchedule(
                 dl.gpu.LowBatchGEMV(4))])
-            with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+            with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                            instruments=[recorder.instrument()]):
                 ex = relax.build(build_corpus.mlc_family(name).build(name, target),
                                  target=target, relax_pipeline=pipeline)

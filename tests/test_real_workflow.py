@@ -25,10 +25,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES
-from cudagraph_cli.cli import main
 from cudagraph_cli.text.reader import parse_module
 from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
@@ -46,11 +45,6 @@ NAMES = sorted({p.name.split(".")[0] for p in REAL_SAMPLES.glob("*.relax")
 # The functions of a module where cgraph corrects TVM's pass (docs/REWRITE.md): correction 6,
 # relax.force_pure on a function the pass makes call the impure cuda_graph builtins.
 FORCE_PURE = {"static_plan_view": ["main"]}
-
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
 
 
 def tvm_reading(path: str, check_well_formed: bool = True):
@@ -112,14 +106,14 @@ def test_workflow(tvm, name, tmp_path):
     tvm_after = tvm_reading(after, check_well_formed=False)
 
     # 1. fmt
-    code, out = cli("fmt", before)
-    assert code == 0, out
+    code, out, err = cgraph("fmt", before)
+    assert (code, err) == (0, "")
     assert tvm_equal(tvm_parse_with_constants(out, check_well_formed=False), tvm_before) is None
 
     # 2. rewrite
     rewritten = str(tmp_path / "rewritten.relax")
-    code, out = cli("rewrite", before, "-o", rewritten)
-    assert code == 0, out
+    r = cgraph("rewrite", before, "-o", rewritten)
+    assert r.exit_code == 0, r.stderr
     mine = tvm_parse_with_constants(open(rewritten).read())  # well-formed, checked
     if corrected:
         assert tvm_equal(mine, tvm_after) is not None
@@ -133,21 +127,21 @@ def test_workflow(tvm, name, tmp_path):
                      tvm_after) is None
 
     # 3. diff: what cgraph captures is what TVM captured
-    code, out = cli("diff", before, "--format", "json")
-    assert code == 0, out
+    code, out, err = cgraph("diff", before, "--format", "json")
+    assert (code, err) == (0, "")
     assert {f["name"]: f["captured"] for f in json.loads(out)["functions"]} == \
         tvm_captured(tvm_after)
 
     # 4. verify, against cgraph's rewrite and against TVM's
     for other in (rewritten, after):
-        code, out = cli("verify", before, other)
-        assert code == 0, out
+        code, out, err = cgraph("verify", before, other)
+        assert code == 0, err
         assert "equal: " in out, out
 
     # 5. run on the reference executor
     for module in (before, rewritten):
-        code, out = cli("run", module, "--device", "cpu")
-        assert code == 0, out
+        code, out, err = cgraph("run", module, "--device", "cpu")
+        assert code == 0, err
 
     # 6. the TVM pass, on the module TVM read, against TVM's own pass
     with tvm.transform.PassContext(config={"relax.backend.use_cuda_graph": True}):

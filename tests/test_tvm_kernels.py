@@ -17,6 +17,7 @@ import time
 import numpy as np
 import pytest
 
+from cli_runner import cgraph
 from conftest import REAL_SAMPLES, ROOT, run_cli, nvrtc_or_skip
 from host_driver import RecordingDriver, gxx
 from cudagraph_cli import ir
@@ -310,21 +311,13 @@ def test_a_broken_manifest_is_located_in_the_kernels_file():
 
 # ---- the CLI -----------------------------------------------------------------------------------
 
-def _invoke(*args):
-    from click.testing import CliRunner
-
-    from cudagraph_cli import cli
-
-    return CliRunner().invoke(cli.main, [str(a) for a in args])
-
-
 def test_cli_writes_to_stdout_and_to_a_file(tvm, tmp_path):
     src = REAL_SAMPLES / "nn_mlp.before.relax"
-    r = _invoke("kernels", src, "-o", "-")
-    assert r.exit_code == 0, r.output
-    assert r.output.startswith("/* cgraph-launch-manifest\n")
+    r = cgraph("kernels", src, "-o", "-")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.startswith("/* cgraph-launch-manifest\n")
     out = tmp_path / "mlp.cu"
-    r = _invoke("kernels", src, "-o", out, "--arch", "sm_90")
+    r = cgraph("kernels", src, "-o", out, "--arch", "sm_90")
     assert r.exit_code == 0 and read_manifest(out.read_text(), "mlp.cu").info["target"] == \
         {"kind": "cuda", "arch": "sm_90"}
 
@@ -379,16 +372,16 @@ def test_an_unscheduled_prim_func_is_located(tvm, tmp_path):
     work on a GPU."""
     f = tmp_path / "unscheduled.relax"
     f.write_text(UNSCHEDULED)
-    r = _invoke("kernels", f)
-    assert r.exit_code == 2
-    head = r.output.splitlines()[0] if r.output else ""
+    r = cgraph("kernels", f)
+    assert r.exit_code == 2 and r.stdout == ""
+    head = r.stderr.splitlines()[0] if r.stderr else ""
     assert head.startswith(f"{f}:8:9: error: PrimFunc 'add_one': TVM's lowering leaves its "
-                           "work on the host"), r.output
+                           "work on the host"), r.stderr
 
 
 def test_bad_arch_is_a_usage_error():
-    r = _invoke("kernels", REAL_SAMPLES / "nn_mlp.before.relax", "--arch", "80")
-    assert r.exit_code == 2 and "--arch" in r.output
+    r = cgraph("kernels", REAL_SAMPLES / "nn_mlp.before.relax", "--arch", "80")
+    assert r.exit_code == 2 and "--arch" in r.stderr
 
 
 # ---- run --kernels up to the launch (a recording driver) ------------------------------------

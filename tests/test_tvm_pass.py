@@ -10,20 +10,16 @@ corpus files (TVM's own test modules), through TVM's pass alone as the script do
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
 
 import pytest
 
+from bench.corpus import build_corpus, tvm_capture
 from conftest import REAL_SAMPLES, ROOT, run_cli
 from cudagraph_cli.passes.options import RewriteOptions
 
-spec = importlib.util.spec_from_file_location("build_corpus",
-                                              ROOT / "bench" / "corpus" / "build_corpus.py")
-build_corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(build_corpus)  # no tvm at import time: it imports tvm in its functions
 
 FRONTEND_MODELS = list(build_corpus.MODELS)
 STATIC_PLAN = sorted(p.name.split(".")[0] for p in REAL_SAMPLES.glob("static_plan_*.before.relax"))
@@ -46,8 +42,8 @@ def captured(tvm):
 def capture(tvm, name):
     from tvm import relax
 
-    recorder = build_corpus.Capture()
-    context = tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    recorder = tvm_capture.Capture()
+    context = tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                         instruments=[recorder.instrument()])
     if name in build_corpus.MODELS:
         try:
@@ -55,7 +51,7 @@ def capture(tvm, name):
         except ImportError as e:  # torch is optional, as in the script
             pytest.skip(f"{name}: {e.name or e} is not installed")
         with context:
-            relax.build(mod, target=tvm.target.Target(build_corpus.TARGET))
+            relax.build(mod, target=tvm.target.Target(tvm_capture.TARGET))
     else:
         mod = tvm.script.from_source((REAL_SAMPLES / f"{name}.before.relax").read_text())
         with context:
@@ -67,7 +63,7 @@ def capture(tvm, name):
 def cgraph_pass(tvm, mod, **options):
     from cudagraph_cli.tvm import RewriteCUDAGraph
 
-    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+    with tvm.transform.PassContext(config=tvm_capture.CONFIG):
         return RewriteCUDAGraph(**options)(mod)
 
 
@@ -200,10 +196,10 @@ def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured):
     from cudagraph_cli.tvm import cuda_pipeline
 
     _, theirs = captured("nn_llama_kv")
-    recorder = build_corpus.Capture()
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    recorder = tvm_capture.Capture()
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
-        ex = relax.build(build_corpus.nn_llama_kv(), target=tvm.target.Target(build_corpus.TARGET),
+        ex = relax.build(build_corpus.nn_llama_kv(), target=tvm.target.Target(tvm_capture.TARGET),
                          relax_pipeline=cuda_pipeline())
     # The pipeline ran cgraph's pass (the instrument finds it by TVM's name) exactly once,
     # where TVM's runs, and it made what TVM's makes.
@@ -237,8 +233,8 @@ def test_cuda_pipeline_runs_before_schedule_passes_right_before_tvms_schedule(tv
             ran.append(info.name)
 
     marker = tvm.transform.module_pass(lambda mod, ctx: mod, opt_level=0, name="Marker")
-    target = tvm.target.Target(build_corpus.TARGET)
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG, instruments=[Order()]):
+    target = tvm.target.Target(tvm_capture.TARGET)
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG, instruments=[Order()]):
         relax.build(build_corpus.nn_mlp(), target=target,
                     relax_pipeline=cuda_pipeline(before_schedule=[marker]))
     at = ran.index("Marker")
@@ -289,7 +285,7 @@ def test_a_kernel_tvm_cannot_read_back_comes_back_as_the_original(tvm):
     mod = tvm.script.from_source(CLASH)
     with pytest.raises(Exception, match="Variable n already defined"):
         tvm.script.from_source(mod.script())  # the premise: TVM's own round trip fails
-    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+    with tvm.transform.PassContext(config=tvm_capture.CONFIG):
         theirs = relax.transform.RewriteCUDAGraph()(mod)
     ours = cgraph_pass(tvm, mod)
     tvm.ir.assert_structural_equal(ours, theirs)
@@ -308,7 +304,7 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
     monkeypatch.setattr(cgraph_tvm, "printed_constants",
                         lambda mod, ours: list(reversed(inferred(mod, ours))))
     with pytest.raises(cgraph_tvm.CgraphPassError, match="metadata numbering was not followed"):
-        with tvm.transform.PassContext(config=build_corpus.CONFIG):
+        with tvm.transform.PassContext(config=tvm_capture.CONFIG):
             cgraph_tvm.rewrite_module_through_text(before)
 
 
@@ -392,8 +388,8 @@ def test_readme_snippets_run_as_written(tvm, tmp_path, monkeypatch):
     dump = {"mod": build_corpus.nn_mlp()}
     exec(compile(blocks[0], "README.md (dump)", "exec"), dump)
     # the module right before TVM's pass, as build_corpus.py's instrument sees it
-    recorder = build_corpus.Capture()
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    recorder = tvm_capture.Capture()
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
         tvm.relax.build(build_corpus.nn_mlp(), target="cuda")
     assert (tmp_path / "model.relax").read_text() == recorder.single("nn_mlp")[0]

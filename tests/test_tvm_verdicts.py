@@ -21,10 +21,9 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import run_cli
-from cudagraph_cli.cli import main
 from verdict_cases import BASES, CASES, VERDICTS, Case
 
 TABLE = json.loads(VERDICTS.read_text())
@@ -53,20 +52,8 @@ ROUNDTRIP_SKIP = {"base-legacy", "sinfo-args-legacy", "ty-args-and-sinfo-args"}
 
 HEAD = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+): error: ")
 
-RUNNER = CliRunner()
-
-
 def expected_verdict(case: Case) -> str:
     return EXCEPTIONS.get(case.id, TABLE[case.id]["tvm"])
-
-
-def cgraph(*args: str):
-    """`cgraph ARGS` in-process: (exit status, stdout, stderr)."""
-    result = RUNNER.invoke(main, list(args), catch_exceptions=True)
-    stderr = result.stderr
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        stderr += f"\nuncaught {type(result.exception).__name__}: {result.exception}"
-    return result.exit_code, result.stdout, stderr
 
 
 def n_lines(data: bytes) -> int:

@@ -10,19 +10,15 @@ and TVM's reading of samples/real/static_plan_basic.before.relax (one graph of t
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import textwrap
 
 import pytest
 
+from bench.corpus import build_corpus, tvm_capture
 from conftest import REAL_SAMPLES, ROOT
 
-spec = importlib.util.spec_from_file_location("build_corpus",
-                                              ROOT / "bench" / "corpus" / "build_corpus.py")
-build_corpus = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(build_corpus)  # no tvm at import time
 
 NO_GRAPH = 100  # min_kernels no region of these modules reaches
 
@@ -47,10 +43,10 @@ def build_mlp(tvm):
     pass named RewriteCUDAGraph, as an instrument sees it."""
     from tvm import relax
 
-    recorder = build_corpus.Capture()
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    recorder = tvm_capture.Capture()
+    with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
-        ex = relax.build(build_corpus.nn_mlp(), target=tvm.target.Target(build_corpus.TARGET))
+        ex = relax.build(build_corpus.nn_mlp(), target=tvm.target.Target(tvm_capture.TARGET))
     recorder.single("nn_mlp")
     return recorder.after_modules[0], ex
 
@@ -100,7 +96,7 @@ def test_a_pipeline_written_like_mlc_llms_gets_cgraphs_pass_with_no_edit(tvm):
     pipeline_seen: list = []
     pipeline = mlc_style_pipeline(tvm, pipeline_seen)  # made before the block, as MLC-LLM does
     mod = static_plan_basic(tvm)
-    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+    with tvm.transform.PassContext(config=tvm_capture.CONFIG):
         with use_in_tvm(min_kernels=NO_GRAPH):
             pipeline(mod)
         pipeline(mod)
@@ -119,7 +115,7 @@ def test_blocks_nest_and_restore_tvms_pass_on_exception(tvm):
     mod = static_plan_basic(tvm)
 
     def run():
-        with tvm.transform.PassContext(config=build_corpus.CONFIG):
+        with tvm.transform.PassContext(config=tvm_capture.CONFIG):
             return lifted(relax.transform.RewriteCUDAGraph()(mod))
 
     with use_in_tvm(min_kernels=NO_GRAPH):
@@ -180,7 +176,7 @@ def test_inside_relax_build_bad_input_raises_cgraphs_located_error(tvm):
     mod = tvm.script.from_source(UNREADABLE)
     with pytest.raises(CgraphPassError) as raised, pytest.warns(TextRouteWarning):
         with use_in_tvm():
-            with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG):
+            with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG):
                 relax.build(mod, target="cuda")
     message = str(raised.value)
     assert message.startswith(f"{SCRIPT_NAME}:")

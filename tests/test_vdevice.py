@@ -18,10 +18,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from cudagraph_cli import ir
-from cudagraph_cli.cli import main
 from cudagraph_cli.diagnostics import SourceError
 from cudagraph_cli.exec.backend import CpuBackend, UninitializedRead
 from cudagraph_cli.ir.wellformed import check_module
@@ -33,11 +32,6 @@ CASES = Path(__file__).resolve().parent / "cases"
 CASE = CASES / "vdevice_copies.relax"
 BEFORE = CASES / "vdevice" / "to_vdevice.before.relax"
 AFTER = CASES / "vdevice" / "to_vdevice.after.relax"
-
-
-def cli(*args: str):
-    result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args), catch_exceptions=False)
-    return result.exit_code, result.output
 
 
 def binding(module: ir.Module, function: str, name: str):
@@ -129,7 +123,7 @@ def test_out_ty_and_match_cast_keep_their_vdevice(tmp_path):
     changed.write_text(EVERY_PLACE.replace('(x,), out_ty=R.Tensor((4,), dtype="float32", '
                                            'vdevice="cuda:0:global")', '(x,), out_ty=R.Tensor('
                                            '(4,), dtype="float32", vdevice="llvm:0:global")'))
-    code, output = cli("check", str(changed), str(path))
+    code, output, _ = cgraph("check", changed, path)
     assert code == 1 and "binding 'z'" in output and "b.relax:14:9: note: got" in output
 
 
@@ -143,11 +137,11 @@ def test_tvm_reads_every_place_as_written(tvm):
 @pytest.mark.parametrize("path", [CASE, BEFORE, AFTER], ids=["case", "before", "after"])
 def test_fmt_is_stable_and_equal(path, tmp_path):
     out, again = tmp_path / "out.relax", tmp_path / "again.relax"
-    assert cli("fmt", str(path), "-o", str(out))[0] == 0
-    assert cli("fmt", str(out), "-o", str(again))[0] == 0
+    assert cgraph("fmt", path, "-o", out).exit_code == 0
+    assert cgraph("fmt", out, "-o", again).exit_code == 0
     assert again.read_text() == out.read_text()
-    code, output = cli("check", str(out), str(path))
-    assert code == 0, output
+    r = cgraph("check", out, path)
+    assert r.exit_code == 0, r
 
 
 @pytest.mark.parametrize("path", [BEFORE, AFTER], ids=["before", "after"])
@@ -177,7 +171,7 @@ def test_check_reports_a_different_vdevice(tmp_path):
     changed = tmp_path / "changed.relax"
     changed.write_text(text.replace(old, old.replace("llvm:0:global", "cuda:0:global")))
     line = text[:text.index(old)].count("\n") + 1
-    code, output = cli("check", str(changed), str(BEFORE))
+    code, output, _ = cgraph("check", changed, BEFORE)
     assert code == 1, output
     assert "binding 'h': struct info" in output and 'vdevice="cuda:0:global"' in output
     assert f"changed.relax:{line}:9: note: got" in output
@@ -190,7 +184,7 @@ def test_check_reports_a_different_dst_vdevice(tmp_path):
     old = 'R.to_vdevice(h, dst_vdevice="cuda:0:global")'
     changed = tmp_path / "changed.relax"
     changed.write_text(text.replace(old, 'R.to_vdevice(h, dst_vdevice="llvm:0:global")'))
-    code, output = cli("check", str(changed), str(BEFORE))
+    code, output, _ = cgraph("check", changed, BEFORE)
     assert code == 1 and "binding 'g'" in output, output
 
 
@@ -199,7 +193,7 @@ def test_check_reports_different_global_infos(tmp_path):
     changed = tmp_path / "changed.relax"
     changed.write_text(text.replace('"thread_warp_size": 32}, 0, "global")',
                                     '"thread_warp_size": 32}, 0, "shared")', 1))
-    code, output = cli("check", str(changed), str(BEFORE))
+    code, output, _ = cgraph("check", changed, BEFORE)
     assert code == 1, output
     assert "module global infos differ: 'vdevice' entry 0:" in output
     assert "changed.relax:17:5: note: got" in output
@@ -223,10 +217,10 @@ def test_a_bad_vdevice_name_is_a_located_error(name, message, tmp_path):
     path.write_text(text)
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if f'"{name}"' in ln)
     col = text.splitlines()[line - 1].index(f'"{name}"') + 1
-    code, output = cli("fmt", str(path))
+    code, out, output = cgraph("fmt", path)
     assert code == 2, output
     assert f"bad.relax:{line}:{col}: error: " in output and message in output, output
-    assert "Traceback" not in output
+    assert "Traceback" not in out + output
 
 
 @pytest.mark.parametrize("name, message", [
@@ -247,7 +241,7 @@ NO_INFOS = TWO_LLVM.replace(f"    I.module_global_infos({INFOS})\n", "").replace
 def test_a_vdevice_without_global_infos_is_tvms_error(tmp_path):
     path = tmp_path / "bad.relax"
     path.write_text(NO_INFOS)
-    code, output = cli("fmt", str(path))
+    code, _, output = cgraph("fmt", path)
     assert code == 2 and "bad.relax:4:" in output
     assert "The GlobalInfos in the IRModule is not defined." in output
 
@@ -266,7 +260,7 @@ def test_bad_global_infos_are_located_errors(infos, message, tmp_path):
     path = tmp_path / "bad.relax"
     path.write_text(TWO_LLVM.replace(INFOS, infos)
                     .replace("SIG", "x: R.Tensor((2,), \"float32\")"))
-    code, output = cli("fmt", str(path))
+    code, _, output = cgraph("fmt", path)
     assert code == 2 and "bad.relax:3:" in output and message in output, output
 
 
@@ -282,16 +276,16 @@ def test_well_formedness_holds_vdevices_to_the_module():
 
 def test_compat_rewrite_of_tvms_dump_is_tvms_output(tmp_path):
     out = tmp_path / "out.relax"
-    code, output = cli("rewrite", "--compat", "tvm", str(BEFORE), "-o", str(out))
-    assert code == 0, output
-    code, output = cli("check", str(out), str(AFTER))
-    assert code == 0, output
+    code, output, err = cgraph("rewrite", "--compat", "tvm", str(BEFORE), "-o", str(out))
+    assert code == 0, err
+    code, output, err = cgraph("check", str(out), str(AFTER))
+    assert code == 0, err
 
 
 def test_default_rewrite_runs_and_keeps_the_vdevices(tmp_path):
     out = tmp_path / "out.relax"
-    code, output = cli("rewrite", str(BEFORE), "-o", str(out))
-    assert code == 0, output
+    code, output, err = cgraph("rewrite", str(BEFORE), "-o", str(out))
+    assert code == 0, err
     rewritten = parse_module(out.read_text())
     assert rewritten.global_infos == parse_module(BEFORE.read_text()).global_infos
     capture = rewritten.function("main_cuda_graph_capture")
@@ -306,21 +300,21 @@ def test_default_rewrite_runs_and_keeps_the_vdevices(tmp_path):
 # ---- running -------------------------------------------------------------------------------
 
 def test_verify_before_and_tvms_after():
-    code, output = cli("verify", str(BEFORE), str(AFTER))
-    assert code == 0 and output.startswith("equal:"), output
+    code, output, err = cgraph("verify", str(BEFORE), str(AFTER))
+    assert code == 0 and output.startswith("equal:"), err
 
 
 def test_verify_the_case_whose_capture_copies():
     """TVM lifts the copies of vdevice_copies (their input is static): the graph holds them."""
-    code, output = cli("verify", str(CASE), str(CASES / "vdevice_copies.expected.relax"))
-    assert code == 0 and "1 graph capture(s), 3 replay(s)" in output, output
+    code, output, err = cgraph("verify", str(CASE), str(CASES / "vdevice_copies.expected.relax"))
+    assert code == 0 and "1 graph capture(s), 3 replay(s)" in output, err
 
 
 def test_run_on_cpu_gives_one_output_before_and_after():
     outputs = []
     for path in (BEFORE, AFTER):
-        code, output = cli("run", str(path), "--device", "cpu", "--calls", "2")
-        assert code == 0, output
+        code, output, err = cgraph("run", str(path), "--device", "cpu", "--calls", "2")
+        assert code == 0, err
         outputs.append(re.findall(r"crc32 \w+", output))
     assert len(outputs[0]) == 2 and outputs[0] == outputs[1]
 

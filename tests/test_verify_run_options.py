@@ -11,8 +11,8 @@ import sys
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
+from cli_runner import cgraph
 from conftest import ROOT, run_cli
 from cudagraph_cli import (ModuleFails, OverBound, SourceError, UnknownName, api, load,
                            rewrite, run_cpu, verify)
@@ -299,12 +299,10 @@ def test_out_of_memory_outside_a_binding_is_an_error_of_the_run(monkeypatch, pai
 
 
 def test_out_of_memory_anywhere_in_the_cli_is_exit_2(monkeypatch):
-    from cudagraph_cli import cli
-
     def plain(path):
         raise MemoryError()
 
     monkeypatch.setattr(api, "read", plain)
-    r = CliRunner().invoke(cli.main, ["fmt", str(PREFILL_DECODE)])
+    r = cgraph("fmt", PREFILL_DECODE)
     assert r.exit_code == 2
-    assert "cgraph: error: out of memory: could not allocate more" in r.output
+    assert "cgraph: error: out of memory: could not allocate more" in r.stderr

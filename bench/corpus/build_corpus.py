@@ -35,7 +35,7 @@ Models:
                   OLMoE-1B-7B built as MLC-LLM builds a mixture of experts
                   (bench/corpus/mlc_olmoe.py, its MoE ops in mlc_moe_ops.py), all of MLC-LLM's
                   serving functions; the second for a target with libs=["thrust"] (with
-                  build_capture_safety.py's stand-ins for the thrust functions the wheel lacks)
+                  tvm_capture.py's stand-ins for the thrust functions the wheel lacks)
   mlc_llama_8b_tp2
                   Llama-3.1-8B over 2 tensor-parallel shards, one worker's module
                   (mlc_models.py, tensor_parallel_shards=2): disco's allreduce and
@@ -67,12 +67,14 @@ import sys
 import textwrap
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import mlc_models  # noqa: E402  (beside this file; imported from tests too)
-import mlc_gemma2  # noqa: E402
-import mlc_gpt2  # noqa: E402
-import mlc_olmoe  # noqa: E402
-import mlc_phi  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT))  # the bench package, run as a script
+
+from bench.corpus import mlc_gemma2, mlc_gpt2, mlc_models, mlc_olmoe, mlc_phi  # noqa: E402
+from bench.corpus.tvm_capture import (PASS_NAME, TARGET, THRUST_FUNCS,  # noqa: E402
+                                      build_and_capture, build_and_capture_tolerant,
+                                      rewrite_and_capture, stand_ins)
+from bench.corpus.tvm_capture import write_pair as write_corpus_pair  # noqa: E402
 
 # The model families of issue 34, one module each beside mlc_models.py: CONFIGS (name -> a
 # record with `family`, `describe()` and, where its target needs libraries, `libs`) and
@@ -87,73 +89,8 @@ def mlc_family(name: str):
             return family
     raise KeyError(f"no MLC-LLM-style model named {name!r}")
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-PASS_NAME = "RewriteCUDAGraph"
-CONFIG = {"relax.backend.use_cuda_graph": True}
-# "cuda" alone takes the arch of the machine's GPU (sm_50 without one), and the kernels' schedules
-# may follow it: a fixed arch makes the files the same on every machine.
-TARGET = {"kind": "cuda", "arch": "sm_80"}
+
 COMMAND = "python bench/corpus/build_corpus.py (make corpus)"
-
-
-class Capture:
-    """The text of the module right before and right after RewriteCUDAGraph, once each."""
-
-    def __init__(self):
-        self.before: list[str] = []
-        self.after: list[str] = []
-        # the modules themselves, for tests that run a pass on what TVM's pass was given
-        self.before_modules: list = []
-        self.after_modules: list = []
-
-    def instrument(self):
-        import tvm
-
-        capture = self
-
-        @tvm.ir.instrument.pass_instrument
-        class CaptureRewriteCUDAGraph:
-            def run_before_pass(self, mod, info):
-                if info.name == PASS_NAME:
-                    capture.before.append(mod.script())
-                    capture.before_modules.append(mod)
-
-            def run_after_pass(self, mod, info):
-                if info.name == PASS_NAME:
-                    capture.after.append(mod.script())
-                    capture.after_modules.append(mod)
-
-        return CaptureRewriteCUDAGraph()
-
-    def single(self, name: str) -> tuple[str, str]:
-        # relax.build runs the pass once; more would mean the pipeline changed under us
-        if len(self.before) != 1 or len(self.after) != 1:
-            raise RuntimeError(f"{name}: {PASS_NAME} ran {len(self.before)} times, expected once")
-        return self.before[0], self.after[0]
-
-
-def build_and_capture(mod, name: str, pipeline=None) -> tuple[str, str]:
-    import tvm
-    from tvm import relax
-
-    capture = Capture()
-    target = tvm.target.Target(TARGET)
-    with tvm.transform.PassContext(opt_level=3, config=CONFIG,
-                                   instruments=[capture.instrument()]):
-        relax.build(mod, target=target,
-                    relax_pipeline=pipeline(target) if pipeline else "default")
-    return capture.single(name)
-
-
-def rewrite_and_capture(mod, name: str) -> tuple[str, str]:
-    import tvm
-    from tvm import relax
-
-    capture = Capture()
-    with tvm.transform.PassContext(opt_level=3, config=CONFIG,
-                                   instruments=[capture.instrument()]):
-        relax.transform.RewriteCUDAGraph()(mod)
-    return capture.single(name)
 
 
 # --- relax.frontend.nn -------------------------------------------------------------------
@@ -379,37 +316,15 @@ def static_plan_modules(path: Path):
 
 # --- output ------------------------------------------------------------------------------
 
-def header(name: str, stage: str, lines: list[str], corpus: str = "cgraph real corpus",
-           command: str = COMMAND) -> str:
-    import tvm
-
-    stage_text = "right before" if stage == "before" else "right after"
-    return "".join(f"# {line}\n" for line in [
-        f"{corpus}: {name}.{stage}.relax, the module {stage_text} TVM's {PASS_NAME}",
-        *lines,
-        f"TVM: apache-tvm {tvm.__version__}, printed by mod.script(); below this header the",
-        "text is exactly TVM's",
-        f"made by: {command}",
-    ])
-
-
-def write_pair(out: Path, name: str, lines: list[str], before: str, after: str,
-               corpus: str = "cgraph real corpus", command: str = COMMAND):
-    """`name`.before.relax and `name`.after.relax in `out`: TVM's text under the header
-    (shared with build_capture_safety.py, which names its own corpus and command)."""
-    for stage, text in (("before", before), ("after", after)):
-        if not text.endswith("\n"):
-            text += "\n"
-        path = out / f"{name}.{stage}.relax"
-        path.write_text(header(name, stage, lines, corpus, command) + text)
-        print(f"  wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
-              f" ({len(text.splitlines())} lines)")
+def write_pair(out: Path, name: str, lines: list[str], before: str, after: str):
+    write_corpus_pair(out, name, lines, before, after, corpus="cgraph real corpus",
+                      command=COMMAND)
 
 
 def build_mlc_model(out: Path, family, name: str, config):
     """NAME of FAMILY (mlc_models or a module beside it) built with the MLC-style pipeline for
     the target its config asks for, TVM's text before and after the pass written to OUT.
-    Libraries on the target (`libs`: thrust) are built with build_capture_safety's stand-ins,
+    Libraries on the target (`libs`: thrust) are built with tvm_capture's stand-ins,
     as a TVM built with thrust dispatches."""
     import tvm
 
@@ -418,12 +333,10 @@ def build_mlc_model(out: Path, family, name: str, config):
     print(f"{name}: relax.build(target={target}, MLC-style pipeline) with {PASS_NAME} captured")
     thrust, stopped = (), None
     if libs:
-        import build_capture_safety  # here, not at the top: it imports this module
-
-        thrust = build_capture_safety.THRUST_FUNCS if "thrust" in libs else ()
-        with build_capture_safety.stand_ins(thrust):
+        thrust = THRUST_FUNCS if "thrust" in libs else ()
+        with stand_ins(thrust):
             mod = family.build(name, tvm.target.Target(target))
-            before, after, stopped = build_capture_safety.build_and_capture(
+            before, after, stopped = build_and_capture_tolerant(
                 mod, name, target, mlc_models.relax_pipeline)
     else:
         mod = family.build(name, tvm.target.Target(target))

@@ -21,9 +21,12 @@ import argparse
 import sys
 from pathlib import Path
 
-import build_corpus  # noqa: E402  (beside this file)
-
 ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT))  # the bench package, run as a script
+
+from bench.corpus import build_corpus  # noqa: E402
+from bench.corpus.tvm_capture import CONFIG, TARGET  # noqa: E402
+
 STAGES = {"LegalizeOps": "before_legalize", "StaticPlanBlockMemory": "before_static_plan"}
 COMMAND = "python bench/corpus/build_stages.py"
 
@@ -57,9 +60,9 @@ def dump_before(mod, passes) -> dict[str, str]:
             if info.name in passes and info.name not in dumps:
                 dumps[info.name] = module.script()
 
-    with tvm.transform.PassContext(opt_level=3, config=build_corpus.CONFIG,
+    with tvm.transform.PassContext(opt_level=3, config=CONFIG,
                                    instruments=[DumpBefore()]):
-        relax.build(mod, target=tvm.target.Target(build_corpus.TARGET))
+        relax.build(mod, target=tvm.target.Target(TARGET))
     missing = set(passes) - set(dumps)
     if missing:
         # relax.build's pipeline changed under us: better no file than a wrong one
@@ -92,7 +95,7 @@ def main(argv=None) -> int:
             "target=\"cuda\")",
             "under PassContext(config={\"relax.backend.use_cuda_graph\": True}) by a pass "
             "instrument's",
-            f"run_before_pass; target {build_corpus.TARGET}",
+            f"run_before_pass; target {TARGET}",
             f"TVM: apache-tvm {tvm.__version__}, printed by mod.script(); below this header the "
             "text is",
             "TVM's, but for `ty_args=` removed from R.builtin.alloc_tensor (TVM cannot read it "

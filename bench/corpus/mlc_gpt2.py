@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import mlc_models
+from bench.corpus import mlc_models
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import mlc_models
-import mlc_moe_ops
+from bench.corpus import mlc_models, mlc_moe_ops
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import mlc_models
+from bench.corpus import mlc_models
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,12 @@ from .graph_cost import CAPTURE_HINT, BoundSuggestion, keying_variables, suggest
 if TYPE_CHECKING:  # analysis imports the rewrite; the CLI reads the default below without it
     from .analysis import FunctionFacts, ModuleFacts
 
-# Graphs one function may make before `cgraph diff` warns (`--warn-over-graphs`): MLC-LLM's own
-# batch_decode hint ([batch_size], max_batch_size 32) stays under it on a 1B (576) and an 8B
-# (1,088: 34 launches x 32), while its batch_verify hint ([batch_size, seq_len], seq_len up to
-# 2048) is over it on any model with more than 2 graph launches there. docs/DIFF.md gives what
-# a graph costs.
+# Graphs one function may make before `cgraph diff` warns (`--warn-over-graphs`). A graph costs
+# capture time and device memory for as long as the model is loaded, so the threshold is the
+# order of magnitude that separates a key bounded by a batch size (tens of graphs a launch:
+# ordinary) from a key bounded by a sequence length (thousands a launch: minutes of captures
+# and gigabytes held): MLC-LLM's batch_decode hint stays under it, its batch_verify hint goes
+# over it. docs/DIFF.md ("The default, 4096 graphs a function") gives the costs.
 DEFAULT_WARN_OVER_GRAPHS = 4096
 
 

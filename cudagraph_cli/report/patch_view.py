@@ -6,10 +6,9 @@ changed replaced: a function the rewrite did not change keeps its original text;
 function it changed, each binding it did not change keeps its original lines (located by
 the parser's line numbers) and only the bindings it changed, and the functions it added,
 come from cgraph's printer. So `patch IN < diff` gives a module that `cgraph check` finds
-equal to `cgraph rewrite IN`, and the hunks are the rewrite's own change (on the Llama 1B of
-samples/real: 69 hunks, 1245 lines removed and 620 added, as many as between the canonical
-texts of IN and of the rewrite, whose diff `patch` refused: 66 of its 69 hunks failed on the
-real file; docs/DIFF.md).
+equal to `cgraph rewrite IN`, and the hunks are the rewrite's own change. Why not the diff of
+the two canonical texts, which has as many hunks: its left side is cgraph's printing of IN,
+not IN, so `patch` cannot apply it to the file a user has (docs/DIFF.md, "Size").
 
 The layout is read from line numbers only (the parser keeps no end positions): a function
 runs from its decorator to the line before the next function's decorator, less trailing

@@ -1,6 +1,13 @@
-"""`cgraph run --device N`'s report: a rich view for people, JSON for machines.
+"""`cgraph run`'s report, on a GPU (`--device N`) and on the reference executor (`--device
+cpu`): a view for people, JSON for machines.
 
-JSON schema (version 1):
+On the CPU (cpu_to_json, cpu_text): one row per tensor output of each call (its shape, dtype
+and the crc32 of its bytes) and the executor's counts. JSON:
+  {"module", "device": "cpu", "functions": [...], "calls", "outputs": [{"function", "call",
+   "output", "shape", "dtype", "crc32"}], "kernel_launches", "graph_captures",
+   "graph_replays"}
+
+On a GPU (to_json, render), JSON schema (version 1):
   {"schema": "cgraph-run/1", "module", "ok", "device": {...NVML and driver facts},
    "check": {"compared", "calls": [{"function", "call", "outputs"}], "difference": null |
              {"between", "function", "call", "output", "element", "original", "rewritten",
@@ -19,9 +26,12 @@ JSON schema (version 1):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 
-from ..cuda.gpu_run import GpuRunReport
+if TYPE_CHECKING:  # the CPU report is read without the CUDA modules
+    from ..cuda.gpu_run import GpuRunReport
 
 
 def _mib(n: int) -> str:
@@ -149,3 +159,20 @@ def render(r: GpuRunReport, console) -> None:
                   f"graph {_mib(r.device_bytes_graph)}")
     for n in r.notes:
         console.print(f"note: {n}")
+
+
+def cpu_to_json(run, module: str, calls: int) -> dict:
+    """`run` (an api.CpuRun of `calls` calls of each function) as `--format json` gives it."""
+    return {"module": module, "device": "cpu", "functions": run.functions, "calls": calls,
+            "outputs": run.rows, "kernel_launches": run.kernel_launches,
+            "graph_captures": run.graph_captures, "graph_replays": run.graph_replays}
+
+
+def cpu_text(run, calls: int) -> str:
+    """`run` (an api.CpuRun) for people: a line per output, then the counts."""
+    lines = [f"{r['function']} call {r['call']} output{r['output']}: "
+             f"{tuple(r['shape'])} {r['dtype']} crc32 {r['crc32']}" for r in run.rows]
+    lines.append(f"{', '.join(run.functions)}: {calls} call(s) each; {run.kernel_launches} "
+                 f"kernel launches, {run.graph_captures} graph capture(s), "
+                 f"{run.graph_replays} replay(s)")
+    return "".join(line + "\n" for line in lines)

@@ -40,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from click.testing import CliRunner
+from cli_runner import cgraph
 
 ROOT = Path(__file__).resolve().parents[2]
 # The samples the tests run on (samples/real excluded: see conftest; on sys.path when this
@@ -215,20 +215,18 @@ class Harness:
     """Runs the CLI in-process on mutants, with a time limit and a memory ceiling."""
 
     def __init__(self, time_limit_s: float = TIME_LIMIT_S):
-        self.runner = CliRunner()
         self.time_limit_s = time_limit_s
         self.dir = Path(tempfile.mkdtemp(prefix="cgraph-fuzz-"))
 
     def cli(self, *args: str) -> tuple[int, str, str, BaseException | None]:
         """(exit status, stdout, stderr, uncaught exception) of `cgraph ARGS`."""
-        from cudagraph_cli.cli import main
-
         # CGRAPH_DEBUG lets an internal error through as itself, so that it can be grouped by
         # where it happened; for a user it is exit 3.
-        result = self.runner.invoke(main, list(args), env={"CGRAPH_DEBUG": "1"},
-                                    catch_exceptions=True)
-        exc = result.exception if not isinstance(result.exception, SystemExit) else None
-        return result.exit_code, result.stdout, result.stderr, exc
+        try:
+            result = cgraph(*args, env={"CGRAPH_DEBUG": "1"})
+        except Exception as exc:  # noqa: BLE001 -- every escape is a finding
+            return 1, "", "", exc
+        return result.exit_code, result.stdout, result.stderr, None
 
     def check(self, data: bytes, verify: bool = True) -> Outcome:
         """Every finding on one input."""

@@ -18,11 +18,8 @@ import io
 import json
 import re
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from verdict_cases import CASES, VERDICTS  # noqa: E402
+from verdict_cases import CASES, VERDICTS  # beside this file: first on sys.path for a script
 
 # TVM's diagnostics name the place as ` --> <str>:LINE:COL`; Python's SyntaxError carries it.
 TVM_LOC = re.compile(r"--> [^\n]*?:(\d+):(\d+)")

@@ -188,16 +188,13 @@ def check_cgraph_text_of_mlc_dump(before, after) -> None:
     Shared by tests/test_real_size_tvm.py and bench/bench_corpus_workflow.py (every model)."""
     from pathlib import Path
 
-    from click.testing import CliRunner
-
-    from cudagraph_cli.cli import main
+    from cli_runner import cgraph
     from cudagraph_cli.tvm import on_a_short_stack
 
     def cli(*args: str) -> str:
-        result = CliRunner(env={"NO_COLOR": "1"}).invoke(main, list(args),
-                                                        catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return result.output
+        result = cgraph(*args)
+        assert result.exit_code == 0, result.stderr
+        return result.stdout
 
     def tvm_reads(text: str, **kwargs):
         # on a thread of its own: TVM's reader calls inspect.stack() per function
