@@ -69,30 +69,30 @@ def main() -> None:
         summary = check.stdout.splitlines()[-1]
         differ = {Path(re.match(r"(.*?\.relax)", line.split()[1]).group(1)).name
                   for line in check.stdout.splitlines() if line.startswith("differs ")}
-        rows.append(("check", wall, cpu, summary))
+        rows.append(("", wall, cpu, summary))
         review, wall, cpu = cgraph("check", out, golden, "--diff")
         hunks = [line for line in review.stdout.splitlines() if line.startswith("@@")]
         changed = [line for line in review.stdout.splitlines()
                    if re.match(r"[-+](?![-+]{2} )", line)]
-        rows.append(("check --diff", wall, cpu,
+        rows.append((" --diff", wall, cpu,
                      f"{len(hunks)} hunks, {len(changed)} lines removed or added"))
         update, wall, cpu = cgraph("check", out, golden, "--update", ok=(0,))
-        rows.append(("check --update", wall, cpu, update.stdout.splitlines()[-1]))
+        rows.append((" --update", wall, cpu, update.stdout.splitlines()[-1]))
         written = {p.name for p in golden.iterdir() if p.read_bytes() != before[p.name]}
         assert written == differ, (written ^ differ)
         for p in golden.iterdir():
             expected = (out / p.name).read_bytes() if p.name in differ else before[p.name]
             assert p.read_bytes() == expected, p.name
         again, wall, cpu = cgraph("check", out, golden, "--update", ok=(0,))
-        rows.append(("check --update, again", wall, cpu, again.stdout.splitlines()[-1]))
+        rows.append((" --update (again)", wall, cpu, again.stdout.splitlines()[-1]))
         final, wall, cpu = cgraph("check", out, golden, ok=(0,))
-        rows.append(("check", wall, cpu, final.stdout.splitlines()[-1]))
+        rows.append(("", wall, cpu, final.stdout.splitlines()[-1]))
     lines = [f"The golden workflow on samples/real and samples/models ({len(INPUTS)} modules "
              f"rewritten into golden/, then with `--min-kernels 2` into out/; {machine()}; one "
              "run each, as a process):", "",
              "| command | wall s | CPU s | result |", "|---|---:|---:|---|"]
-    lines += [f"| `cgraph {name} out/ golden/` | {wall:.1f} | {cpu:.1f} | {result} |"
-              for name, wall, cpu, result in rows]
+    lines += [f"| `cgraph check out/ golden/{flags}` | {wall:.1f} | {cpu:.1f} | {result} |"
+              for flags, wall, cpu, result in rows]
     lines += ["", f"`--update` wrote exactly the {len(differ)} pairs `check` found different "
               "(each now out/'s bytes); the others kept theirs."]
     text = "\n".join(lines)
