@@ -126,6 +126,14 @@ def test_the_text_reader_gives_a_prim_value_its_dtype(tvm, name, var, expected):
     p = next(b for block in main.blocks for b in block.bindings if b.var.name == var)
     assert p.var.sinfo == ir.PrimSInfo(expected)  # TVM's annotation
     assert deduce(p.value, {}) == ir.PrimSInfo(expected, p.value.value)
+    # cgraph prints the value as TVM does, and reads its printing back
+    printed = api.print_module(text)
+
+    def value_text(script):
+        return next(x for x in script.split("\n") if f" {var}: " in x).split(" = ", 1)[1]
+
+    assert value_text(printed) == f"R.prim_value({value_text(mod.script())})"
+    assert api.difference(api.loads(printed), text) is None
 
 
 def test_a_cast_annotated_with_another_dtype_is_refused():

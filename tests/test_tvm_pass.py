@@ -308,8 +308,8 @@ def test_constants_in_the_wrong_order_are_refused(tvm, captured, monkeypatch):
             cgraph_tvm.rewrite_module_through_text(before)
 
 
-# TVM reads it; cgraph reads no shift of a symbolic value (`n << 1`, T.shift_left), in memory
-# (a TextRouteWarning) or as text
+# TVM reads it; cgraph reads no T.popcount of a symbolic value, in memory (a TextRouteWarning)
+# or as text
 UNREADABLE = '''
 @I.ir_module
 class Module:
@@ -318,20 +318,25 @@ class Module:
         n = T.int64()
         R.func_attr({"relax.force_pure": True})
         y = R.add(x, x)
-        p = R.prim_value(T.shift_left(n, T.int64(1)))
+        p = R.prim_value(T.popcount(n))
         return y
 '''
 
 
-def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
+def test_a_module_cgraph_cannot_read_gets_tvms_pass_and_cgraphs_located_error(tvm):
+    """Where cgraph cannot read a module TVM holds, TVM's own pass runs instead: the build goes
+    on as without cgraph, and a TvmPassFallbackWarning carries cgraph's located error."""
+    from tvm import relax
+
     from cudagraph_cli.diagnostics import SourceError
     from cudagraph_cli.text.reader import parse_module
     from cudagraph_cli.ir.wellformed import check_module
-    from cudagraph_cli.tvm.rewrite_pass import SCRIPT_NAME, CgraphPassError, TextRouteWarning
+    from cudagraph_cli.tvm.rewrite_pass import (SCRIPT_NAME, TextRouteWarning,
+                                                TvmPassFallbackWarning)
 
     mod = tvm.script.from_source(UNREADABLE)
     text = mod.script()
-    line = next(i for i, s in enumerate(text.split("\n"), 1) if "n << 1" in s)
+    line = next(i for i, s in enumerate(text.split("\n"), 1) if "T.popcount(n)" in s)
     try:
         check_module(parse_module(text, SCRIPT_NAME))
     except SourceError as e:
@@ -339,14 +344,33 @@ def test_a_module_cgraph_cannot_read_raises_cgraphs_located_error(tvm):
     else:
         pytest.fail("cgraph now reads this module: give this test one it cannot read")
     assert expected.loc.line == line
-    with pytest.raises(CgraphPassError) as raised, \
-            pytest.warns(TextRouteWarning, match="a PrimExpr of type LShift"):
+    with pytest.warns(TextRouteWarning, match="popcount"), \
+            pytest.warns(TvmPassFallbackWarning) as fallback:
+        got = cgraph_pass(tvm, mod)
+    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+        theirs = relax.transform.RewriteCUDAGraph()(mod)
+    tvm.ir.assert_structural_equal(got, theirs)
+    message = str(next(w.message for w in fallback if w.category is TvmPassFallbackWarning))
+    assert "TVM's own RewriteCUDAGraph ran instead" in message
+    assert f"{SCRIPT_NAME}:{line}:{expected.loc.col}: error: {expected.message}" in message
+    assert "p: T.int64 = T.popcount(n)" in message  # the source line, with its caret
+
+
+def test_where_tvms_pass_fails_too_cgraphs_error_is_raised(tvm, monkeypatch):
+    from tvm.relax.transform import _ffi_api
+
+    from cudagraph_cli.tvm.rewrite_pass import CgraphPassError, TextRouteWarning
+
+    def broken():
+        raise RuntimeError("TVM's pass broke")
+
+    monkeypatch.setattr(_ffi_api, "RewriteCUDAGraph", broken)
+    mod = tvm.script.from_source(UNREADABLE)
+    with pytest.raises(CgraphPassError, match="'T.popcount' is not a symbolic") as raised, \
+            pytest.warns(TextRouteWarning):
         cgraph_pass(tvm, mod)
-    assert isinstance(raised.value, ValueError)
-    message = str(raised.value)
-    assert message.startswith(f"{SCRIPT_NAME}:{line}:{expected.loc.col}: error: "
-                              f"{expected.message}")
-    assert "p: T.int64 = n << 1" in message  # the source line, with its caret
+    assert str(raised.value).endswith("TVM's own RewriteCUDAGraph, tried instead, failed too: "
+                                      "TVM's pass broke")
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:

@@ -204,14 +204,21 @@ class Printer:
                 return f'T.{e.dtype}("{e.value!r}")'
             return f"T.{e.dtype}({e.value!r})"
         if t is ir.PrimBinOp:
-            return f"{self._operand(e.lhs, e.op, False)} {e.op} {self._operand(e.rhs, e.op, True)}"
+            lhs = self._operand(e.lhs, e.op, False, e.rhs)
+            return f"{lhs} {e.op} {self._operand(e.rhs, e.op, True, e.lhs)}"
         if t is ir.PrimCall:
             return f"{e.func}({', '.join(self.prim(a) for a in e.args)})"
         if t is ir.Literal and isinstance(e.value, str):  # T.Cast's dtype
             return f'"{e.value}"'
         raise TypeError(f"cannot print {e!r}")
 
-    def _operand(self, e, op: str, right: bool) -> str:
+    def _operand(self, e, op: str, right: bool, other) -> str:
+        if isinstance(e, ir.IntImm) and e.dtype not in ("int64", "bool") and \
+                not isinstance(other, ir.IntImm) and ir.prim_dtype(other) == e.dtype:
+            # a bare integer takes the other operand's dtype (`T.Cast("int32", n) * 2`), as
+            # TVM prints it and the reader reads it back
+            text = str(e.value)
+            return f"({text})" if e.value < 0 else text
         text = self.prim(e)
         if isinstance(e, ir.PrimBinOp):
             inner, outer = _PRECEDENCE[e.op], _PRECEDENCE[op]

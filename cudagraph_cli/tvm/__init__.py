@@ -33,11 +33,12 @@ from __future__ import annotations
 
 # Importing these imports no tvm: the pass imports it when it is made.
 from .rewrite_pass import (
-    CgraphPassError, CgraphPassWarning, RewriteCUDAGraph, TextRouteWarning, cuda_pipeline,
-    on_a_short_stack, rewrite_module, rewrite_module_through_text,
+    CgraphOptionError, CgraphPassError, CgraphPassWarning, RewriteCUDAGraph, TextRouteWarning,
+    TvmPassFallbackWarning, cuda_pipeline, on_a_short_stack, rewrite_module,
+    rewrite_module_through_text,
 )
 from .use_in_tvm import run_with_cgraph, use_in_tvm
 
-__all__ = ["CgraphPassError", "CgraphPassWarning", "RewriteCUDAGraph", "TextRouteWarning",
-           "cuda_pipeline", "on_a_short_stack", "rewrite_module", "rewrite_module_through_text",
+__all__ = ["CgraphOptionError", "CgraphPassError", "CgraphPassWarning", "RewriteCUDAGraph",
+           "TextRouteWarning", "TvmPassFallbackWarning", "cuda_pipeline", "on_a_short_stack", "rewrite_module", "rewrite_module_through_text",
            "run_with_cgraph", "use_in_tvm"]

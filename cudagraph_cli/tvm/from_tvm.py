@@ -49,7 +49,7 @@ PRIM_CALLS = {"Max": ("T.max", ("a", "b")), "Min": ("T.min", ("a", "b")),
               "BitwiseXor": ("T.bitwise_xor", ("a", "b")),
               "BitwiseNot": ("T.bitwise_not", ("a",))}
 # TIR intrinsics (a tirx.Call of the op) read as the T.* function TVM prints
-PRIM_INTRINSICS = {"tir.if_then_else": "T.if_then_else", "prim.if_then_else": "T.if_then_else"}
+PRIM_INTRINSICS = {"prim.if_then_else": "T.if_then_else"}
 # Relax operators whose calls cgraph's reader builds without the ty_args TVM prints (it checks
 # and drops them: the call's struct info follows from its arguments).
 DROPPED_TY_ARGS = frozenset({

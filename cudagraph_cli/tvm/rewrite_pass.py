@@ -29,6 +29,11 @@ class CgraphPassError(ValueError):
     in the text named in it (`<mod.script()>`: TVM's printing of the pass's input)."""
 
 
+class CgraphOptionError(CgraphPassError):
+    """The pass's options name what the module lacks (a function, a capture_symbolic
+    variable): the user's error, raised as `cgraph rewrite` refuses it, never worked around."""
+
+
 def import_tvm():
     try:
         import tvm
@@ -41,6 +46,7 @@ def import_tvm():
 
     # An error raised inside a pass crosses TVM's C++; unregistered, it comes out a RuntimeError.
     tvm_ffi.register_error(CgraphPassError)
+    tvm_ffi.register_error(CgraphOptionError)
     return tvm
 
 
@@ -60,9 +66,9 @@ def RewriteCUDAGraph(options=None, **fields):
     `RewriteOptions.tvm_compat()` turns cgraph's corrections of TVM off, TVM 0.27's output
     exactly); `fields` replace some of its fields (`RewriteCUDAGraph(min_kernels=2)`,
     `RewriteCUDAGraph(capture_symbolic=["seq_len:256"])`; a bad value raises ValueError
-    here). Raises `CgraphPassError` (a ValueError) with cgraph's
-    located message when cgraph cannot read or rewrite the module: it never hands back
-    something else."""
+    here). Where cgraph cannot read or rewrite the module, TVM's own pass runs instead, with a
+    TvmPassFallbackWarning carrying cgraph's located message (`rewrite_module`); options naming
+    what the module lacks raise CgraphOptionError (a CgraphPassError, a ValueError)."""
     tvm = import_tvm()
     from ..passes.options import RewriteOptions
 
@@ -122,6 +128,43 @@ def cuda_pipeline(before_schedule=(), **pass_options):
 
 
 def rewrite_module(mod, options=None):
+    """cgraph's rewrite of a TVM IRModule (`rewrite_module_in_memory`); where cgraph cannot
+    read, rewrite or hand back a module that TVM holds, TVM's own RewriteCUDAGraph runs
+    instead, with a CgraphPassWarning carrying cgraph's located error: the pass never fails a
+    build that TVM's pass would finish, and never changes it silently. Options that name what
+    the module lacks raise CgraphOptionError, as `cgraph rewrite` refuses them."""
+    try:
+        return rewrite_module_in_memory(mod, options)
+    except CgraphOptionError:
+        raise
+    except CgraphPassError as e:
+        return tvms_pass_instead(mod, e)
+
+
+def tvms_pass_instead(mod, error: CgraphPassError):
+    """TVM's own RewriteCUDAGraph on `mod`, where cgraph's raised `error`; warned of. When TVM's
+    pass fails too, cgraph's error is raised (TVM's as its cause)."""
+    import warnings
+
+    tvm = import_tvm()
+    from tvm.relax.transform import _ffi_api
+
+    try:
+        # TVM's pass reads the flag from the context it runs in; this pass runs only when set
+        with tvm.transform.PassContext(config={CONFIG_KEY: True}):
+            out = _ffi_api.RewriteCUDAGraph()(mod)
+    except Exception as tvm_error:  # noqa: BLE001 -- TVM's pass failing: cgraph's error stands
+        # (in the message: a cause does not cross TVM's C++ around the pass)
+        first = str(tvm_error).strip().split("\n")[-1]
+        raise type(error)(f"{error}\nTVM's own RewriteCUDAGraph, tried instead, failed too: "
+                          f"{first}") from tvm_error
+    warnings.warn(f"cgraph's RewriteCUDAGraph could not handle this module, so TVM's own "
+                  f"RewriteCUDAGraph ran instead (TVM's output, without cgraph's corrections "
+                  f"and reasons): {error}", TvmPassFallbackWarning, stacklevel=3)
+    return out
+
+
+def rewrite_module_in_memory(mod, options=None):
     """cgraph's rewrite of a TVM IRModule, as a new IRModule (`mod` itself when cgraph changes
     nothing). `options`: a `RewriteOptions` (None: cgraph's defaults).
 
@@ -148,7 +191,9 @@ def rewrite_module(mod, options=None):
     try:
         check_module(ours)
         out, report = api.rewrite(ours, options)
-    except (SourceError, api.UnknownName) as e:
+    except api.UnknownName as e:  # a capture_symbolic variable the module does not have
+        raise CgraphOptionError(str(e)) from None
+    except SourceError as e:
         raise located_error(mod, options, e) from None
     warn_report(report)
     if out is ours:
@@ -190,6 +235,11 @@ class CgraphPassWarning(UserWarning):
     no effect."""
 
 
+class TvmPassFallbackWarning(CgraphPassWarning):
+    """cgraph could not handle the module and TVM's own RewriteCUDAGraph ran instead: the build
+    goes on as it would without cgraph; the message is cgraph's located error."""
+
+
 def warn_report(report) -> None:
     """The warnings of a RewriteReport, through Python's `warnings` (what `cgraph rewrite`
     prints on stderr, located there; here the module has no text to point into)."""
@@ -214,7 +264,7 @@ def check_function_names(mod, options) -> None:
     try:
         api.check_function_names(names, options.functions, SCRIPT_NAME)
     except api.UnknownName as e:
-        raise CgraphPassError(str(e)) from None
+        raise CgraphOptionError(str(e)) from None
 
 
 def lifted_from(name: str, functions: dict) -> str:
@@ -252,7 +302,7 @@ def rewrite_module_through_text(mod, options=None):
     except SourceError as e:
         raise CgraphPassError(e.render()) from None
     except api.UnknownName as e:  # a capture_symbolic variable the module does not have
-        raise CgraphPassError(str(e)) from None
+        raise CgraphOptionError(str(e)) from None
     warn_report(report)
     if out is ours:
         return mod
