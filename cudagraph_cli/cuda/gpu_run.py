@@ -175,20 +175,20 @@ def _run(original, rewritten, name, names, options, driver,
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
-        calls = CallDriver(executors, options.seed, options.shapes)
+        caller = CallDriver(executors, options.seed, options.shapes)
         timed: dict = {}  # (function, shape key) -> host inputs
-        for call, f in calls.schedule([original.function(n) for n in names], options.calls):
+        for call, f in caller.schedule([original.function(n) for n in names], options.calls):
             fname = f.name
-            prepared = calls.prepare(f, call)
+            prepared = caller.prepare(f, call)
             outs = []
             for k, ex in enumerate(executors):
                 try:
-                    outs.append(calls.run(prepared, k))
+                    outs.append(caller.run(prepared, k))
                 except ExecError as e:
                     if ex is ex_g and rewritten_source is not None:
                         e.located(*rewritten_source)
                     raise
-            snaps = [calls.keep(k, o) for k, o in enumerate(outs)]
+            snaps = [caller.keep(k, o) for k, o in enumerate(outs)]
             for i in range(len(snaps) - 1):
                 found = compare_snapshots(snaps[i], snaps[i + 1])
                 if found:
