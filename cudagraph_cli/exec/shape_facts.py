@@ -1,0 +1,480 @@
+"""What a module's text proves about its memory for every value of its symbolic variables.
+
+Read from the text alone, without running a byte (exec/shape_bound.py decides each
+inequality over the ranges of passes/ranges.py):
+
+- **fits**: every tensor placed in a storage (`R.memory.alloc_tensor(storage, offset, shape,
+  dtype)`) lies within it: offset + bytes <= the storage's size, for a storage of the
+  function's own (`R.memory.alloc_storage(R.shape([BYTES]), ...)`, sizes in bytes; in
+  elements in a module that sizes them so, as the executor reads it) or a slot of the shared
+  allocation fetched through `vm.builtin.cuda_graph.get_cached_alloc`;
+- **view**: every view (`R.memory.view`, `R.reshape` of a tensor) lies within its tensor;
+- **disjoint**: two tensors of one storage that are alive at the same time never share a
+  byte. A tensor is alive from its `alloc_tensor` to its last use through aliases, views,
+  tuple items and graph launches (a capture function's body is walked where it is launched,
+  with its parameters bound to the launch's arguments: what its replay touches), or to
+  its return: a returned tensor stays alive past the call. Tensors of the two branches of one
+  `if` are never alive together;
+- **returned**: a tensor a function returns never sits in a shared allocation's slot that a
+  function of the module (itself on a later call, or another: prefill, then decode) places
+  tensors in: the next call overwrites what the caller still holds.
+
+Each fact is proved (for every value within the ranges: the then-branch of a guard
+`VAR <= MAX` narrows VAR's), failed (with the smallest values that break it) or unproven
+(with its expression and why: a variable with no upper bound, an expression that is not
+monotone, a size the text does not give).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..diagnostics import NO_LOC, Loc
+from ..passes.ranges import FunctionRanges, guard_bounds
+from .backend import ExecError, numpy_dtype
+from .handlers.memory import storages_sized_in_elements
+from ..text.printer import Printer
+from .shape_bound import polynomial, prove_le
+
+
+@dataclass
+class ShapeFact:
+    kind: str  # "fits" | "view" | "disjoint" | "returned"
+    function: str  # the public function whose call it concerns
+    loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors)
+    status: str  # "proved" | "failed" | "unproven"
+    message: str = ""  # failed: at the smallest breaking values; unproven: the expression
+    values: dict = field(default_factory=dict)  # failed: the smallest breaking values
+
+
+@dataclass
+class ShapeFacts:
+    facts: list = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.facts if f.status == status)
+
+    @property
+    def failed(self) -> list:
+        return [f for f in self.facts if f.status == "failed"]
+
+    @property
+    def unproven(self) -> list:
+        return [f for f in self.facts if f.status == "unproven"]
+
+
+# ---- the abstract values --------------------------------------------------------------------
+
+class Storage:
+    __slots__ = ("key", "size", "name")
+
+    def __init__(self, key, size, name: str):
+        self.key, self.size, self.name = key, size, name  # size: PrimExpr of bytes, or None
+
+
+class Placed:
+    """A tensor placed in a storage: what its bytes are, when it is alive, on which path."""
+
+    __slots__ = ("storage", "offset", "nbytes", "born", "last", "path", "ranges", "loc",
+                 "name", "returned", "last_loc")
+
+    def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name):
+        self.storage, self.offset, self.nbytes = storage, offset, nbytes
+        self.born = self.last = born
+        self.path, self.ranges, self.loc, self.name = path, ranges, loc, name
+        self.returned = False
+        self.last_loc = loc
+
+
+class Tensors(frozenset):
+    """A value that is (a view of) one of these placed tensors."""
+
+
+class TupleV(tuple):
+    """A tuple of abstract values."""
+
+
+def _merge(a, b):
+    if type(a) is TupleV and type(b) is TupleV and len(a) == len(b):
+        return TupleV(_merge(x, y) for x, y in zip(a, b))
+    if isinstance(a, Tensors) or isinstance(b, Tensors):
+        return Tensors((a if isinstance(a, Tensors) else frozenset()) |
+                       (b if isinstance(b, Tensors) else frozenset()))
+    return a if a is b else None
+
+
+def _flatten(v, out: set) -> set:
+    if isinstance(v, Tensors):
+        out |= v
+    elif type(v) is TupleV:
+        for x in v:
+            _flatten(x, out)
+    return out
+
+
+# ---- reading the text -------------------------------------------------------------------------
+
+def _prim(e):
+    """The PrimExpr an integer argument is written as (`0`, `R.prim_value(n)`, `T.int64(8)`),
+    or None."""
+    if type(e) is ir.Literal and type(e.value) is int:
+        return ir.IntImm(e.value)
+    if type(e) is ir.PrimValue:
+        return e.value
+    if isinstance(e, (ir.IntImm, ir.SymVar, ir.PrimBinOp, ir.PrimCall)):
+        return e
+    return None
+
+
+def _dtype(e) -> str | None:
+    if type(e) is ir.DataTypeImm:
+        return e.value
+    if type(e) in (ir.StringImm, ir.Literal) and isinstance(e.value, str):
+        return e.value
+    return None
+
+
+def _itemsize(dtype: str | None) -> int | None:
+    if not dtype:
+        return None
+    try:
+        return numpy_dtype(dtype).itemsize
+    except ExecError:
+        return None
+
+
+def _product(values, itemsize: int):
+    e = ir.IntImm(itemsize)
+    for d in values:
+        e = ir.PrimBinOp("*", e, d)
+    return e
+
+
+def _bytes_of(sinfo):
+    """The bytes of a tensor of struct info `sinfo`, as a PrimExpr, or None."""
+    if type(sinfo) is not ir.TensorSInfo or sinfo.shape is None:
+        return None
+    size = _itemsize(sinfo.dtype)
+    return None if size is None else _product(sinfo.shape, size)
+
+
+def _arg(call: ir.Call, i: int, name: str):
+    if i < len(call.args):
+        return call.args[i]
+    return next((v for k, v in call.attrs if k == name), None)
+
+
+def _show(e) -> str:
+    """`e` as a sum of products when it is a polynomial (`8192 * seq_len`), else as TVMScript
+    prints it."""
+    poly = polynomial(e)
+    if poly is None:
+        return Printer().prim(e)
+    if not poly:
+        return "0"
+    terms = []
+    for m, c in sorted(poly.items(), key=lambda mc: (-len(mc[0]), mc[0])):
+        names = " * ".join(m)
+        terms.append(f"{c}" if not m else names if c == 1 else f"{c} * {names}")
+    return " + ".join(terms).replace("+ -", "- ")
+
+
+def _values_text(values: dict) -> str:
+    return ", ".join(f"{k} = {v:,}" for k, v in values.items())
+
+
+# ---- one module ------------------------------------------------------------------------------
+
+class _Walk:
+    """The facts of one module: each public function walked once, capture functions inlined
+    at their launches."""
+
+    def __init__(self, module: ir.Module):
+        self.module = module
+        self.in_elements = storages_sized_in_elements(module)
+        self.facts: list[ShapeFact] = []
+        self.shared: dict = {}  # (alloc function, index) -> TupleV of Storage
+        self.returned: list = []  # (function, Placed) held past the call in a shared slot
+        self.writers: dict = {}  # shared storage key -> [(function, Placed)]
+
+    def run(self) -> ShapeFacts:
+        for f in self.module.relax_functions():
+            if not f.is_private:
+                self.function(f)
+        for fname, t in self.returned:
+            for other, u in self.writers.get(t.storage.key, ()):
+                self.facts.append(ShapeFact(
+                    "returned", fname, t.loc, "failed",
+                    f"'{t.name}' is returned by {fname} from slot {t.storage.name} of the "
+                    f"shared allocation, where {other} places '{u.name}' "
+                    f"({u.loc.line and f'line {u.loc.line}' or 'its binding'}): the next "
+                    "call overwrites what the caller holds"))
+                break
+        return ShapeFacts(self.facts)
+
+    # -- a function's call --
+    def function(self, f: ir.Function) -> None:
+        self.fname = f.name
+        self.seq = 0
+        self.placed: list[Placed] = []
+        self.ids: dict = {}  # id(Placed) -> Placed
+        self.ifs = 0
+        env: dict = {}
+        self.defs: dict = {}
+        ranges = FunctionRanges(f)
+        self.blocks(f.blocks, env, ranges, (), 0)
+        out = _flatten(self.value(f.body, env), set())
+        end = self.seq + 1
+        for t in self.placed:
+            if id(t) in out:
+                t.last, t.returned = end, True
+                if t.storage.key[0] == "shared":
+                    self.returned.append((f.name, t))
+            if t.storage.key[0] == "shared":
+                self.writers.setdefault(t.storage.key, []).append((f.name, t))
+        self.overlaps()
+
+    def blocks(self, blocks, env, ranges, path, depth) -> None:
+        for block in blocks:
+            for b in block.bindings:
+                self.seq += 1
+                self.defs[b.var] = b.value
+                self.use(b.value, env, b.loc)
+                value = b.value
+                if type(b) is ir.MatchCast:
+                    env[b.var] = self.value(value, env)
+                    continue
+                env[b.var] = self.binding(b, env, ranges, path, depth)
+
+    def use(self, value, env, loc) -> None:
+        if type(value) is ir.If:
+            value = value.cond
+        for x in ir.walk(value):
+            if type(x) is ir.Var and x in env:
+                for i in _flatten(env[x], set()):
+                    t = self.ids[i]
+                    t.last, t.last_loc = self.seq, loc
+
+    def value(self, e, env):
+        t = type(e)
+        if t is ir.Var:
+            return env.get(e)
+        if t is ir.Tuple:
+            return TupleV(self.value(x, env) for x in e.fields)
+        if t is ir.TupleGetItem:
+            v = self.value(e.tuple_value, env)
+            return v[e.index] if type(v) is TupleV and e.index < len(v) else None
+        return None
+
+    def binding(self, b, env, ranges, path, depth):
+        v = b.value
+        t = type(v)
+        if t is ir.If:
+            return self.branches(b, env, ranges, path, depth)
+        if t is not ir.Call:
+            return self.value(v, env)
+        name = v.op.name if type(v.op) is ir.Op else None
+        if name in ("relax.memory.alloc_storage", "relax.vm.alloc_storage"):
+            return self.storage(b, v, name)
+        if name in ("relax.memory.alloc_tensor", "relax.vm.alloc_tensor"):
+            return self.tensor(b, v, env, ranges, path)
+        if name in ("relax.reshape", "relax.memory.view"):
+            x = v.args[0] if v.args else None
+            self.view_fact(b, v, x, name, ranges)
+            return self.value(x, env)
+        if name == "relax.memory.ensure_zero_offset":
+            return self.value(v.args[0], env) if v.args else None
+        cached = ir.CachedAlloc.of(v)
+        if cached is not None:
+            return self.cached(cached)
+        launch = ir.GraphLaunch.of(v)
+        if launch is not None and depth < 8:
+            return self.launch(launch, env, ranges, path, depth)
+        if type(v.op) is ir.ExternFunc and v.op.name == "vm.builtin.reshape" and v.args:
+            return self.value(v.args[0], env)
+        return None
+
+    def branches(self, b, env, ranges, path, depth):
+        v = b.value
+        self.ifs += 1
+        here = (self.fname, self.ifs)
+        out = []
+        for side, (seq, r) in enumerate(((v.true_branch, ranges.under(
+                guard_bounds(v.cond, self.defs))), (v.false_branch, ranges))):
+            self.blocks(seq.blocks, env, r, path + ((here, side),), depth)
+            self.use(seq.body, env, b.loc)
+            out.append(self.value(seq.body, env))
+        return _merge(*out)
+
+    def storage(self, b, v: ir.Call, name: str):
+        size = None
+        shape = v.args[0] if v.args else None
+        if type(shape) is ir.ShapeExpr and len(shape.values) == 1:
+            size = shape.values[0]
+            if self.in_elements:
+                at = 3 if name == "relax.memory.alloc_storage" else 2
+                item = _itemsize(_dtype(v.args[at])) if len(v.args) > at else None
+                size = ir.PrimBinOp("*", size, ir.IntImm(item)) if item else size
+        return Storage(("local", id(b)), size, b.var.name)
+
+    def tensor(self, b, v: ir.Call, env, ranges, path):
+        storage = self.value(v.args[0], env)
+        if type(storage) is not Storage:
+            return None
+        offset, shape = _prim(v.args[1]), v.args[2] if len(v.args) > 2 else None
+        item = _itemsize(_dtype(v.args[3])) if len(v.args) > 3 else None
+        nbytes = _product(shape.values, item) \
+            if type(shape) is ir.ShapeExpr and item is not None else None
+        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name)
+        self.placed.append(t)
+        self.ids[id(t)] = t
+        if offset is None or nbytes is None or storage.size is None:
+            self.add("fits", b.loc, "unproven", f"'{b.var.name}' in {storage.name}: "
+                     "the text gives no constant size, offset or shape")
+        else:
+            self.prove("fits", b.loc, ir.PrimBinOp("+", offset, nbytes), storage.size, ranges,
+                       lambda at, lhs, rhs: (
+                           f"a tensor of {lhs - at_(offset, at):,} bytes at offset "
+                           f"{at_(offset, at):,} in a storage of {rhs:,} bytes "
+                           f"('{b.var.name}' in {storage.name})"),
+                       f"offset + bytes of '{b.var.name}' <= size of {storage.name}")
+        return Tensors((id(t),))
+
+    def view_fact(self, b, v: ir.Call, x, name: str, ranges) -> None:
+        sinfo = x.sinfo if type(x) is ir.Var else None
+        base = _bytes_of(sinfo)
+        if name == "relax.reshape":
+            shape = _arg(v, 1, "shape")
+            item = _itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
+            nbytes = _product(shape.values, item) \
+                if type(shape) is ir.ShapeExpr and item else None
+            offset = ir.IntImm(0)
+        else:
+            shape, dtype = _arg(v, 1, "shape"), _arg(v, 2, "dtype")
+            off = _arg(v, 3, "relative_byte_offset")
+            offset = ir.IntImm(0) if off is None else _prim(off)
+            dims = shape.values if type(shape) is ir.ShapeExpr else \
+                (sinfo.shape if type(sinfo) is ir.TensorSInfo else None)
+            dt = _dtype(dtype) if dtype is not None else \
+                (sinfo.dtype if type(sinfo) is ir.TensorSInfo else None)
+            item = _itemsize(dt)
+            nbytes = _product(dims, item) if dims is not None and item else None
+        if base is None or nbytes is None or offset is None:
+            self.add("view", b.loc, "unproven",
+                     f"'{b.var.name}': the text gives no shape for the view or its tensor")
+            return
+        self.prove("view", b.loc, ir.PrimBinOp("+", offset, nbytes), base, ranges,
+                   lambda at, lhs, rhs: (
+                       f"a view of {lhs - at_(offset, at):,} bytes at offset "
+                       f"{at_(offset, at):,} of a tensor of {rhs:,} bytes ('{b.var.name}' "
+                       f"of '{x.name}')"),
+                   f"offset + bytes of '{b.var.name}' <= bytes of '{x.name}'")
+
+    def cached(self, cached: ir.CachedAlloc):
+        fn, index = cached.function_name, cached.index_value
+        key = (fn, index)
+        if key not in self.shared:
+            alloc = self.module.function(fn) if fn else None
+            value = None
+            if isinstance(alloc, ir.Function):
+                env: dict = {}
+                for b in ir.nested_bindings(alloc.blocks):
+                    v = b.value
+                    if type(v) is ir.Call and type(v.op) is ir.Op and \
+                            v.op.name in ("relax.memory.alloc_storage", "relax.vm.alloc_storage"):
+                        env[b.var] = self.storage(b, v, v.op.name)
+                    else:
+                        env[b.var] = self.value(v, env)
+                value = self.value(alloc.body, env)
+                if type(value) is TupleV:
+                    value = TupleV(
+                        Storage(("shared", fn, index, i), s.size, f"{fn}[{i}]")
+                        if type(s) is Storage else s for i, s in enumerate(value))
+            self.shared[key] = value
+        return self.shared[key]
+
+    def launch(self, launch: ir.GraphLaunch, env, ranges, path, depth):
+        capture = self.module.function(launch.function_name or "")
+        args = launch.args
+        if not isinstance(capture, ir.Function) or type(args) is not ir.Tuple:
+            return None
+        inner: dict = {}
+        for p, a in zip(capture.params, args.fields):
+            inner[p] = self.value(a, env)
+        self.blocks(capture.blocks, inner, ranges, path, depth + 1)
+        self.use(capture.body, inner, capture.loc)
+        return self.value(capture.body, inner)
+
+    # -- facts --
+    def add(self, kind, loc, status, message, values=None) -> None:
+        self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {}))
+
+    def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> None:
+        got = prove_le(lhs, rhs, ranges.of)
+        if got.status == "proved":
+            self.add(kind, loc, "proved", "")
+        elif got.status == "unproven":
+            self.add(kind, loc, "unproven", f"{expression}: {_show(lhs)} <= {_show(rhs)} "
+                     f"({got.why})")
+        else:
+            shown = {n: got.at[n] for n in got.moving} or {}
+            where = f"at {_values_text(shown)}: " if shown else ""
+            self.add(kind, loc, "failed", where + say(got.at, got.lhs, got.rhs), shown)
+
+    def overlaps(self) -> None:
+        """Two tensors of one storage alive at once: their bytes are disjoint."""
+        groups: dict = {}
+        for t in self.placed:
+            groups.setdefault(t.storage.key, []).append(t)
+        for tensors in groups.values():
+            tensors.sort(key=lambda t: t.born)
+            alive: list[Placed] = []
+            for b in tensors:
+                alive = [a for a in alive if a.last > b.born]
+                for a in alive:
+                    if _exclusive(a.path, b.path):
+                        continue
+                    self.disjoint(a, b)
+                alive.append(b)
+
+    def disjoint(self, a: Placed, b: Placed) -> None:
+        if None in (a.offset, b.offset, a.nbytes, b.nbytes):
+            self.add("disjoint", b.loc, "unproven",
+                     f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
+            return
+        ranges = b.ranges if len(b.path) >= len(a.path) else a.ranges
+        try:
+            low = {v.name: ranges.of(v.name).least
+                   for e in (a.offset, b.offset) for v in ir.prim_vars(e, [])}
+            first, second = (a, b) if at_(a.offset, low) <= at_(b.offset, low) else (b, a)
+        except ExecError:
+            first, second = a, b
+        still = "returned" if a.returned else \
+            f"used until line {a.last_loc.line}" if a.last_loc.line else "used later"
+        self.prove(
+            "disjoint", b.loc, ir.PrimBinOp("+", first.offset, first.nbytes), second.offset,
+            ranges,
+            lambda at, lhs, rhs: (
+                f"'{b.name}' ({at_(b.nbytes, at):,} bytes at offset {at_(b.offset, at):,}) "
+                f"overlaps '{a.name}' ({at_(a.nbytes, at):,} bytes at offset "
+                f"{at_(a.offset, at):,}) in {b.storage.name} while '{a.name}' is alive "
+                f"({still})"),
+            f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
+
+
+def _exclusive(p: tuple, q: tuple) -> bool:
+    """Are two paths in different branches of one `if` (never both taken in one call)?"""
+    sides = dict(p)
+    return any(k in sides and sides[k] != s for k, s in q)
+
+
+def at_(e, values: dict) -> int:
+    from .prim import eval_prim
+    return eval_prim(e, lambda v: values.get(v.name, 0))
+
+
+def shape_facts(module: ir.Module) -> ShapeFacts:
+    """The facts of `module`'s public functions (module docstring)."""
+    return _Walk(module).run()
