@@ -191,8 +191,9 @@ class _Walk:
     """The facts of one module: each public function walked once, capture functions inlined
     at their launches."""
 
-    def __init__(self, module: ir.Module):
+    def __init__(self, module: ir.Module, functions=None):
         self.module = module
+        self.functions = functions
         self.in_elements = storages_sized_in_elements(module)
         self.facts: list[ShapeFact] = []
         self.shared: dict = {}  # (alloc function, index) -> TupleV of Storage
@@ -201,7 +202,7 @@ class _Walk:
 
     def run(self) -> ShapeFacts:
         for f in self.module.relax_functions():
-            if not f.is_private:
+            if not f.is_private and (self.functions is None or f.name in self.functions):
                 self.function(f)
         for fname, t in self.returned:
             for other, u in self.writers.get(t.storage.key, ()):
@@ -475,6 +476,38 @@ def at_(e, values: dict) -> int:
     return eval_prim(e, lambda v: values.get(v.name, 0))
 
 
-def shape_facts(module: ir.Module) -> ShapeFacts:
-    """The facts of `module`'s public functions (module docstring)."""
-    return _Walk(module).run()
+def shape_facts(module: ir.Module, functions=None) -> ShapeFacts:
+    """The facts of `module`'s public functions (module docstring), or of those named in
+    `functions`."""
+    return _Walk(module, functions).run()
+
+
+@dataclass
+class ModuleShapes:
+    """verify's facts: the rewritten module's, and the original's (None when verify was
+    given one module object twice)."""
+
+    rewritten: ShapeFacts
+    original: ShapeFacts | None
+
+    def failure(self) -> tuple | None:
+        """("rewritten" | "original", the first failed fact), the rewritten module's first."""
+        for which, facts in (("rewritten", self.rewritten), ("original", self.original)):
+            if facts is not None and facts.failed:
+                return which, facts.failed[0]
+        return None
+
+    def count(self, status: str) -> int:
+        return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
+
+    def unproven(self) -> list:
+        """(module, fact) for each unproven fact."""
+        return [(which, fact) for which, facts in (("rewritten", self.rewritten),
+                                                   ("original", self.original))
+                if facts is not None for fact in facts.unproven]
+
+
+def prove_modules(original: ir.Module, rewritten: ir.Module, functions) -> ModuleShapes:
+    """The facts of the functions `functions` of both modules (verify's)."""
+    return ModuleShapes(shape_facts(rewritten, functions),
+                        None if original is rewritten else shape_facts(original, functions))

@@ -45,6 +45,7 @@ from .guard_check import check_guards, guard_values, upper_bounds
 from .handlers.cuda_graph import GraphRuntime
 from .interpreter import Executor
 from .ownership import OwnershipCheck
+from .shape_facts import ModuleShapes, prove_modules
 from .terms import TermTable, explain
 
 
@@ -75,6 +76,8 @@ class VerifyReport:
     notes: list = field(default_factory=list)
     # ("original" | "rewritten", loc, message): what ran only after a correction, located
     warnings: list = field(default_factory=list)
+    # What the text proves for every value within the bounds (exec/shape_facts.py)
+    shapes: ModuleShapes | None = None
 
     @property
     def equal(self) -> bool:
@@ -114,9 +117,24 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
-    report.difference = _first_difference(
-        report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
-        guards, progress)
+    report.shapes = prove_modules(original, rewritten, names)
+    failed = report.shapes.failure()
+    try:
+        report.difference = _first_difference(
+            report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
+            guards, progress)
+    except ModuleFails as e:
+        # A rewrite that cannot run where its own facts fail (a storage short at the values
+        # run): the fact is the finding, for every value it fails at.
+        if e.which == "original" or failed is None:
+            raise
+    if failed is not None and (report.difference is None or
+                               report.difference.kind == "terms"):
+        # After what a run saw (the stronger evidence), before the terms.
+        which, fact = failed
+        report.difference = Difference(fact.function, 0, "", "", message=fact.message,
+                                       kind="shape", module=which, loc=fact.loc,
+                                       site=f"the {fact.kind} fact that fails")
     return _finish(report, ex_a, ex_b)
 
 
