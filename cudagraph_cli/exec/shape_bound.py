@@ -48,35 +48,46 @@ def prove_le(lhs, rhs, range_of) -> Bound:
     ranges = {n: range_of(n) for n in names}
     poly = polynomial(diff)
     corner: dict[str, int] = {}
-    moving = []
+    moving, mixed = [], []
     for n in names:
         way = poly_direction(poly, n) if poly is not None else direction(diff, n)
         r = ranges[n]
-        if way is None:
-            return Bound("unproven", why=f"not monotone in {n}")
         if way == FLAT:
             corner[n] = r.least
             continue
         moving.append(n)
-        if way == UP:
-            if r.most is None:
-                return Bound("unproven", why=f"{n} has no upper bound", moving=(n,))
-            corner[n] = r.most
-        else:
-            corner[n] = r.least
+        if way is None:
+            mixed.append(n)
+        if way != DOWN and r.most is None:
+            return Bound("unproven", why=f"{n} has no upper bound", moving=(n,))
+        corner[n] = r.most if way == UP else r.least
+    if mixed:
+        # A polynomial of degree at most one in each variable (8 * b * v - 256 * v) takes
+        # its largest value over a box at a vertex: each variable that moves both ways is
+        # tried at both ends. Anything else is not decided here.
+        if poly is None or any(len(set(m)) != len(m) for m in poly) or len(mixed) > 10:
+            return Bound("unproven", why=f"not monotone in {mixed[0]}")
+        worst = None
+        for k in range(1 << len(mixed)):
+            trial = dict(corner)
+            for i, n in enumerate(mixed):
+                trial[n] = ranges[n].most if k >> i & 1 else ranges[n].least
+            got = _at(diff, trial)
+            if worst is None or got > worst[0]:
+                worst = (got, trial)
+        corner = worst[1]
     try:
         a, b = _at(lhs, corner), _at(rhs, corner)
     except ExecError as e:
         return Bound("unproven", why=str(e))
     if a <= b:
         return Bound("proved", moving=tuple(moving))
-    # The smallest breaking values: each moving variable in turn brought as far toward its
-    # safe end as it can go while the inequality still fails (the others where they are).
+    # The smallest breaking values: each moving variable in turn brought as low as it can go
+    # while the inequality still fails, the others where they are. With the others fixed the
+    # difference moves one way in it (monotone, or linear at a vertex), so where it fails at
+    # its least value that is the answer, and otherwise failing is upward closed: bisect.
     at = dict(corner)
     for n in moving:
-        if direction_of(poly, diff, n) != UP:
-            continue  # non-increasing: at its least value already
-        # fails at at[n]; failing is upward closed in n: bisect for the least failing value
         lo, hi = ranges[n].least, at[n]
         if _fails(lhs, rhs, {**at, n: lo}):
             at[n] = lo
@@ -89,10 +100,6 @@ def prove_le(lhs, rhs, range_of) -> Bound:
                 lo = mid
         at[n] = hi
     return Bound("failed", at=at, lhs=_at(lhs, at), rhs=_at(rhs, at), moving=tuple(moving))
-
-
-def direction_of(poly, e, name: str):
-    return poly_direction(poly, name) if poly is not None else direction(e, name)
 
 
 def _at(e, values: dict) -> int:

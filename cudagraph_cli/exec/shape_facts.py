@@ -114,6 +114,12 @@ def _flatten(v, out: set) -> set:
     return out
 
 
+# Calls that make an alias of a tensor or release one: not a use of its bytes.
+_NO_USE = frozenset({"relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset",
+                     "vm.builtin.reshape", "relax.memory.kill_tensor",
+                     "relax.memory.kill_storage", "relax.vm.kill_object"})
+
+
 # ---- reading the text -------------------------------------------------------------------------
 
 def _prim(e):
@@ -242,7 +248,8 @@ class _Walk:
             for b in block.bindings:
                 self.seq += 1
                 self.defs[b.var] = b.value
-                self.use(b.value, env, b.loc)
+                if type(b.value) in (ir.Call, ir.If):
+                    self.use(b.value, env, b.loc)
                 value = b.value
                 if type(b) is ir.MatchCast:
                     env[b.var] = self.value(value, env)
@@ -250,13 +257,33 @@ class _Walk:
                 env[b.var] = self.binding(b, env, ranges, path, depth)
 
     def use(self, value, env, loc) -> None:
-        if type(value) is ir.If:
+        """The tensors `value` reads or writes, alive until now. A call uses its arguments
+        (a tuple item only that item), an `if` its condition, a return what it returns;
+        an alias, a tuple, a view or reshape (made here, used where it is read) and a kill
+        use nothing."""
+        t = type(value)
+        if t is ir.If:
             value = value.cond
-        for x in ir.walk(value):
-            if type(x) is ir.Var and x in env:
-                for i in _flatten(env[x], set()):
-                    t = self.ids[i]
-                    t.last, t.last_loc = self.seq, loc
+        elif t is ir.Call:
+            name = value.op.name if type(value.op) in (ir.Op, ir.ExternFunc) else None
+            if name in _NO_USE:
+                return
+            value = ir.Tuple(tuple(value.args) + tuple(v for _, v in value.attrs))
+        for i in self.used(value, env, set()):
+            t = self.ids[i]
+            t.last, t.last_loc = self.seq, loc
+
+    def used(self, e, env, out: set) -> set:
+        t = type(e)
+        if t is ir.Var or t is ir.TupleGetItem:
+            return _flatten(self.value(e, env), out)
+        if t is ir.Tuple:
+            for x in e.fields:
+                self.used(x, env, out)
+        elif t is ir.Call:
+            for x in e.args:
+                self.used(x, env, out)
+        return out
 
     def value(self, e, env):
         t = type(e)
