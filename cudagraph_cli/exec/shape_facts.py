@@ -47,6 +47,10 @@ class ShapeFact:
     status: str  # "proved" | "failed" | "unproven"
     message: str = ""  # failed: at the smallest breaking values; unproven: the expression
     values: dict = field(default_factory=dict)  # failed: the smallest breaking values
+    subject: tuple = ()  # the tensors it is about, by name (matches a fact across modules)
+
+    def key(self) -> tuple:
+        return (self.kind, self.function, self.subject)
 
 
 @dataclass
@@ -78,7 +82,7 @@ class Placed:
     """A tensor placed in a storage: what its bytes are, when it is alive, on which path."""
 
     __slots__ = ("storage", "offset", "nbytes", "born", "last", "path", "ranges", "loc",
-                 "name", "returned", "last_loc")
+                 "name", "returned", "last_loc", "used")
 
     def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name):
         self.storage, self.offset, self.nbytes = storage, offset, nbytes
@@ -86,6 +90,7 @@ class Placed:
         self.path, self.ranges, self.loc, self.name = path, ranges, loc, name
         self.returned = False
         self.last_loc = loc
+        self.used = False  # a tensor nothing reads or writes touches no byte
 
 
 class Tensors(frozenset):
@@ -213,7 +218,7 @@ class _Walk:
         for fname, t in self.returned:
             for other, u in self.writers.get(t.storage.key, ()):
                 self.facts.append(ShapeFact(
-                    "returned", fname, t.loc, "failed",
+                    "returned", fname, t.loc, "failed", subject=(t.name,), message=
                     f"'{t.name}' is returned by {fname} from slot {t.storage.name} of the "
                     f"shared allocation, where {other} places '{u.name}' "
                     f"({u.loc.line and f'line {u.loc.line}' or 'its binding'}): the next "
@@ -227,6 +232,7 @@ class _Walk:
         self.seq = 0
         self.placed: list[Placed] = []
         self.ids: dict = {}  # id(Placed) -> Placed
+        self.subject: tuple = ()
         self.ifs = 0
         env: dict = {}
         self.defs: dict = {}
@@ -271,7 +277,7 @@ class _Walk:
             value = ir.Tuple(tuple(value.args) + tuple(v for _, v in value.attrs))
         for i in self.used(value, env, set()):
             t = self.ids[i]
-            t.last, t.last_loc = self.seq, loc
+            t.last, t.last_loc, t.used = self.seq, loc, True
 
     def used(self, e, env, out: set) -> set:
         t = type(e)
@@ -356,6 +362,7 @@ class _Walk:
         nbytes = _product(shape.values, item) \
             if type(shape) is ir.ShapeExpr and item is not None else None
         t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name)
+        self.subject = (b.var.name,)
         self.placed.append(t)
         self.ids[id(t)] = t
         if offset is None or nbytes is None or storage.size is None:
@@ -373,6 +380,7 @@ class _Walk:
     def view_fact(self, b, v: ir.Call, x, name: str, ranges) -> None:
         sinfo = x.sinfo if type(x) is ir.Var else None
         base = _bytes_of(sinfo)
+        self.subject = (b.var.name,)
         if name == "relax.reshape":
             shape = _arg(v, 1, "shape")
             item = _itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
@@ -437,7 +445,8 @@ class _Walk:
 
     # -- facts --
     def add(self, kind, loc, status, message, values=None) -> None:
-        self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {}))
+        self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {},
+                                    self.subject))
 
     def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> None:
         got = prove_le(lhs, rhs, ranges.of)
@@ -455,7 +464,8 @@ class _Walk:
         """Two tensors of one storage alive at once: their bytes are disjoint."""
         groups: dict = {}
         for t in self.placed:
-            groups.setdefault(t.storage.key, []).append(t)
+            if t.used or t.returned:
+                groups.setdefault(t.storage.key, []).append(t)
         for tensors in groups.values():
             tensors.sort(key=lambda t: t.born)
             alive: list[Placed] = []
@@ -468,6 +478,7 @@ class _Walk:
                 alive.append(b)
 
     def disjoint(self, a: Placed, b: Placed) -> None:
+        self.subject = tuple(sorted((a.name, b.name)))
         if None in (a.offset, b.offset, a.nbytes, b.nbytes):
             self.add("disjoint", b.loc, "unproven",
                      f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
@@ -518,11 +529,12 @@ class ModuleShapes:
     original: ShapeFacts | None
 
     def failure(self) -> tuple | None:
-        """("rewritten" | "original", the first failed fact), the rewritten module's first."""
-        for which, facts in (("rewritten", self.rewritten), ("original", self.original)):
-            if facts is not None and facts.failed:
-                return which, facts.failed[0]
-        return None
+        """("rewritten", the first failed fact of the rewritten module that the original
+        does not fail too), or None. A fact the original fails as well (the same kind, function
+        and tensors) is the original's, kept by the rewrite: no difference between them."""
+        kept = {f.key() for f in self.original.failed} if self.original is not None else set()
+        found = [f for f in self.rewritten.failed if f.key() not in kept]
+        return ("rewritten", found[0]) if found else None
 
     def count(self, status: str) -> int:
         return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
