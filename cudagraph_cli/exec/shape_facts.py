@@ -265,15 +265,15 @@ class _Walk:
     def use(self, value, env, loc) -> None:
         """The tensors `value` reads or writes, alive until now. A call uses its arguments
         (a tuple item only that item), an `if` its condition, a return what it returns;
-        an alias, a tuple, a view or reshape (made here, used where it is read) and a kill
-        use nothing."""
+        an alias, a tuple, a view or reshape, what a branch or a graph gives back (each used
+        where it is read) and a kill use nothing."""
         t = type(value)
         if t is ir.If:
             value = value.cond
         elif t is ir.Call:
             name = value.op.name if type(value.op) in (ir.Op, ir.ExternFunc) else None
-            if name in _NO_USE:
-                return
+            if name in _NO_USE or ir.builtin_called(value) == ir.RUN_OR_CAPTURE:
+                return  # a graph launch uses what its capture function's body uses
             value = ir.Tuple(tuple(value.args) + tuple(v for _, v in value.attrs))
         for i in self.used(value, env, set()):
             t = self.ids[i]
@@ -338,7 +338,6 @@ class _Walk:
         for side, (seq, r) in enumerate(((v.true_branch, ranges.under(
                 guard_bounds(v.cond, self.defs))), (v.false_branch, ranges))):
             self.blocks(seq.blocks, env, r, path + ((here, side),), depth)
-            self.use(seq.body, env, b.loc)
             out.append(self.value(seq.body, env))
         return _merge(*out)
 
@@ -440,7 +439,6 @@ class _Walk:
         for p, a in zip(capture.params, args.fields):
             inner[p] = self.value(a, env)
         self.blocks(capture.blocks, inner, ranges, path, depth + 1)
-        self.use(capture.body, inner, capture.loc)
         return self.value(capture.body, inner)
 
     # -- facts --
@@ -483,7 +481,7 @@ class _Walk:
             self.add("disjoint", b.loc, "unproven",
                      f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
             return
-        ranges = b.ranges if len(b.path) >= len(a.path) else a.ranges
+        ranges = b.ranges.under(a.ranges.guard)  # both guards hold while both are alive
         try:
             low = {v.name: ranges.of(v.name).least
                    for e in (a.offset, b.offset) for v in ir.prim_vars(e, [])}
