@@ -612,7 +612,9 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
             sys.exit(EXIT_CHECK_FAILED)
         click.echo(f"{name}: verified: the rewrite computes what the original computes "
                    f"({', '.join(result.functions)}: {result.calls} calls each; "
-                   f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
+                   f"{result.captures} graph capture(s), {result.replays} replay(s); "
+                   f"{result.shapes.count('proved')} shape fact(s) proved for every value "
+                   f"within the bounds, {len(result.shapes.unproven())} unproven)", err=True)
     if not mod.relax_functions():
         # Still a valid module (written as read), but most likely a file cut off early.
         click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)

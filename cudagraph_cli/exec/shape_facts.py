@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc
-from ..passes.ranges import FunctionRanges, guard_bounds
+from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
 from .backend import ExecError, numpy_dtype
 from .handlers.memory import storages_sized_in_elements
 from ..text.printer import Printer
@@ -82,7 +82,7 @@ class Placed:
     """A tensor placed in a storage: what its bytes are, when it is alive, on which path."""
 
     __slots__ = ("storage", "offset", "nbytes", "born", "last", "path", "ranges", "loc",
-                 "name", "returned", "last_loc", "used")
+                 "name", "returned", "last_loc", "used", "uses")
 
     def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name):
         self.storage, self.offset, self.nbytes = storage, offset, nbytes
@@ -91,6 +91,7 @@ class Placed:
         self.returned = False
         self.last_loc = loc
         self.used = False  # a tensor nothing reads or writes touches no byte
+        self.uses: list = []  # (seq, path, ranges, loc) of each use: where it is alive
 
 
 class Tensors(frozenset):
@@ -243,6 +244,7 @@ class _Walk:
         for t in self.placed:
             if id(t) in out:
                 t.last, t.returned = end, True
+                t.uses.append((end, (), ranges, f.loc))
                 if t.storage.key[0] == "shared":
                     self.returned.append((f.name, t))
             if t.storage.key[0] == "shared":
@@ -255,14 +257,14 @@ class _Walk:
                 self.seq += 1
                 self.defs[b.var] = b.value
                 if type(b.value) in (ir.Call, ir.If):
-                    self.use(b.value, env, b.loc)
+                    self.use(b.value, env, b.loc, path, ranges)
                 value = b.value
                 if type(b) is ir.MatchCast:
                     env[b.var] = self.value(value, env)
                     continue
                 env[b.var] = self.binding(b, env, ranges, path, depth)
 
-    def use(self, value, env, loc) -> None:
+    def use(self, value, env, loc, path, ranges) -> None:
         """The tensors `value` reads or writes, alive until now. A call uses its arguments
         (a tuple item only that item), an `if` its condition, a return what it returns;
         an alias, a tuple, a view or reshape, what a branch or a graph gives back (each used
@@ -278,6 +280,7 @@ class _Walk:
         for i in self.used(value, env, set()):
             t = self.ids[i]
             t.last, t.last_loc, t.used = self.seq, loc, True
+            t.uses.append((self.seq, path, ranges, loc))
 
     def used(self, e, env, out: set) -> set:
         t = type(e)
@@ -335,11 +338,14 @@ class _Walk:
         self.ifs += 1
         here = (self.fname, self.ifs)
         out = []
-        for side, (seq, r) in enumerate(((v.true_branch, ranges.under(
-                guard_bounds(v.cond, self.defs))), (v.false_branch, ranges))):
+        for side, (seq, r) in enumerate((
+                (v.true_branch, ranges.under(guard_bounds(v.cond, self.defs))),
+                (v.false_branch, ranges.under({}, else_floors(v.cond, self.defs))))):
+            if r.empty():
+                continue  # a branch no value within the bounds takes
             self.blocks(seq.blocks, env, r, path + ((here, side),), depth)
             out.append(self.value(seq.body, env))
-        return _merge(*out)
+        return _merge(*out) if len(out) == 2 else out[0] if out else None
 
     def storage(self, b, v: ir.Call, name: str):
         size = None
@@ -446,7 +452,8 @@ class _Walk:
         self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {},
                                     self.subject))
 
-    def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> None:
+    def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> bool:
+        """Adds the fact; False when it fails."""
         got = prove_le(lhs, rhs, ranges.of)
         if got.status == "proved":
             self.add(kind, loc, "proved", "")
@@ -457,6 +464,7 @@ class _Walk:
             shown = {n: got.at[n] for n in got.moving} or {}
             where = f"at {_values_text(shown)}: " if shown else ""
             self.add(kind, loc, "failed", where + say(got.at, got.lhs, got.rhs), shown)
+        return got.status != "failed"
 
     def overlaps(self) -> None:
         """Two tensors of one storage alive at once: their bytes are disjoint."""
@@ -470,9 +478,8 @@ class _Walk:
             for b in tensors:
                 alive = [a for a in alive if a.last > b.born]
                 for a in alive:
-                    if _exclusive(a.path, b.path):
-                        continue
-                    self.disjoint(a, b)
+                    if not _exclusive(a.path, b.path):
+                        self.disjoint(a, b)
                 alive.append(b)
 
     def disjoint(self, a: Placed, b: Placed) -> None:
@@ -481,16 +488,32 @@ class _Walk:
             self.add("disjoint", b.loc, "unproven",
                      f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
             return
-        ranges = b.ranges.under(a.ranges.guard)  # both guards hold while both are alive
+        # a is alive when b is placed where a use of it comes later on a path b's can go
+        # with (not the other branch of one `if`, not outside a guard b is within): the
+        # values where both paths hold, for each such use's path.
+        seen: set = set()
+        for seq, path, where, loc in a.uses:
+            if seq <= b.born or _exclusive(path, b.path):
+                continue
+            ranges = b.ranges.both(a.ranges).both(where)
+            key = (tuple(sorted(ranges.guard.items())), tuple(sorted(ranges.floor.items())))
+            if key in seen or ranges.empty():
+                continue
+            seen.add(key)
+            if not self.apart(a, b, ranges, loc):
+                return
+
+    def apart(self, a: Placed, b: Placed, ranges, last: Loc) -> bool:
+        """Prove a's and b's bytes disjoint over `ranges`; False when that fails."""
         try:
             low = {v.name: ranges.of(v.name).least
                    for e in (a.offset, b.offset) for v in ir.prim_vars(e, [])}
             first, second = (a, b) if at_(a.offset, low) <= at_(b.offset, low) else (b, a)
         except ExecError:
             first, second = a, b
-        still = "returned" if a.returned else \
-            f"used until line {a.last_loc.line}" if a.last_loc.line else "used later"
-        self.prove(
+        still = "returned" if a.returned and last is a.uses[-1][3] else \
+            f"used at line {last.line}" if last.line else "used later"
+        return self.prove(
             "disjoint", b.loc, ir.PrimBinOp("+", first.offset, first.nbytes), second.offset,
             ranges,
             lambda at, lhs, rhs: (

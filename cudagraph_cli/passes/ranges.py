@@ -54,25 +54,55 @@ class FunctionRanges:
         self.lower = f.lower_bounds()
         self.non_negative = set(named_list(f.attr("tir_non_negative_var")))
         self.guard = dict(guard or {})  # VAR -> MAX from the guards of the path
+        self.floor: dict = {}  # VAR -> least value from the else-branches of the path
 
     def least(self, name: str) -> int:
         if name in self.lower:
-            return self.lower[name]
-        return 0 if name in self.non_negative else 1
+            least = self.lower[name]
+        else:
+            least = 0 if name in self.non_negative else 1
+        return max(least, self.floor.get(name, least))
 
     def of(self, name: str) -> Range:
         r = Range(self.least(name), self.upper.get(name),
                   "tir_var_upper_bound" if name in self.upper else None)
         return r.narrowed(self.guard[name]) if name in self.guard else r
 
-    def under(self, bounds: dict) -> "FunctionRanges":
-        """These ranges inside the then-branch of a guard allowing `bounds` ({VAR: MAX})."""
+    def under(self, bounds: dict, floors: dict | None = None) -> "FunctionRanges":
+        """These ranges inside the then-branch of a guard allowing `bounds` ({VAR: MAX}), and
+        inside the else-branch of one that raises `floors` ({VAR: least})."""
         out = FunctionRanges.__new__(FunctionRanges)
         out.upper, out.lower, out.non_negative = self.upper, self.lower, self.non_negative
-        out.guard = dict(self.guard)
+        out.guard, out.floor = dict(self.guard), dict(self.floor)
         for name, most in bounds.items():
             out.guard[name] = min(most, out.guard.get(name, most))
+        for name, least in (floors or {}).items():
+            out.floor[name] = max(least, out.floor.get(name, least))
         return out
+
+    def both(self, other: "FunctionRanges") -> "FunctionRanges":
+        """The ranges where the paths of both hold (two tensors alive together)."""
+        return self.under(other.guard, other.floor)
+
+    def empty(self) -> bool:
+        """Does some variable have no value on this path (a graph branch under `n <= 8` and
+        an eager one under `n > 8` together)?"""
+        return any((r.most is not None and r.least > r.most)
+                   for r in map(self.of, set(self.guard) | set(self.floor)))
+
+
+def else_floors(cond, defs: dict) -> dict:
+    """{VAR: least} that an `if`'s condition guarantees in its else-branch: a guard of one
+    comparison `VAR <= MAX` (or `VAR < MAX + 1`) is false exactly when VAR > MAX. A guard of
+    several (`a <= 8 and b <= 4`) is false when either is, which bounds no one variable."""
+    e = ir.resolve(cond, defs)
+    if type(e) is ir.PrimValue:
+        e = e.value
+    terms = guard_terms(e)
+    if terms is None or len(terms) != 1:
+        return {}
+    most = largest_values(terms)
+    return {name: value + 1 for name, value in most.items()}
 
 
 def guard_bounds(cond, defs: dict) -> dict:
