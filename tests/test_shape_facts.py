@@ -8,8 +8,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from cudagraph_cli import api
 from cudagraph_cli.exec.shape_facts import shape_facts
 

@@ -27,11 +27,10 @@ monotone, a size the text does not give).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..diagnostics import NO_LOC, Loc
+from ..diagnostics import Loc
 from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
 from .backend import ExecError, numpy_dtype
 from .handlers.memory import storages_sized_in_elements

@@ -128,9 +128,9 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         # run): the fact is the finding, for every value it fails at.
         if e.which == "original" or failed is None:
             raise
-    if failed is not None and (report.difference is None or
-                               report.difference.kind == "terms"):
-        # After what a run saw (the stronger evidence), before the terms.
+    if failed is not None and report.difference is None:
+        # After what the run saw (values, guards, ownership, terms: the evidence at the values
+        # run, explained down to a kernel), the fact for every value.
         which, fact = failed
         report.difference = Difference(fact.function, 0, "", "", message=fact.message,
                                        kind="shape", module=which, loc=fact.loc,
