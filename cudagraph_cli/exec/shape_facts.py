@@ -559,6 +559,15 @@ class ModuleShapes:
     def count(self, status: str) -> int:
         return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
 
+    def kept(self) -> list:
+        """(module, fact) for each failed fact that is no difference: the original's (a
+        module that shares memory so on purpose), and the rewritten module's copies of them."""
+        if self.failure() is not None:
+            return []
+        return [(which, fact) for which, facts in (("original", self.original),
+                                                   ("rewritten", self.rewritten))
+                if facts is not None for fact in facts.failed]
+
     def unproven(self) -> list:
         """(module, fact) for each unproven fact."""
         return [(which, fact) for which, facts in (("rewritten", self.rewritten),

@@ -43,24 +43,40 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
 def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
     """What the text proves for every value (exec/shape_facts.py): counts, and each unproven
     fact with its expression."""
+    def listed(facts):
+        return [{"module": which, "kind": f.kind, "function": f.function,
+                 "file": name_a if which == "original" else name_b,
+                 "line": f.loc.line or None, "column": f.loc.col or None,
+                 "message": f.message} for which, f in facts]
+
     return {"proved": shapes.count("proved"), "failed": shapes.count("failed"),
-            "unproven": [{"module": which, "kind": f.kind, "function": f.function,
-                          "file": name_a if which == "original" else name_b,
-                          "line": f.loc.line or None, "column": f.loc.col or None,
-                          "message": f.message} for which, f in shapes.unproven()]}
+            "unproven": listed(shapes.unproven()),
+            "failed_as_in_the_original": listed(shapes.kept())}
+
+
+# Unproven facts listed in the text at most (a model with an unbounded variable has one at
+# every tensor that depends on it); the JSON lists them all.
+LISTED = 20
 
 
 def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
-    """One line of counts, and a line for each unproven fact (none is counted as proved)."""
+    """One line of counts, and a line for each unproven fact (none is counted as proved) and
+    each failed fact that is the original's."""
     if shapes is None:
         return ""
-    unproven = shapes.unproven()
+    unproven, kept = shapes.unproven(), shapes.kept()
     text = (f"\n  shape facts: {shapes.count('proved')} proved for every value within the "
             f"bounds, {len(unproven)} unproven")
-    for which, f in unproven:
+    if kept:
+        text += f", {len(kept)} failed as in the original (no difference)"
+    lines = [("unproven", which, f) for which, f in unproven] + \
+        [("fails in the original too", which, f) for which, f in kept]
+    for what, which, f in lines[:LISTED]:
         name = name_a if which == "original" else name_b
         where = f"{name}:{f.loc.line}:{f.loc.col}" if f.loc.line else name
-        text += f"\n  {where}: unproven ({f.kind}, {f.function}): {f.message}"
+        text += f"\n  {where}: {what} ({f.kind}, {f.function}): {f.message}"
+    if len(lines) > LISTED:
+        text += f"\n  ... and {len(lines) - LISTED} more (--format json lists them all)"
     return text
 
 
