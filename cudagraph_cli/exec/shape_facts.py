@@ -10,19 +10,27 @@ inequality over the ranges of passes/ranges.py):
   allocation fetched through `vm.builtin.cuda_graph.get_cached_alloc`;
 - **view**: every view (`R.memory.view`, `R.reshape` of a tensor) lies within its tensor;
 - **disjoint**: two tensors of one storage that are alive at the same time never share a
-  byte. A tensor is alive from its `alloc_tensor` to its last use through aliases, views,
-  tuple items and graph launches (a capture function's body is walked where it is launched,
-  with its parameters bound to the launch's arguments: what its replay touches), or to
-  its return: a returned tensor stays alive past the call. Tensors of the two branches of one
-  `if` are never alive together;
+  byte. A tensor is alive from its `alloc_tensor` to its last use: a call that reads or writes
+  it through an alias, a view, a tuple item (that item only) or a graph launch (a capture
+  function's body is walked where it is launched, its parameters bound to the launch's
+  arguments: what its replay touches), or its return (a returned tensor stays alive past the
+  call). A tensor no call touches holds no bytes; a kill, an alias, a tuple are no use. A use
+  keeps a tensor alive only on its own path: not for a tensor of the other branch of one
+  `if`, nor under a guard no value satisfies together with the use's (the graph branch of
+  `n <= 8` and the eager branch of another guard on `n <= 8`);
 - **returned**: a tensor a function returns never sits in a shared allocation's slot that a
   function of the module (itself on a later call, or another: prefill, then decode) places
   tensors in: the next call overwrites what the caller still holds.
 
 Each fact is proved (for every value within the ranges: the then-branch of a guard
-`VAR <= MAX` narrows VAR's), failed (with the smallest values that break it) or unproven
-(with its expression and why: a variable with no upper bound, an expression that is not
-monotone, a size the text does not give).
+`VAR <= MAX` narrows VAR's largest value, its else-branch raises VAR's least to MAX + 1),
+failed (with the smallest values that break it) or unproven (with its expression and why: a
+variable with no upper bound, an expression that is not monotone, a size the text does not
+give).
+
+A fact the original fails too -- the same kind, function and tensors, by name: a module that
+shares memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between
+the two (ModuleShapes.failure).
 """
 
 from __future__ import annotations
@@ -32,10 +40,11 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import Loc
 from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
-from .backend import ExecError, numpy_dtype
+from .backend import ExecError
 from .handlers.memory import storages_sized_in_elements
-from ..text.printer import Printer
-from .shape_bound import polynomial, prove_le
+from .shape_bound import prove_le
+from .shape_text import (call_arg, dtype_arg, itemsize, prim_arg, product, show, tensor_bytes,
+                         values_text)
 
 
 @dataclass
@@ -123,77 +132,6 @@ def _flatten(v, out: set) -> set:
 _NO_USE = frozenset({"relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset",
                      "vm.builtin.reshape", "relax.memory.kill_tensor",
                      "relax.memory.kill_storage", "relax.vm.kill_object"})
-
-
-# ---- reading the text -------------------------------------------------------------------------
-
-def _prim(e):
-    """The PrimExpr an integer argument is written as (`0`, `R.prim_value(n)`, `T.int64(8)`),
-    or None."""
-    if type(e) is ir.Literal and type(e.value) is int:
-        return ir.IntImm(e.value)
-    if type(e) is ir.PrimValue:
-        return e.value
-    if isinstance(e, (ir.IntImm, ir.SymVar, ir.PrimBinOp, ir.PrimCall)):
-        return e
-    return None
-
-
-def _dtype(e) -> str | None:
-    if type(e) is ir.DataTypeImm:
-        return e.value
-    if type(e) in (ir.StringImm, ir.Literal) and isinstance(e.value, str):
-        return e.value
-    return None
-
-
-def _itemsize(dtype: str | None) -> int | None:
-    if not dtype:
-        return None
-    try:
-        return numpy_dtype(dtype).itemsize
-    except ExecError:
-        return None
-
-
-def _product(values, itemsize: int):
-    e = ir.IntImm(itemsize)
-    for d in values:
-        e = ir.PrimBinOp("*", e, d)
-    return e
-
-
-def _bytes_of(sinfo):
-    """The bytes of a tensor of struct info `sinfo`, as a PrimExpr, or None."""
-    if type(sinfo) is not ir.TensorSInfo or sinfo.shape is None:
-        return None
-    size = _itemsize(sinfo.dtype)
-    return None if size is None else _product(sinfo.shape, size)
-
-
-def _arg(call: ir.Call, i: int, name: str):
-    if i < len(call.args):
-        return call.args[i]
-    return next((v for k, v in call.attrs if k == name), None)
-
-
-def _show(e) -> str:
-    """`e` as a sum of products when it is a polynomial (`8192 * seq_len`), else as TVMScript
-    prints it."""
-    poly = polynomial(e)
-    if poly is None:
-        return Printer().prim(e)
-    if not poly:
-        return "0"
-    terms = []
-    for m, c in sorted(poly.items(), key=lambda mc: (-len(mc[0]), mc[0])):
-        names = " * ".join(m)
-        terms.append(f"{c}" if not m else names if c == 1 else f"{c} * {names}")
-    return " + ".join(terms).replace("+ -", "- ")
-
-
-def _values_text(values: dict) -> str:
-    return ", ".join(f"{k} = {v:,}" for k, v in values.items())
 
 
 # ---- one module ------------------------------------------------------------------------------
@@ -353,7 +291,7 @@ class _Walk:
             size = shape.values[0]
             if self.in_elements:
                 at = 3 if name == "relax.memory.alloc_storage" else 2
-                item = _itemsize(_dtype(v.args[at])) if len(v.args) > at else None
+                item = itemsize(dtype_arg(v.args[at])) if len(v.args) > at else None
                 size = ir.PrimBinOp("*", size, ir.IntImm(item)) if item else size
         return Storage(("local", id(b)), size, b.var.name)
 
@@ -361,9 +299,9 @@ class _Walk:
         storage = self.value(v.args[0], env)
         if type(storage) is not Storage:
             return None
-        offset, shape = _prim(v.args[1]), v.args[2] if len(v.args) > 2 else None
-        item = _itemsize(_dtype(v.args[3])) if len(v.args) > 3 else None
-        nbytes = _product(shape.values, item) \
+        offset, shape = prim_arg(v.args[1]), v.args[2] if len(v.args) > 2 else None
+        item = itemsize(dtype_arg(v.args[3])) if len(v.args) > 3 else None
+        nbytes = product(shape.values, item) \
             if type(shape) is ir.ShapeExpr and item is not None else None
         t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name)
         self.subject = (b.var.name,)
@@ -383,24 +321,24 @@ class _Walk:
 
     def view_fact(self, b, v: ir.Call, x, name: str, ranges) -> None:
         sinfo = x.sinfo if type(x) is ir.Var else None
-        base = _bytes_of(sinfo)
+        base = tensor_bytes(sinfo)
         self.subject = (b.var.name,)
         if name == "relax.reshape":
-            shape = _arg(v, 1, "shape")
-            item = _itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
-            nbytes = _product(shape.values, item) \
+            shape = call_arg(v, 1, "shape")
+            item = itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
+            nbytes = product(shape.values, item) \
                 if type(shape) is ir.ShapeExpr and item else None
             offset = ir.IntImm(0)
         else:
-            shape, dtype = _arg(v, 1, "shape"), _arg(v, 2, "dtype")
-            off = _arg(v, 3, "relative_byte_offset")
-            offset = ir.IntImm(0) if off is None else _prim(off)
+            shape, dtype = call_arg(v, 1, "shape"), call_arg(v, 2, "dtype")
+            off = call_arg(v, 3, "relative_byte_offset")
+            offset = ir.IntImm(0) if off is None else prim_arg(off)
             dims = shape.values if type(shape) is ir.ShapeExpr else \
                 (sinfo.shape if type(sinfo) is ir.TensorSInfo else None)
-            dt = _dtype(dtype) if dtype is not None else \
+            dt = dtype_arg(dtype) if dtype is not None else \
                 (sinfo.dtype if type(sinfo) is ir.TensorSInfo else None)
-            item = _itemsize(dt)
-            nbytes = _product(dims, item) if dims is not None and item else None
+            item = itemsize(dt)
+            nbytes = product(dims, item) if dims is not None and item else None
         if base is None or nbytes is None or offset is None:
             self.add("view", b.loc, "unproven",
                      f"'{b.var.name}': the text gives no shape for the view or its tensor")
@@ -457,11 +395,11 @@ class _Walk:
         if got.status == "proved":
             self.add(kind, loc, "proved", "")
         elif got.status == "unproven":
-            self.add(kind, loc, "unproven", f"{expression}: {_show(lhs)} <= {_show(rhs)} "
+            self.add(kind, loc, "unproven", f"{expression}: {show(lhs)} <= {show(rhs)} "
                      f"({got.why})")
         else:
             shown = {n: got.at[n] for n in got.moving} or {}
-            where = f"at {_values_text(shown)}: " if shown else ""
+            where = f"at {values_text(shown)}: " if shown else ""
             self.add(kind, loc, "failed", where + say(got.at, got.lhs, got.rhs), shown)
         return got.status != "failed"
 
