@@ -27,6 +27,13 @@ values by every call), so verify also checks ownership in both modules (exec/own
 returned value in the allocation function's storages, or a graph input at an address other
 than the captured one, is a difference of kind "ownership". A difference in values, being
 the stronger evidence, is reported first; an ownership finding when every value agrees.
+
+What the run cannot see -- the values of the symbolic variables it did not take -- the text
+proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
+live tensors on distinct bytes, no returned tensor in a shared slot, for every value within
+the bounds. A fact of the rewritten module that fails (and that the original does not fail
+too) is a difference of kind "shape", reported when the run found none; it is also what a
+rewritten module that cannot run at a `shapes` value reports, where the fact explains it.
 """
 
 from __future__ import annotations
