@@ -395,3 +395,21 @@ def test_prover_cases():
     # Unbounded: unproven.
     got = prove_le(ir.SymVar("k"), ir.IntImm(9), lambda _: Range(1, None))
     assert got.status == "unproven" and "k has no upper bound" in got.why
+
+
+def test_unproven_facts_are_listed_in_the_verify_report():
+    # n unbounded: the fit of `a` is unproven, listed in the text and the JSON with its
+    # expression and why, counted apart from the proved ones; the verdict stays "equal".
+    from cudagraph_cli.exec.verify import verify
+    from cudagraph_cli.report.verify_view import verify_json, verify_text
+    text = FITS.format(bound="", size=131072)
+    report = verify(api.loads(text), api.loads(text), calls=1, shapes={"n": [3]})
+    assert report.equal
+    words = verify_text(report, "a.relax", "b.relax")
+    assert "shape facts: 0 proved for every value within the bounds, 2 unproven" in words
+    assert "b.relax:9:9: unproven (fits, main): offset + bytes of 'a' <= size of storage: " \
+           "2048 * n <= 131072 (n has no upper bound)" in words
+    facts_json = verify_json(report, "a.relax", "b.relax")["shape_facts"]
+    assert facts_json["proved"] == 0 and facts_json["failed"] == 0
+    assert [(u["module"], u["line"]) for u in facts_json["unproven"]] == \
+        [("rewritten", 9), ("original", 9)]
