@@ -612,7 +612,9 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
             sys.exit(EXIT_CHECK_FAILED)
         click.echo(f"{name}: verified: the rewrite computes what the original computes "
                    f"({', '.join(result.functions)}: {result.calls} calls each; "
-                   f"{result.captures} graph capture(s), {result.replays} replay(s))", err=True)
+                   f"{result.captures} graph capture(s), {result.replays} replay(s); "
+                   f"{result.shapes.count('proved')} shape fact(s) proved for every value "
+                   f"within the bounds, {len(result.shapes.unproven())} unproven)", err=True)
     if not mod.relax_functions():
         # Still a valid module (written as read), but most likely a file cut off early.
         click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
@@ -628,6 +630,10 @@ replays the kernels it captured on the buffers it captured. After every call, ev
 returned so far is compared bit for bit, so results overwritten by a later call show.
 Ownership is checked too, where values agree by chance: a returned value in storage owned
 by cuda_graph_alloc, or a graph input at another address than the captured one.
+For every value of the symbolic variables within their bounds (tir_var_upper_bound, a
+guard), not only those run, the text is proved to place every tensor within its storage,
+every view within its tensor, no two live tensors on the same bytes and no returned tensor
+in a shared slot; the report counts the facts proved and lists those it cannot decide.
 
 --function NAME runs only that public function (repeatable). --shape values are checked
 before anything runs: each must be a symbolic variable of the functions that run, at most
@@ -635,8 +641,10 @@ the function's tir_var_upper_bound. On a terminal, a progress bar on stderr show
 function running, the calls done and the graph captures so far.
 
 Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
-ownership finding, located); 2 when the modules do not correspond (different public
-functions or signatures) or cannot run, also for want of memory (out of memory: ...).
+ownership finding, located; or a shape fact of the rewritten module that fails, located,
+with the smallest values that break it -- also when --shape asks for such a value); 2 when
+the modules do not correspond (different public functions or signatures) or the original
+cannot run, also for want of memory (out of memory: ...).
 
 \b
 Examples:

@@ -27,6 +27,13 @@ values by every call), so verify also checks ownership in both modules (exec/own
 returned value in the allocation function's storages, or a graph input at an address other
 than the captured one, is a difference of kind "ownership". A difference in values, being
 the stronger evidence, is reported first; an ownership finding when every value agrees.
+
+What the run cannot see -- the values of the symbolic variables it did not take -- the text
+proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
+live tensors on distinct bytes, no returned tensor in a shared slot, for every value within
+the bounds. A fact of the rewritten module that fails (and that the original does not fail
+too) is a difference of kind "shape", reported when the run found none; it is also what a
+rewritten module that cannot run at a `shapes` value reports, where the fact explains it.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from .guard_check import check_guards, guard_values, upper_bounds
 from .handlers.cuda_graph import GraphRuntime
 from .interpreter import Executor
 from .ownership import OwnershipCheck
+from .shape_facts import ModuleShapes, prove_modules
 from .terms import TermTable, explain
 
 
@@ -75,6 +83,8 @@ class VerifyReport:
     notes: list = field(default_factory=list)
     # ("original" | "rewritten", loc, message): what ran only after a correction, located
     warnings: list = field(default_factory=list)
+    # What the text proves for every value within the bounds (exec/shape_facts.py)
+    shapes: ModuleShapes | None = None
 
     @property
     def equal(self) -> bool:
@@ -114,9 +124,24 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
-    report.difference = _first_difference(
-        report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
-        guards, progress)
+    report.shapes = prove_modules(original, rewritten, names)
+    failed = report.shapes.failure()
+    try:
+        report.difference = _first_difference(
+            report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
+            guards, progress)
+    except ModuleFails as e:
+        # A rewrite that cannot run where its own facts fail (a storage short at the values
+        # run): the fact is the finding, for every value it fails at.
+        if e.which == "original" or failed is None:
+            raise
+    if failed is not None and report.difference is None:
+        # After what the run saw (values, guards, ownership, terms: the evidence at the values
+        # run, explained down to a kernel), the fact for every value.
+        which, fact = failed
+        report.difference = Difference(fact.function, 0, "", "", message=fact.message,
+                                       kind="shape", module=which, loc=fact.loc,
+                                       site=f"the {fact.kind} fact that fails")
     return _finish(report, ex_a, ex_b)
 
 

@@ -11,7 +11,7 @@ equality's messages are worded by its caller (text/difference.py).
 from ..diagnostics import NO_LOC, Loc
 from .nodes import (
     BOOL_OPS, CUDA_GRAPH_BUILTINS, GET_CACHED_ALLOC, MEMORY_OPS, RUN_OR_CAPTURE, builtin_called, callee_name,
-    storage_size, CachedAlloc, GraphLaunch, literal_int, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
+    builtin_call, builtin_target, resolve, storage_size, CachedAlloc, GraphLaunch, literal_int, Binding, BindingBlock, Call, Constant, DataTypeImm, Expr, ExternFunc, FloatImm,
     FuncSInfo, Function, GlobalVarRef, If, IntImm, Literal, MatchCast, Module, ObjectSInfo, Op,
     PrimBinOp, PrimCall, PrimExpr, PrimFunc, PrimParam, PrimSInfo, PrimValue, SeqExpr,
     ShapeExpr, ShapeSInfo, StringImm, StructInfo, SymVar, TensorSInfo, Tuple, TupleGetItem,
@@ -22,7 +22,7 @@ from .nodes import (
 __all__ = [
     "Loc", "NO_LOC",
     "BOOL_OPS", "CUDA_GRAPH_BUILTINS", "GET_CACHED_ALLOC", "MEMORY_OPS", "RUN_OR_CAPTURE", "builtin_called",
-    "callee_name", "storage_size", "CachedAlloc", "GraphLaunch", "literal_int",
+    "builtin_call", "builtin_target", "resolve", "callee_name", "storage_size", "CachedAlloc", "GraphLaunch", "literal_int",
     "Binding", "BindingBlock", "Call", "Constant", "DataTypeImm", "Expr",
     "ExternFunc", "FloatImm", "FuncSInfo", "Function", "GlobalVarRef", "If", "IntImm",
     "Literal", "MatchCast", "Module", "ObjectSInfo", "Op", "PrimBinOp", "PrimCall", "PrimExpr",

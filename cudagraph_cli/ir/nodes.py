@@ -642,7 +642,16 @@ class Function(Node):
     def upper_bounds(self) -> dict[str, int]:
         """The `tir_var_upper_bound` attribute (variable name -> its largest value, for which
         memory planning sized the storages), {} when it has none."""
-        value = self.attr("tir_var_upper_bound")
+        return self.int_dict("tir_var_upper_bound")
+
+    def lower_bounds(self) -> dict[str, int]:
+        """The `tir_var_lower_bound` attribute (variable name -> its least value), {} when it
+        has none."""
+        return self.int_dict("tir_var_lower_bound")
+
+    def int_dict(self, key: str) -> dict[str, int]:
+        """A dict attribute of name -> integer, {} when absent or of another kind."""
+        value = self.attr(key)
         if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
             return {}
         return {k: v for k, v in value[1]
@@ -931,6 +940,25 @@ class GraphLaunch(BuiltinArgs):
     @property
     def shape(self):
         return self.item(3)
+
+
+def builtin_call(value, name: str) -> bool:
+    """Is `value` a call of the builtin `name` (with its arguments' tuple)?"""
+    return builtin_called(value) == name and len(value.args) >= 2
+
+
+def builtin_target(value) -> str:
+    """The function a CUDA-graph builtin call names (its arguments' first item), or ""."""
+    view = GraphLaunch.of(value) or CachedAlloc.of(value)
+    return (view.function_name if view is not None else None) or ""
+
+
+def resolve(e, defs: dict, depth: int = 0):
+    """What a var stands for, through aliases: the expression at the end of the chain
+    (`defs`: var -> the value bound to it)."""
+    while type(e) is Var and e in defs and depth < 50:
+        e, depth = defs[e], depth + 1
+    return e
 
 
 def literal_int(e) -> int | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
-from ..passes.guards import guard_terms, largest_values
+from ..passes.ranges import FunctionRanges, guard_bounds, named_list
 from .rewritten import allocated_storage, builtin_call, builtin_target, resolve
 
 
@@ -145,25 +145,21 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     its `tir_var_upper_bound` (the smaller of the two when both are given); else unbounded.
     Its least value is 1, or 0 when the function names it in `tir_non_negative_var` (the
     attribute that says a variable may be 0; a dimension is otherwise at least 1)."""
-    bounds = g.upper_bounds()
-    non_negative = set(_named_list(g.attr("tir_non_negative_var")))
+    ranges = FunctionRanges(g)
     allocs = _alloc_sizes(rewritten, g)
     groups: dict[tuple, list] = {}  # (capture, keys) -> [launches, slots]
     unkeyed = 0
     defs: dict = {}  # ir.Var (eq=False, so by identity) -> the value bound to it
 
-    def visit(blocks, guard: dict):
+    def visit(blocks, here: FunctionRanges):
         nonlocal unkeyed
         for block in blocks:
             for b in block.bindings:
                 v = b.value
                 defs[b.var] = v
                 if type(v) is ir.If:
-                    inner = dict(guard)
-                    for name, most in _guard_bounds(v.cond, defs).items():
-                        inner[name] = min(most, inner.get(name, most))
-                    visit(v.true_branch.blocks, inner)
-                    visit(v.false_branch.blocks, guard)
+                    visit(v.true_branch.blocks, here.under(guard_bounds(v.cond, defs)))
+                    visit(v.false_branch.blocks, here)
                 elif builtin_call(v, ir.RUN_OR_CAPTURE):
                     packed = resolve(v.args[1], defs)
                     launch = ir.GraphLaunch(packed.fields if type(packed) is ir.Tuple else ())
@@ -176,13 +172,13 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     if not names:
                         unkeyed += 1
                         continue
-                    keys = tuple(_values(n, guard, bounds, non_negative) for n in names)
+                    keys = tuple(_values(n, here) for n in names)
                     entry = groups.setdefault((builtin_target(v), keys), [0, set()])
                     entry[0] += 1
                     entry[1] |= _storages(launch.args, defs, rewritten, 0) \
                         if launch.args is not None else set()
 
-    visit(g.blocks, {})
+    visit(g.blocks, ranges)
     keyed = []
     for (capture, keys), (launches, slots) in groups.items():
         held: dict[str, int] = {}
@@ -194,15 +190,12 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     return keyed, unkeyed
 
 
-def _values(name: str, guard: dict, bounds: dict, non_negative: set) -> tuple:
+def _values(name: str, ranges: FunctionRanges) -> tuple:
     """(name, how many values, where the bound comes from, least value) of a keying var."""
-    least = 0 if name in non_negative else 1
-    most, source = guard.get(name), "guard"
-    if name in bounds and (most is None or bounds[name] < most):
-        most, source = bounds[name], "tir_var_upper_bound"
-    if most is None:
-        return (name, None, None, least)
-    return (name, max(most - least + 1, 0), source, least)
+    r = ranges.of(name)
+    if r.most is None:
+        return (name, None, None, r.least)
+    return (name, max(r.most - r.least + 1, 0), r.source, r.least)
 
 
 CAPTURE_HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
@@ -210,24 +203,7 @@ CAPTURE_HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
 
 def capture_hint_names(f: ir.Function) -> tuple:
     """The variables a function's capture hint attribute (MLC-LLM's) names, () without one."""
-    return _named_list(f.attr(CAPTURE_HINT))
-
-
-def _named_list(value) -> tuple:
-    """A list attribute of names (`tir_non_negative_var`); () when absent."""
-    if isinstance(value, tuple) and len(value) == 2 and value[0] == "list":
-        return tuple(x for x in value[1] if isinstance(x, str))
-    return ()
-
-
-def _guard_bounds(cond, defs: dict) -> dict:
-    """{VAR: MAX} that an `if`'s condition guarantees in its then-branch: the condition (a
-    var, through aliases, bound to `R.prim_value(...)`) read as a guard by guards.py."""
-    e = resolve(cond, defs)
-    if type(e) is ir.PrimValue:
-        e = e.value
-    terms = guard_terms(e)
-    return largest_values(terms) if terms is not None else {}
+    return named_list(f.attr(CAPTURE_HINT))
 
 
 def _alloc_sizes(rewritten: ir.Module, g: ir.Function) -> dict:

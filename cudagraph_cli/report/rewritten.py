@@ -9,16 +9,8 @@ from .. import ir
 from ..passes.guards import graph_path
 from ..passes.region_planner import launch_kind
 
-
-def builtin_call(value, name: str) -> bool:
-    """Is `value` a call of the builtin `name` (with its arguments' tuple)?"""
-    return ir.builtin_called(value) == name and len(value.args) >= 2
-
-
-def builtin_target(value) -> str:
-    """The function a CUDA-graph builtin call names (its arguments' first item), or ""."""
-    view = ir.GraphLaunch.of(value) or ir.CachedAlloc.of(value)
-    return (view.function_name if view is not None else None) or ""
+# The readers of builtin calls and aliases live in ir (exec's shape facts read them too).
+builtin_call, builtin_target, resolve = ir.builtin_call, ir.builtin_target, ir.resolve
 
 
 def is_graph_builtin(b) -> bool:
@@ -61,10 +53,3 @@ def signature(e, strict: bool):
     if t is ir.TupleGetItem:
         return ("g", e.index, signature(e.tuple_value, strict))
     return (t.__name__,)
-
-
-def resolve(e, defs: dict, depth: int = 0):
-    """What a var stands for, through aliases: the expression at the end of the chain."""
-    while type(e) is ir.Var and e in defs and depth < 50:
-        e, depth = defs[e], depth + 1
-    return e

@@ -15,6 +15,8 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                                  for f, i, text in result.guards],
               "kernel_launches": {"original": result.launches_original,
                                   "rewritten": result.launches_rewritten}}
+    if result.shapes is not None:
+        report["shape_facts"] = shape_facts_json(result.shapes, name_a, name_b)
     if d is not None:
         report["difference"] = {
             "kind": d.kind,
@@ -28,12 +30,54 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                 "symbol": d.host_call, "module": d.module,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None}
-        if d.kind in ("ownership", "guard", "terms"):
+        if d.kind == "shape":
+            report["difference"]["call"] = None
+        if d.kind in ("ownership", "guard", "terms", "shape"):
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None})
     return report
+
+
+def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
+    """What the text proves for every value (exec/shape_facts.py): counts, and each unproven
+    fact with its expression."""
+    def listed(facts):
+        return [{"module": which, "kind": f.kind, "function": f.function,
+                 "file": name_a if which == "original" else name_b,
+                 "line": f.loc.line or None, "column": f.loc.col or None,
+                 "message": f.message} for which, f in facts]
+
+    return {"proved": shapes.count("proved"), "failed": shapes.count("failed"),
+            "unproven": listed(shapes.unproven()),
+            "failed_as_in_the_original": listed(shapes.kept())}
+
+
+# Unproven facts listed in the text at most (a model with an unbounded variable has one at
+# every tensor that depends on it); the JSON lists them all.
+LISTED = 20
+
+
+def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
+    """One line of counts, and a line for each unproven fact (none is counted as proved) and
+    each failed fact that is the original's."""
+    if shapes is None:
+        return ""
+    unproven, kept = shapes.unproven(), shapes.kept()
+    text = (f"\n  shape facts: {shapes.count('proved')} proved for every value within the "
+            f"bounds, {len(unproven)} unproven")
+    if kept:
+        text += f", {len(kept)} failed as in the original (no difference)"
+    lines = [("unproven", which, f) for which, f in unproven] + \
+        [("fails in the original too", which, f) for which, f in kept]
+    for what, which, f in lines[:LISTED]:
+        name = name_a if which == "original" else name_b
+        where = f"{name}:{f.loc.line}:{f.loc.col}" if f.loc.line else name
+        text += f"\n  {where}: {what} ({f.kind}, {f.function}): {f.message}"
+    if len(lines) > LISTED:
+        text += f"\n  ... and {len(lines) - LISTED} more (--format json lists them all)"
+    return text
 
 
 def jsonable(v):
@@ -62,6 +106,15 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
             text += (f"\n  {len(result.guards)} bounded graph launch(es) "
                      f"({', '.join(sorted({text for _, _, text in result.guards}))})"
                      f"; ran with {values}: each graph ran exactly within its bound")
+        return text + shape_facts_text(result.shapes, name_a, name_b)
+    if d.kind == "shape":
+        name = name_a if d.module == "original" else name_b
+        text = f"differ: shape in the {d.module} module: function '{d.function}': {d.message}"
+        source = (texts or {}).get(d.module)
+        if source is not None and d.loc.line:
+            text += "\n" + note(name, source, d.loc, d.site)
+        elif d.loc.line:
+            text += f"\n{name}:{d.loc.line}:{d.loc.col}: note: {d.site}"
         return text
     if d.kind == "guard":
         text = f"differ: guard in the rewritten module: function '{d.function}', call " \

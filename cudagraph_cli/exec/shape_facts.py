@@ -1,0 +1,519 @@
+"""What a module's text proves about its memory for every value of its symbolic variables.
+
+Read from the text alone, without running a byte (exec/shape_bound.py decides each
+inequality over the ranges of passes/ranges.py):
+
+- **fits**: every tensor placed in a storage (`R.memory.alloc_tensor(storage, offset, shape,
+  dtype)`) lies within it: offset + bytes <= the storage's size, for a storage of the
+  function's own (`R.memory.alloc_storage(R.shape([BYTES]), ...)`, sizes in bytes; in
+  elements in a module that sizes them so, as the executor reads it) or a slot of the shared
+  allocation fetched through `vm.builtin.cuda_graph.get_cached_alloc`;
+- **view**: every view (`R.memory.view`, `R.reshape` of a tensor) lies within its tensor;
+- **disjoint**: two tensors of one storage that are alive at the same time never share a
+  byte. A tensor is alive from its `alloc_tensor` to its last use: a call that reads or writes
+  it through an alias, a view, a tuple item (that item only) or a graph launch (a capture
+  function's body is walked where it is launched, its parameters bound to the launch's
+  arguments: what its replay touches), or its return (a returned tensor stays alive past the
+  call). A tensor no call touches holds no bytes; a kill, an alias, a tuple are no use. A use
+  keeps a tensor alive only on its own path: not for a tensor of the other branch of one
+  `if`, nor under a guard no value satisfies together with the use's (the graph branch of
+  `n <= 8` and the eager branch of another guard on `n <= 8`);
+- **returned**: a tensor a function returns never sits in a shared allocation's slot that a
+  function of the module (itself on a later call, or another: prefill, then decode) places
+  tensors in: the next call overwrites what the caller still holds.
+
+Each fact is proved (for every value within the ranges: the then-branch of a guard
+`VAR <= MAX` narrows VAR's largest value, its else-branch raises VAR's least to MAX + 1),
+failed (with the smallest values that break it) or unproven (with its expression and why: a
+variable with no upper bound, an expression that is not monotone, a size the text does not
+give).
+
+A fact the original fails too -- the same kind, function and tensors, by name: a module that
+shares memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between
+the two (ModuleShapes.failure).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from ..diagnostics import Loc
+from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
+from .backend import ExecError
+from .handlers.memory import storages_sized_in_elements
+from .shape_bound import prove_le
+from .shape_text import (call_arg, dtype_arg, itemsize, prim_arg, product, show, tensor_bytes,
+                         values_text)
+
+
+@dataclass
+class ShapeFact:
+    kind: str  # "fits" | "view" | "disjoint" | "returned"
+    function: str  # the public function whose call it concerns
+    loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors)
+    status: str  # "proved" | "failed" | "unproven"
+    message: str = ""  # failed: at the smallest breaking values; unproven: the expression
+    values: dict = field(default_factory=dict)  # failed: the smallest breaking values
+    subject: tuple = ()  # the tensors it is about, by name (matches a fact across modules)
+
+    def key(self) -> tuple:
+        return (self.kind, self.function, self.subject)
+
+
+@dataclass
+class ShapeFacts:
+    facts: list = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return sum(1 for f in self.facts if f.status == status)
+
+    @property
+    def failed(self) -> list:
+        return [f for f in self.facts if f.status == "failed"]
+
+    @property
+    def unproven(self) -> list:
+        return [f for f in self.facts if f.status == "unproven"]
+
+
+# ---- the abstract values --------------------------------------------------------------------
+
+class Storage:
+    __slots__ = ("key", "size", "name")
+
+    def __init__(self, key, size, name: str):
+        self.key, self.size, self.name = key, size, name  # size: PrimExpr of bytes, or None
+
+
+class Placed:
+    """A tensor placed in a storage: what its bytes are, when it is alive, on which path."""
+
+    __slots__ = ("storage", "offset", "nbytes", "born", "last", "path", "ranges", "loc",
+                 "name", "returned", "last_loc", "used", "uses")
+
+    def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name):
+        self.storage, self.offset, self.nbytes = storage, offset, nbytes
+        self.born = self.last = born
+        self.path, self.ranges, self.loc, self.name = path, ranges, loc, name
+        self.returned = False
+        self.last_loc = loc
+        self.used = False  # a tensor nothing reads or writes touches no byte
+        self.uses: list = []  # (seq, path, ranges, loc) of each use: where it is alive
+
+
+class Tensors(frozenset):
+    """A value that is (a view of) one of these placed tensors."""
+
+
+class TupleV(tuple):
+    """A tuple of abstract values."""
+
+
+def _merge(a, b):
+    if type(a) is TupleV and type(b) is TupleV and len(a) == len(b):
+        return TupleV(_merge(x, y) for x, y in zip(a, b))
+    if isinstance(a, Tensors) or isinstance(b, Tensors):
+        return Tensors((a if isinstance(a, Tensors) else frozenset()) |
+                       (b if isinstance(b, Tensors) else frozenset()))
+    return a if a is b else None
+
+
+def _flatten(v, out: set) -> set:
+    if isinstance(v, Tensors):
+        out |= v
+    elif type(v) is TupleV:
+        for x in v:
+            _flatten(x, out)
+    return out
+
+
+# Calls that make an alias of a tensor or release one: not a use of its bytes.
+_NO_USE = frozenset({"relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset",
+                     "vm.builtin.reshape", "relax.memory.kill_tensor",
+                     "relax.memory.kill_storage", "relax.vm.kill_object"})
+
+
+# ---- one module ------------------------------------------------------------------------------
+
+class _Walk:
+    """The facts of one module: each public function walked once, capture functions inlined
+    at their launches."""
+
+    def __init__(self, module: ir.Module, functions=None):
+        self.module = module
+        self.functions = functions
+        self.in_elements = storages_sized_in_elements(module)
+        self.facts: list[ShapeFact] = []
+        self.shared: dict = {}  # (alloc function, index) -> TupleV of Storage
+        self.returned: list = []  # (function, Placed) held past the call in a shared slot
+        self.writers: dict = {}  # shared storage key -> [(function, Placed)]
+
+    def run(self) -> ShapeFacts:
+        for f in self.module.relax_functions():
+            if not f.is_private and (self.functions is None or f.name in self.functions):
+                self.function(f)
+        for fname, t in self.returned:
+            for other, u in self.writers.get(t.storage.key, ()):
+                self.facts.append(ShapeFact(
+                    "returned", fname, t.loc, "failed", subject=(t.name,), message=
+                    f"'{t.name}' is returned by {fname} from slot {t.storage.name} of the "
+                    f"shared allocation, where {other} places '{u.name}' "
+                    f"({u.loc.line and f'line {u.loc.line}' or 'its binding'}): the next "
+                    "call overwrites what the caller holds"))
+                break
+        return ShapeFacts(self.facts)
+
+    # -- a function's call --
+    def function(self, f: ir.Function) -> None:
+        self.fname = f.name
+        self.seq = 0
+        self.placed: list[Placed] = []
+        self.ids: dict = {}  # id(Placed) -> Placed
+        self.subject: tuple = ()
+        self.ifs = 0
+        env: dict = {}
+        self.defs: dict = {}
+        ranges = FunctionRanges(f)
+        self.blocks(f.blocks, env, ranges, (), 0)
+        out = _flatten(self.value(f.body, env), set())
+        end = self.seq + 1
+        for t in self.placed:
+            if id(t) in out:
+                t.last, t.returned = end, True
+                t.uses.append((end, (), ranges, f.loc))
+                if t.storage.key[0] == "shared":
+                    self.returned.append((f.name, t))
+            if t.storage.key[0] == "shared":
+                self.writers.setdefault(t.storage.key, []).append((f.name, t))
+        self.overlaps()
+
+    def blocks(self, blocks, env, ranges, path, depth) -> None:
+        for block in blocks:
+            for b in block.bindings:
+                self.seq += 1
+                self.defs[b.var] = b.value
+                if type(b.value) in (ir.Call, ir.If):
+                    self.use(b.value, env, b.loc, path, ranges)
+                value = b.value
+                if type(b) is ir.MatchCast:
+                    env[b.var] = self.value(value, env)
+                    continue
+                env[b.var] = self.binding(b, env, ranges, path, depth)
+
+    def use(self, value, env, loc, path, ranges) -> None:
+        """The tensors `value` reads or writes, alive until now. A call uses its arguments
+        (a tuple item only that item), an `if` its condition, a return what it returns;
+        an alias, a tuple, a view or reshape, what a branch or a graph gives back (each used
+        where it is read) and a kill use nothing."""
+        t = type(value)
+        if t is ir.If:
+            value = value.cond
+        elif t is ir.Call:
+            name = value.op.name if type(value.op) in (ir.Op, ir.ExternFunc) else None
+            if name in _NO_USE or ir.builtin_called(value) == ir.RUN_OR_CAPTURE:
+                return  # a graph launch uses what its capture function's body uses
+            value = ir.Tuple(tuple(value.args) + tuple(v for _, v in value.attrs))
+        for i in self.used(value, env, set()):
+            t = self.ids[i]
+            t.last, t.last_loc, t.used = self.seq, loc, True
+            t.uses.append((self.seq, path, ranges, loc))
+
+    def used(self, e, env, out: set) -> set:
+        t = type(e)
+        if t is ir.Var or t is ir.TupleGetItem:
+            return _flatten(self.value(e, env), out)
+        if t is ir.Tuple:
+            for x in e.fields:
+                self.used(x, env, out)
+        elif t is ir.Call:
+            for x in e.args:
+                self.used(x, env, out)
+        return out
+
+    def value(self, e, env):
+        t = type(e)
+        if t is ir.Var:
+            return env.get(e)
+        if t is ir.Tuple:
+            return TupleV(self.value(x, env) for x in e.fields)
+        if t is ir.TupleGetItem:
+            v = self.value(e.tuple_value, env)
+            return v[e.index] if type(v) is TupleV and e.index < len(v) else None
+        return None
+
+    def binding(self, b, env, ranges, path, depth):
+        v = b.value
+        t = type(v)
+        if t is ir.If:
+            return self.branches(b, env, ranges, path, depth)
+        if t is not ir.Call:
+            return self.value(v, env)
+        name = v.op.name if type(v.op) is ir.Op else None
+        if name in ("relax.memory.alloc_storage", "relax.vm.alloc_storage"):
+            return self.storage(b, v, name)
+        if name in ("relax.memory.alloc_tensor", "relax.vm.alloc_tensor"):
+            return self.tensor(b, v, env, ranges, path)
+        if name in ("relax.reshape", "relax.memory.view"):
+            x = v.args[0] if v.args else None
+            self.view_fact(b, v, x, name, ranges)
+            return self.value(x, env)
+        if name == "relax.memory.ensure_zero_offset":
+            return self.value(v.args[0], env) if v.args else None
+        cached = ir.CachedAlloc.of(v)
+        if cached is not None:
+            return self.cached(cached)
+        launch = ir.GraphLaunch.of(v)
+        if launch is not None and depth < 8:
+            return self.launch(launch, env, ranges, path, depth)
+        if type(v.op) is ir.ExternFunc and v.op.name == "vm.builtin.reshape" and v.args:
+            return self.value(v.args[0], env)
+        return None
+
+    def branches(self, b, env, ranges, path, depth):
+        v = b.value
+        self.ifs += 1
+        here = (self.fname, self.ifs)
+        out = []
+        for side, (seq, r) in enumerate((
+                (v.true_branch, ranges.under(guard_bounds(v.cond, self.defs))),
+                (v.false_branch, ranges.under({}, else_floors(v.cond, self.defs))))):
+            if r.empty():
+                continue  # a branch no value within the bounds takes
+            self.blocks(seq.blocks, env, r, path + ((here, side),), depth)
+            out.append(self.value(seq.body, env))
+        return _merge(*out) if len(out) == 2 else out[0] if out else None
+
+    def storage(self, b, v: ir.Call, name: str):
+        size = None
+        shape = v.args[0] if v.args else None
+        if type(shape) is ir.ShapeExpr and len(shape.values) == 1:
+            size = shape.values[0]
+            if self.in_elements:
+                at = 3 if name == "relax.memory.alloc_storage" else 2
+                item = itemsize(dtype_arg(v.args[at])) if len(v.args) > at else None
+                size = ir.PrimBinOp("*", size, ir.IntImm(item)) if item else size
+        return Storage(("local", id(b)), size, b.var.name)
+
+    def tensor(self, b, v: ir.Call, env, ranges, path):
+        storage = self.value(v.args[0], env)
+        if type(storage) is not Storage:
+            return None
+        offset, shape = prim_arg(v.args[1]), v.args[2] if len(v.args) > 2 else None
+        item = itemsize(dtype_arg(v.args[3])) if len(v.args) > 3 else None
+        nbytes = product(shape.values, item) \
+            if type(shape) is ir.ShapeExpr and item is not None else None
+        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name)
+        self.subject = (b.var.name,)
+        self.placed.append(t)
+        self.ids[id(t)] = t
+        if offset is None or nbytes is None or storage.size is None:
+            self.add("fits", b.loc, "unproven", f"'{b.var.name}' in {storage.name}: "
+                     "the text gives no constant size, offset or shape")
+        else:
+            self.prove("fits", b.loc, ir.PrimBinOp("+", offset, nbytes), storage.size, ranges,
+                       lambda at, lhs, rhs: (
+                           f"a tensor of {lhs - at_(offset, at):,} bytes at offset "
+                           f"{at_(offset, at):,} in a storage of {rhs:,} bytes "
+                           f"('{b.var.name}' in {storage.name})"),
+                       f"offset + bytes of '{b.var.name}' <= size of {storage.name}")
+        return Tensors((id(t),))
+
+    def view_fact(self, b, v: ir.Call, x, name: str, ranges) -> None:
+        sinfo = x.sinfo if type(x) is ir.Var else None
+        base = tensor_bytes(sinfo)
+        self.subject = (b.var.name,)
+        if name == "relax.reshape":
+            shape = call_arg(v, 1, "shape")
+            item = itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
+            nbytes = product(shape.values, item) \
+                if type(shape) is ir.ShapeExpr and item else None
+            offset = ir.IntImm(0)
+        else:
+            shape, dtype = call_arg(v, 1, "shape"), call_arg(v, 2, "dtype")
+            off = call_arg(v, 3, "relative_byte_offset")
+            offset = ir.IntImm(0) if off is None else prim_arg(off)
+            dims = shape.values if type(shape) is ir.ShapeExpr else \
+                (sinfo.shape if type(sinfo) is ir.TensorSInfo else None)
+            dt = dtype_arg(dtype) if dtype is not None else \
+                (sinfo.dtype if type(sinfo) is ir.TensorSInfo else None)
+            item = itemsize(dt)
+            nbytes = product(dims, item) if dims is not None and item else None
+        if base is None or nbytes is None or offset is None:
+            self.add("view", b.loc, "unproven",
+                     f"'{b.var.name}': the text gives no shape for the view or its tensor")
+            return
+        self.prove("view", b.loc, ir.PrimBinOp("+", offset, nbytes), base, ranges,
+                   lambda at, lhs, rhs: (
+                       f"a view of {lhs - at_(offset, at):,} bytes at offset "
+                       f"{at_(offset, at):,} of a tensor of {rhs:,} bytes ('{b.var.name}' "
+                       f"of '{x.name}')"),
+                   f"offset + bytes of '{b.var.name}' <= bytes of '{x.name}'")
+
+    def cached(self, cached: ir.CachedAlloc):
+        fn, index = cached.function_name, cached.index_value
+        key = (fn, index)
+        if key not in self.shared:
+            alloc = self.module.function(fn) if fn else None
+            value = None
+            if isinstance(alloc, ir.Function):
+                env: dict = {}
+                for b in ir.nested_bindings(alloc.blocks):
+                    v = b.value
+                    if type(v) is ir.Call and type(v.op) is ir.Op and \
+                            v.op.name in ("relax.memory.alloc_storage", "relax.vm.alloc_storage"):
+                        env[b.var] = self.storage(b, v, v.op.name)
+                    else:
+                        env[b.var] = self.value(v, env)
+                value = self.value(alloc.body, env)
+                if type(value) is TupleV:
+                    value = TupleV(
+                        Storage(("shared", fn, index, i), s.size, f"{fn}[{i}]")
+                        if type(s) is Storage else s for i, s in enumerate(value))
+            self.shared[key] = value
+        return self.shared[key]
+
+    def launch(self, launch: ir.GraphLaunch, env, ranges, path, depth):
+        capture = self.module.function(launch.function_name or "")
+        args = launch.args
+        if not isinstance(capture, ir.Function) or type(args) is not ir.Tuple:
+            return None
+        inner: dict = {}
+        for p, a in zip(capture.params, args.fields):
+            inner[p] = self.value(a, env)
+        self.blocks(capture.blocks, inner, ranges, path, depth + 1)
+        return self.value(capture.body, inner)
+
+    # -- facts --
+    def add(self, kind, loc, status, message, values=None) -> None:
+        self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {},
+                                    self.subject))
+
+    def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> bool:
+        """Adds the fact; False when it fails."""
+        got = prove_le(lhs, rhs, ranges.of)
+        if got.status == "proved":
+            self.add(kind, loc, "proved", "")
+        elif got.status == "unproven":
+            self.add(kind, loc, "unproven", f"{expression}: {show(lhs)} <= {show(rhs)} "
+                     f"({got.why})")
+        else:
+            shown = {n: got.at[n] for n in got.moving} or {}
+            where = f"at {values_text(shown)}: " if shown else ""
+            self.add(kind, loc, "failed", where + say(got.at, got.lhs, got.rhs), shown)
+        return got.status != "failed"
+
+    def overlaps(self) -> None:
+        """Two tensors of one storage alive at once: their bytes are disjoint."""
+        groups: dict = {}
+        for t in self.placed:
+            if t.used or t.returned:
+                groups.setdefault(t.storage.key, []).append(t)
+        for tensors in groups.values():
+            tensors.sort(key=lambda t: t.born)
+            alive: list[Placed] = []
+            for b in tensors:
+                alive = [a for a in alive if a.last > b.born]
+                for a in alive:
+                    if not _exclusive(a.path, b.path):
+                        self.disjoint(a, b)
+                alive.append(b)
+
+    def disjoint(self, a: Placed, b: Placed) -> None:
+        self.subject = tuple(sorted((a.name, b.name)))
+        if None in (a.offset, b.offset, a.nbytes, b.nbytes):
+            self.add("disjoint", b.loc, "unproven",
+                     f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
+            return
+        # a is alive when b is placed where a use of it comes later on a path b's can go
+        # with (not the other branch of one `if`, not outside a guard b is within): the
+        # values where both paths hold, for each such use's path.
+        seen: set = set()
+        for seq, path, where, loc in a.uses:
+            if seq <= b.born or _exclusive(path, b.path):
+                continue
+            ranges = b.ranges.both(a.ranges).both(where)
+            key = (tuple(sorted(ranges.guard.items())), tuple(sorted(ranges.floor.items())))
+            if key in seen or ranges.empty():
+                continue
+            seen.add(key)
+            if not self.apart(a, b, ranges, loc):
+                return
+
+    def apart(self, a: Placed, b: Placed, ranges, last: Loc) -> bool:
+        """Prove a's and b's bytes disjoint over `ranges`; False when that fails."""
+        try:
+            low = {v.name: ranges.of(v.name).least
+                   for e in (a.offset, b.offset) for v in ir.prim_vars(e, [])}
+            first, second = (a, b) if at_(a.offset, low) <= at_(b.offset, low) else (b, a)
+        except ExecError:
+            first, second = a, b
+        still = "returned" if a.returned and last is a.uses[-1][3] else \
+            f"used at line {last.line}" if last.line else "used later"
+        return self.prove(
+            "disjoint", b.loc, ir.PrimBinOp("+", first.offset, first.nbytes), second.offset,
+            ranges,
+            lambda at, lhs, rhs: (
+                f"'{b.name}' ({at_(b.nbytes, at):,} bytes at offset {at_(b.offset, at):,}) "
+                f"overlaps '{a.name}' ({at_(a.nbytes, at):,} bytes at offset "
+                f"{at_(a.offset, at):,}) in {b.storage.name} while '{a.name}' is alive "
+                f"({still})"),
+            f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
+
+
+def _exclusive(p: tuple, q: tuple) -> bool:
+    """Are two paths in different branches of one `if` (never both taken in one call)?"""
+    sides = dict(p)
+    return any(k in sides and sides[k] != s for k, s in q)
+
+
+def at_(e, values: dict) -> int:
+    from .prim import eval_prim
+    return eval_prim(e, lambda v: values.get(v.name, 0))
+
+
+def shape_facts(module: ir.Module, functions=None) -> ShapeFacts:
+    """The facts of `module`'s public functions (module docstring), or of those named in
+    `functions`."""
+    return _Walk(module, functions).run()
+
+
+@dataclass
+class ModuleShapes:
+    """verify's facts: the rewritten module's, and the original's (None when verify was
+    given one module object twice)."""
+
+    rewritten: ShapeFacts
+    original: ShapeFacts | None
+
+    def failure(self) -> tuple | None:
+        """("rewritten", the first failed fact of the rewritten module that the original
+        does not fail too), or None. A fact the original fails as well (the same kind, function
+        and tensors) is the original's, kept by the rewrite: no difference between them."""
+        kept = {f.key() for f in self.original.failed} if self.original is not None else set()
+        found = [f for f in self.rewritten.failed if f.key() not in kept]
+        return ("rewritten", found[0]) if found else None
+
+    def count(self, status: str) -> int:
+        return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
+
+    def kept(self) -> list:
+        """(module, fact) for each failed fact that is no difference: the original's (a
+        module that shares memory so on purpose), and the rewritten module's copies of them."""
+        if self.failure() is not None:
+            return []
+        return [(which, fact) for which, facts in (("original", self.original),
+                                                   ("rewritten", self.rewritten))
+                if facts is not None for fact in facts.failed]
+
+    def unproven(self) -> list:
+        """(module, fact) for each unproven fact."""
+        return [(which, fact) for which, facts in (("rewritten", self.rewritten),
+                                                   ("original", self.original))
+                if facts is not None for fact in facts.unproven]
+
+
+def prove_modules(original: ir.Module, rewritten: ir.Module, functions) -> ModuleShapes:
+    """The facts of the functions `functions` of both modules (verify's)."""
+    return ModuleShapes(shape_facts(rewritten, functions),
+                        None if original is rewritten else shape_facts(original, functions))

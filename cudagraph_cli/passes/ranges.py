@@ -1,0 +1,115 @@
+"""The range of a symbolic variable: the one reader of "what values can VAR take here".
+
+A dimension is at least 1; a variable the function names in `tir_non_negative_var` may be 0;
+a `tir_var_lower_bound` attribute raises the least value. The largest value is the function's
+`tir_var_upper_bound`, narrowed inside the then-branch of an `if` on a guard (`if` on
+`R.prim_value(VAR <= MAX)`, read by guards.py: what `--capture-symbolic VAR:MAX` writes). A
+variable with neither has no largest value (`most` None): unbounded.
+
+report/graph_cost.py (how many graphs a keyed launch captures) and exec/shape_facts.py (what
+holds for every value) both read ranges here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from .guards import guard_terms, largest_values
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values of one symbolic variable: least..most, both included."""
+
+    least: int
+    most: int | None  # None: unbounded
+    # where `most` comes from: "guard" | "tir_var_upper_bound" | None (unbounded)
+    source: str | None = None
+
+    def narrowed(self, most: int) -> "Range":
+        """The range under a guard that allows at most `most`."""
+        if self.most is not None and self.most < most:
+            return self
+        return Range(self.least, most, "guard")
+
+    def text(self, name: str) -> str:
+        top = "unbounded" if self.most is None else f"{self.most:,}"
+        return f"{name} in {self.least:,}..{top}"
+
+
+def named_list(value) -> tuple:
+    """A list attribute of names (`tir_non_negative_var`); () when absent."""
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "list":
+        return tuple(x for x in value[1] if isinstance(x, str))
+    return ()
+
+
+class FunctionRanges:
+    """The ranges of a function's variables, by name (any name: a variable the function does
+    not bound is 1..unbounded, or 0..unbounded when non-negative)."""
+
+    def __init__(self, f: ir.Function, guard: dict | None = None):
+        self.upper = f.upper_bounds()
+        self.lower = f.lower_bounds()
+        self.non_negative = set(named_list(f.attr("tir_non_negative_var")))
+        self.guard = dict(guard or {})  # VAR -> MAX from the guards of the path
+        self.floor: dict = {}  # VAR -> least value from the else-branches of the path
+
+    def least(self, name: str) -> int:
+        if name in self.lower:
+            least = self.lower[name]
+        else:
+            least = 0 if name in self.non_negative else 1
+        return max(least, self.floor.get(name, least))
+
+    def of(self, name: str) -> Range:
+        r = Range(self.least(name), self.upper.get(name),
+                  "tir_var_upper_bound" if name in self.upper else None)
+        return r.narrowed(self.guard[name]) if name in self.guard else r
+
+    def under(self, bounds: dict, floors: dict | None = None) -> "FunctionRanges":
+        """These ranges inside the then-branch of a guard allowing `bounds` ({VAR: MAX}), and
+        inside the else-branch of one that raises `floors` ({VAR: least})."""
+        out = FunctionRanges.__new__(FunctionRanges)
+        out.upper, out.lower, out.non_negative = self.upper, self.lower, self.non_negative
+        out.guard, out.floor = dict(self.guard), dict(self.floor)
+        for name, most in bounds.items():
+            out.guard[name] = min(most, out.guard.get(name, most))
+        for name, least in (floors or {}).items():
+            out.floor[name] = max(least, out.floor.get(name, least))
+        return out
+
+    def both(self, other: "FunctionRanges") -> "FunctionRanges":
+        """The ranges where the paths of both hold (two tensors alive together)."""
+        return self.under(other.guard, other.floor)
+
+    def empty(self) -> bool:
+        """Does some variable have no value on this path (a graph branch under `n <= 8` and
+        an eager one under `n > 8` together)?"""
+        return any((r.most is not None and r.least > r.most)
+                   for r in map(self.of, set(self.guard) | set(self.floor)))
+
+
+def else_floors(cond, defs: dict) -> dict:
+    """{VAR: least} that an `if`'s condition guarantees in its else-branch: a guard of one
+    comparison `VAR <= MAX` (or `VAR < MAX + 1`) is false exactly when VAR > MAX. A guard of
+    several (`a <= 8 and b <= 4`) is false when either is, which bounds no one variable."""
+    e = ir.resolve(cond, defs)
+    if type(e) is ir.PrimValue:
+        e = e.value
+    terms = guard_terms(e)
+    if terms is None or len(terms) != 1:
+        return {}
+    most = largest_values(terms)
+    return {name: value + 1 for name, value in most.items()}
+
+
+def guard_bounds(cond, defs: dict) -> dict:
+    """{VAR: MAX} that an `if`'s condition guarantees in its then-branch: the condition (a
+    var, through aliases, bound to `R.prim_value(...)`) read as a guard by guards.py."""
+    e = ir.resolve(cond, defs)
+    if type(e) is ir.PrimValue:
+        e = e.value
+    terms = guard_terms(e)
+    return largest_values(terms) if terms is not None else {}
