@@ -21,6 +21,7 @@ backend (cuda/cuda_backend.py) implements the interface with the CUDA driver API
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -158,6 +159,9 @@ class Backend:
     terms: TermTable | None = None
     # Whether `watch` tells a watcher before a write (verify keeps outputs so, compare.py).
     watches_writes = False
+    # Whether kernels and copies compute bytes. Without (TermsBackend): only terms, and the
+    # host can read only the bytes it gave (inputs, weights); verify compares terms alone.
+    keeps_bytes = True
 
     def alloc_storage(self, nbytes: int) -> Storage:
         raise NotImplementedError
@@ -529,6 +533,67 @@ class CpuBackend(Backend):
         elif self.terms is not None:
             storage.terms = []
         return self.view(storage, 0, shape, str(block.dtype))
+
+
+class NeedsBytes(ExecError):
+    """The host read bytes a kernel or a copy made, on a backend that makes none
+    (TermsBackend): the run must be made again with bytes."""
+
+
+class TermsBackend(CpuBackend):
+    """The reference without bytes: launches and copies compute terms only (exec/terms.py),
+    so a run at a symbolic variable's upper bound costs what its launches cost, not what its
+    gigabytes of activations would (storages are np.zeros, whose pages nothing touches). The
+    executor's checks stay: a tensor must fit its storage, a view its tensor, and with
+    `track_init` a kernel may not read bytes nothing wrote; verify's ownership checks and
+    term comparison see what they see with bytes. The host reads bytes only where it gave
+    them (a storage made by from_numpy or from_periodic and not written since): any other
+    host read (an `if` on a computed tensor, R.tensor_to_shape, a host function of the data)
+    raises NeedsBytes, and verify runs the values with bytes instead."""
+
+    name = "cpu (terms only)"
+    keeps_bytes = False
+    needed_bytes = False  # whether a host read raised NeedsBytes
+
+    def __init__(self, track_init: bool = False, terms: TermTable | None = None):
+        super().__init__(track_init, terms if terms is not None else TermTable())
+        self.given: weakref.WeakSet = weakref.WeakSet()  # storages holding host-given bytes
+
+    def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        for i in spec.outputs:
+            self._before_write(tensors[i])
+            self.given.discard(tensors[i].storage)
+        launch_terms(self.terms, self.term_sites, self.site, spec, tensors, scalars,
+                     _aliases(spec, tensors))
+
+    def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
+        self._before_write(dst)
+        self.given.discard(dst.storage)
+        copy_terms(src, dst)
+
+    def read_bytes(self, storage: Storage, a: int, b: int, copy: bool = False):
+        return None  # nothing to compare: the terms are (compare.Kept)
+
+    def to_numpy(self, t: Tensor) -> np.ndarray:
+        if t.storage not in self.given:
+            self.needed_bytes = True
+            raise NeedsBytes("the host reads bytes a kernel computed (verify runs these "
+                             "values with bytes)")
+        return super().to_numpy(t)
+
+    def storage_bytes(self, storage: Storage) -> bytes | None:
+        return super().storage_bytes(storage) if storage in self.given else None
+
+    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> Tensor:
+        t = super().from_numpy(a, term)
+        self.given.add(t.storage)
+        return t
+
+    def from_periodic(self, block: np.ndarray, shape: tuple,
+                      term: tuple | None = None) -> Tensor:
+        t = super().from_periodic(block, shape, term)
+        self.given.add(t.storage)
+        return t
 
 
 def _check_written(t: Tensor, what: str) -> None:

@@ -37,7 +37,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
-from .backend import CpuBackend, ExecError
+from .backend import CpuBackend, ExecError, TermsBackend
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
@@ -75,6 +75,11 @@ class VerifyReport:
     notes: list = field(default_factory=list)
     # ("original" | "rewritten", loc, message): what ran only after a correction, located
     warnings: list = field(default_factory=list)
+    # The run at the upper bounds (bounds_run), when one ran: {"values": name -> values in
+    # call order, "mode": "terms" | "bytes", "calls", "why_bytes", "difference": whether
+    # report.difference is its, "stopped": why the original could not run there}.
+    bounds: dict | None = None
+    at: tuple = ()  # (function, call, its symbolic values): the call running or last run
 
     @property
     def equal(self) -> bool:
@@ -117,7 +122,66 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     report.difference = _first_difference(
         report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
         guards, progress)
-    return _finish(report, ex_a, ex_b)
+    _finish(report, ex_a, ex_b)
+    if report.difference is None and backend_factory is CpuBackend:
+        values = bound_values(original, names, {**shapes, **picked})
+        if values:
+            bounds_run(report, original, rewritten, seed, {**shapes, **values}, guards,
+                       progress)
+    return report
+
+
+# The bounds run's calls: 1, the bound, 1 (a graph captured at one value replays at the other).
+BOUND_CALLS = 3
+
+
+def bound_values(original: ir.Module, names: list, shapes: dict) -> dict[str, list[int]]:
+    """[1, U] for each variable of a `tir_var_upper_bound` U over 2 whose values `shapes`
+    (--shape) does not give and no guard picked: the values the default run does not reach."""
+    return {k: [1, u] for k, u in upper_bounds(original, names).items()
+            if k not in shapes and u > 2}
+
+
+def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, seed: int,
+               shapes: dict, guards: list, progress) -> None:
+    """A second run, on fresh executors, with each bounded variable at 1, its upper bound,
+    then 1 (`shapes`), in terms alone (TermsBackend: what the bound costs is its bytes), or
+    with bytes when the host reads bytes a kernel made. Its difference becomes the report's; a
+    rewritten module that cannot run where the original runs (a tensor past its storage's end
+    at the bound) is a difference of kind "shape"."""
+    why_bytes = None
+    for backend in (TermsBackend, CpuBackend):
+        table = TermTable()
+        ex_a = Executor(original, backend(track_init=True, terms=table))
+        ex_b = Executor(rewritten, backend(terms=table))
+        sub = VerifyReport(report.functions, BOUND_CALLS)
+        report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",
+                         "calls": BOUND_CALLS, "values": sub.symbolic,
+                         "why_bytes": why_bytes, "difference": False, "stopped": None}
+        driver = CallDriver([ex_a, ex_b], seed, shapes, named=True)
+        try:
+            found = _first_difference(sub, driver, original, rewritten, guards, progress)
+        except ModuleFails as e:
+            needed = [ex for ex in (ex_a, ex_b) if getattr(ex.backend, "needed_bytes", None)]
+            if needed:
+                why_bytes = f"{e.message} (line {e.loc.line})" if e.loc.line else e.message
+                continue
+            if e.which == "original":
+                report.bounds["stopped"] = e.message
+                return
+            name, call, syms = sub.at
+            at = ", ".join(f"{k} = {v}" for k, v in syms.items())
+            found = Difference(name, call, "", f"{name}, call {call + 1}",
+                               message=f"at {at} the original runs, the rewritten does not: "
+                               f"{e.message}", kind="shape", module="rewritten", loc=e.loc,
+                               site="the binding that fails")
+        _finish(sub, ex_a, ex_b)
+        report.bounds.update(launches=[sub.launches_original, sub.launches_rewritten],
+                             captures=sub.captures, replays=sub.replays)
+        if found is not None:
+            report.difference = found
+            report.bounds["difference"] = True
+        return
 
 
 def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Module,
@@ -140,6 +204,7 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         for _, check in owners:
             check.calling(name, call)
         prepared = driver.prepare(f, call)
+        report.at = (name, call, prepared.syms)
         for k, v in prepared.syms.items():
             seen = report.symbolic.setdefault(k, [])
             if v not in seen:

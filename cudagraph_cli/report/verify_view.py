@@ -15,6 +15,10 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                                  for f, i, text in result.guards],
               "kernel_launches": {"original": result.launches_original,
                                   "rewritten": result.launches_rewritten}}
+    if result.bounds is not None:
+        # The second run, at the upper bounds: its values, and "terms" (no bytes computed)
+        # or "bytes" (the host reads computed bytes: why_bytes says where).
+        report["bounds_run"] = dict(result.bounds)
     if d is not None:
         report["difference"] = {
             "kind": d.kind,
@@ -28,12 +32,29 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                 "symbol": d.host_call, "module": d.module,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None}
-        if d.kind in ("ownership", "guard", "terms"):
+        if d.kind in ("ownership", "guard", "terms", "shape"):
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None})
     return report
+
+
+def bounds_text(bounds: dict | None) -> str:
+    """The line that says which values the run at the upper bounds took, and in which mode
+    (exec/verify.py, bounds_run); "" when none ran."""
+    if bounds is None:
+        return ""
+    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds["values"].items())
+    mode = ("terms only (no bytes computed)" if bounds["mode"] == "terms" else
+            "with bytes" + (f" (the host reads computed bytes: {bounds['why_bytes']})"
+                            if bounds["why_bytes"] else ""))
+    text = f"\n  at the upper bounds: {values}, {bounds['calls']} calls each, {mode}"
+    if bounds["stopped"]:
+        text += f"; stopped, the original cannot run there: {bounds['stopped']}"
+    if bounds["difference"]:
+        text += "; the difference above is this run's"
+    return text
 
 
 def jsonable(v):
@@ -62,6 +83,18 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
             text += (f"\n  {len(result.guards)} bounded graph launch(es) "
                      f"({', '.join(sorted({text for _, _, text in result.guards}))})"
                      f"; ran with {values}: each graph ran exactly within its bound")
+        return text + bounds_text(result.bounds)
+    return difference_text(result, name_a, name_b, texts) + bounds_text(result.bounds)
+
+
+def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str:
+    """verify_text of a report with a difference."""
+    d = result.difference
+    if d.kind == "shape":
+        text = f"differ: function '{d.function}', call {d.call + 1}: {d.message}"
+        source = (texts or {}).get("rewritten")
+        if source is not None and d.loc.line:
+            text += "\n" + note(name_b, source, d.loc, d.site)
         return text
     if d.kind == "guard":
         text = f"differ: guard in the rewritten module: function '{d.function}', call " \
