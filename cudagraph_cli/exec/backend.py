@@ -37,6 +37,11 @@ class ExecError(SourceError):
     """A module that cannot run: located at the binding that failed, when known."""
 
 
+class DoesNotFit(ExecError):
+    """A tensor past its storage's end, or a view past its tensor's: in a rewritten module
+    whose original runs the same call, verify's difference of kind "shape"."""
+
+
 class Ranges:
     """Disjoint byte ranges [a, b), sorted: which bytes of a storage were written."""
 
@@ -144,7 +149,7 @@ def tensor_view_bytes(t: Tensor, offset: int, shape: tuple, dtype: str) -> int:
     n = int(np.prod(shape, dtype=np.int64)) * numpy_dtype(dtype).itemsize
     have = int(np.prod(t.shape, dtype=np.int64)) * numpy_dtype(t.dtype).itemsize
     if offset < 0 or offset + n > have:
-        raise ExecError(f"a view of {n} bytes at offset {offset} does not fit in its tensor "
+        raise DoesNotFit(f"a view of {n} bytes at offset {offset} does not fit in its tensor "
                         f"{tuple(t.shape)} {t.dtype} of {have} bytes")
     return n
 
@@ -314,7 +319,7 @@ class CpuBackend(Backend):
         dt = numpy_dtype(dtype)
         n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         if offset < 0 or offset + n > storage.nbytes:
-            raise ExecError(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
+            raise DoesNotFit(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
                             f"of {storage.nbytes} bytes")
         arr = storage.data[offset:offset + n].view(dt).reshape(shape)
         return Tensor(arr, storage, offset)

@@ -37,7 +37,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
-from .backend import CpuBackend, ExecError, TermsBackend
+from .backend import CpuBackend, DoesNotFit, ExecError, TermsBackend
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
@@ -102,9 +102,10 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     if functions is not None:
         names = [n for n in names if n in functions]
     guards = [g for g in find_guards(rewritten) if g.function in names]
+    given = shapes or {}
     picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
-              if k not in (shapes or {})}
-    shapes = {**picked, **(shapes or {})}
+              if k not in given}
+    shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
         # the one captured at MAX (a graph keyed without the variable shows at MAX already).
@@ -124,28 +125,44 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         guards, progress)
     _finish(report, ex_a, ex_b)
     if report.difference is None and backend_factory is CpuBackend:
-        values = bound_values(original, names, {**shapes, **picked})
+        values = bound_values(original, names, given, guards)
         if values:
-            bounds_run(report, original, rewritten, seed, {**shapes, **values}, guards,
+            bounds_run(report, original, rewritten, seed, {**given, **values}, guards,
                        progress)
     return report
 
 
-# The bounds run's calls: 1, the bound, 1 (a graph captured at one value replays at the other).
+# The bounds run's calls, at least: 2, the bound, 1 (a graph captured at 2 replays at the
+# bound when its key lacks or clamps the variable; one captured at the bound replays at 1).
 BOUND_CALLS = 3
 
 
-def bound_values(original: ir.Module, names: list, shapes: dict) -> dict[str, list[int]]:
-    """[1, U] for each variable of a `tir_var_upper_bound` U over 2 whose values `shapes`
-    (--shape) does not give and no guard picked: the values the default run does not reach."""
-    return {k: [1, u] for k, u in upper_bounds(original, names).items()
-            if k not in shapes and u > 2}
+def bound_values(original: ir.Module, names: list, given: dict,
+                 guards: list) -> dict[str, list[int]]:
+    """The values of the bounds run, for each variable `given` (--shape) does not set whose
+    bounds reach past 2: 2, the bound of its guard (`--capture-symbolic VAR:MAX`: the largest
+    value its graph runs at) if any, its `tir_var_upper_bound`, then 1."""
+    uppers = upper_bounds(original, names)
+    thresholds: dict[str, int] = {}
+    for g in guards:
+        for k, t in g.bounds.items():
+            thresholds.setdefault(k, t)
+    out = {}
+    for k in sorted(set(uppers) | set(thresholds)):
+        top = uppers.get(k)
+        values = []
+        for v in (2, thresholds.get(k), top, 1):
+            if v is not None and v >= 1 and (top is None or v <= top) and v not in values:
+                values.append(v)
+        if k not in given and max(values) > 2:
+            out[k] = values
+    return out
 
 
 def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, seed: int,
                shapes: dict, guards: list, progress) -> None:
-    """A second run, on fresh executors, with each bounded variable at 1, its upper bound,
-    then 1 (`shapes`), in terms alone (TermsBackend: what the bound costs is its bytes), or
+    """A second run, on fresh executors, with each bounded variable at 2, its bounds, then 1
+    (`shapes`: bound_values), in terms alone (TermsBackend: what the bound costs is its bytes), or
     with bytes when the host reads bytes a kernel made. Its difference becomes the report's; a
     rewritten module that cannot run where the original runs (a tensor past its storage's end
     at the bound) is a difference of kind "shape"."""
@@ -154,9 +171,10 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         table = TermTable()
         ex_a = Executor(original, backend(track_init=True, terms=table))
         ex_b = Executor(rewritten, backend(terms=table))
-        sub = VerifyReport(report.functions, BOUND_CALLS)
+        calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
+        sub = VerifyReport(report.functions, calls)
         report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",
-                         "calls": BOUND_CALLS, "values": sub.symbolic,
+                         "calls": calls, "values": sub.symbolic,
                          "why_bytes": why_bytes, "difference": False, "stopped": None}
         driver = CallDriver([ex_a, ex_b], seed, shapes, named=True)
         try:
@@ -169,12 +187,7 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
             if e.which == "original":
                 report.bounds["stopped"] = e.message
                 return
-            name, call, syms = sub.at
-            at = ", ".join(f"{k} = {v}" for k, v in syms.items())
-            found = Difference(name, call, "", f"{name}, call {call + 1}",
-                               message=f"at {at} the original runs, the rewritten does not: "
-                               f"{e.message}", kind="shape", module="rewritten", loc=e.loc,
-                               site="the binding that fails")
+            found = shape_difference(*sub.at, e)
         _finish(sub, ex_a, ex_b)
         report.bounds.update(launches=[sub.launches_original, sub.launches_rewritten],
                              captures=sub.captures, replays=sub.replays)
@@ -219,6 +232,9 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         except ExecError as e:
             finding = owners[1][1].first
             if finding is None or (finding.function, finding.call) != (name, call):
+                if isinstance(e, DoesNotFit):
+                    # The original ran this call: the rewrite placed a tensor wrongly.
+                    return shape_difference(name, call, prepared.syms, e)
                 raise ModuleFails("rewritten", e) from None
             # A graph replayed with wrong inputs in this very call (a graph keyed without
             # a variable it is given): that, not the failure it leads to, is the cause.
@@ -249,6 +265,16 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         _, _, which, o = found[0]
         return _ownership_difference(o, which, f"{o.function}, call {o.call + 1}")
     return term_difference
+
+
+def shape_difference(name: str, call: int, syms: dict, e: SourceError) -> Difference:
+    """The difference of kind "shape": call `call` of `name`, at symbolic values `syms`, ran
+    in the original and fails in the rewritten with `e` (located there)."""
+    at = ", ".join(f"{k} = {v}" for k, v in syms.items())
+    return Difference(name, call, "", f"{name}, call {call + 1}",
+                      message=f"at {at or 'its shapes'} the original runs, the rewritten does "
+                      f"not: {e.message}", kind="shape", module="rewritten", loc=e.loc,
+                      site="the binding that fails")
 
 
 def _values_difference(fname: str, call: int, found: tuple, after: str,
