@@ -223,6 +223,9 @@ def offset_past(model, original, rewritten, fname, var, top, position) -> Mutant
                                var, top)
             if v is not None:
                 cands.append((pos, b, other, new_offset, v, u[1]))
+    # Those that still fit their new storage at the bound first: wrong by the overlap alone.
+    size = {s: slots.storage(slot) for s, slot in slots.slot_of.items()}
+    cands.sort(key=lambda c: not fits_at(size.get(c[2]), c[3], c[1].value, var, top))
     tried = []
     for pos, b, other, new_offset, v, live in at_position_list(cands, position):
         call = replace_args(b.value, (other, ir.PrimValue(ir.IntImm(new_offset, "int64")))
@@ -240,6 +243,13 @@ def offset_past(model, original, rewritten, fname, var, top, position) -> Mutant
         if len(tried) >= 3:
             break
     raise NotBuildable(f"no tensor moved past a live one breaks only past 2: {tried}")
+
+
+def fits_at(storage, offset: int, call, var: str, top: int) -> bool:
+    """Whether alloc_tensor `call` placed at `offset` fits `storage` (Slots.storage) at the
+    bound."""
+    need = nbytes_at(call.args[2], call.args[3], var, top)
+    return storage is not None and need is not None and offset + need <= storage[1]
 
 
 def at_position_list(cands: list, position: str) -> list:
