@@ -21,6 +21,7 @@ backend (cuda/cuda_backend.py) implements the interface with the CUDA driver API
 
 from __future__ import annotations
 
+import mmap
 import weakref
 from dataclasses import dataclass, field
 
@@ -531,13 +532,18 @@ class CpuBackend(Backend):
         storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
                           _all_written(self.track_init, nbytes))
         storage.periodic.add(0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0)
+        self._periodic_terms(storage, block, term)
+        return self.view(storage, 0, shape, str(block.dtype))
+
+    def _periodic_terms(self, storage: Storage, block: np.ndarray, term: tuple | None):
+        """The terms of a storage all of whose bytes repeat `block` (from_periodic)."""
+        nbytes = storage.nbytes
         if self.terms is not None and nbytes:
             held = self.terms.intern(term) if term is not None else self.terms.constant(
                 np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
             storage.terms = [[0, nbytes, held, 0]]
         elif self.terms is not None:
             storage.terms = []
-        return self.view(storage, 0, shape, str(block.dtype))
 
 
 class NeedsBytes(ExecError):
@@ -552,7 +558,7 @@ class TermsBackend(CpuBackend):
     executor's checks stay: a tensor must fit its storage, a view its tensor, and with
     `track_init` a kernel may not read bytes nothing wrote; verify's ownership checks and
     term comparison see what they see with bytes. The host reads bytes only where it gave
-    them (a storage made by from_numpy or from_periodic and not written since): any other
+    them (a storage made by from_numpy and not written since): any other
     host read (an `if` on a computed tensor, R.tensor_to_shape, a host function of the data)
     raises NeedsBytes, and verify runs the values with bytes instead."""
 
@@ -594,11 +600,27 @@ class TermsBackend(CpuBackend):
         self.given.add(t.storage)
         return t
 
+    def alloc_storage(self, nbytes: int) -> Storage:
+        """Anonymous memory of its own (distinct addresses: the ownership check compares
+        them), whose pages nothing touches: np.zeros of less than glibc's mmap threshold
+        would clear reused heap memory."""
+        try:
+            data = np.frombuffer(mmap.mmap(-1, nbytes), np.uint8) if nbytes else \
+                np.zeros(0, np.uint8)
+        except (OSError, MemoryError):
+            raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
+                from None
+        return Storage(data, nbytes, Ranges() if self.track_init else None, terms=[])
+
     def from_periodic(self, block: np.ndarray, shape: tuple,
                       term: tuple | None = None) -> Tensor:
-        t = super().from_periodic(block, shape, term)
-        self.given.add(t.storage)
-        return t
+        """Its terms only: a model's weights are hundreds of blocks, which no kernel reads
+        here; the host reading one needs bytes (it is not `given`)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
+        storage = self.alloc_storage(nbytes)
+        storage.written = _all_written(self.track_init, nbytes)
+        self._periodic_terms(storage, block, term)
+        return self.view(storage, 0, shape, str(block.dtype))
 
 
 def _check_written(t: Tensor, what: str) -> None:
