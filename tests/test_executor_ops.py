@@ -274,13 +274,18 @@ def test_a_storage_sized_in_elements_grows_with_a_located_warning(tmp_path):
 
 def test_a_storage_too_small_in_a_module_sized_in_bytes_is_still_an_error():
     # vm_builtin_expected sizes in bytes (32 bytes for 8 float32); one storage cut to 16
-    # bytes is a broken module, not another convention.
+    # bytes is a broken module, not another convention: as the rewrite of an original that
+    # runs, a difference of kind "shape" (issue 39), located at the tensor that overflows.
     text = (TVM_DIR / "vm_builtin_expected.relax").read_text().replace(
         "storage1: R.Any = R.memory.alloc_storage(R.shape([32])",
         "storage1: R.Any = R.memory.alloc_storage(R.shape([16])", 1)
     before = parse_module((TVM_DIR / "vm_builtin_before.relax").read_text())
+    d = verify(before, parse_module(text)).difference
+    assert d.kind == "shape" and "does not fit its storage of 16 bytes" in d.message
+    assert d.loc.line > 0
+    # The original itself so cut cannot run: exit 2's error, as before.
     with pytest.raises(SourceError, match="does not fit its storage of 16 bytes"):
-        verify(before, parse_module(text))
+        verify(parse_module(text), parse_module(text))
 
 
 # ---- the corpus ------------------------------------------------------------------------------
