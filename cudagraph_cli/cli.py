@@ -629,13 +629,19 @@ returned so far is compared bit for bit, so results overwritten by a later call 
 Ownership is checked too, where values agree by chance: a returned value in storage owned
 by cuda_graph_alloc, or a graph input at another address than the captured one.
 
+Symbolic variables take 1 and 2 (--shape sets them); then, once the modules are equal, a
+second run takes each bounded variable --shape does not set to 2, its guard's bound, its
+tir_var_upper_bound and 1, in terms alone (no bytes computed) unless the host reads bytes a
+kernel computed: the report says which values ran in which mode.
+
 --function NAME runs only that public function (repeatable). --shape values are checked
 before anything runs: each must be a symbolic variable of the functions that run, at most
 the function's tir_var_upper_bound. On a terminal, a progress bar on stderr shows the
 function running, the calls done and the graph captures so far.
 
 Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
-ownership finding, located); 2 when the modules do not correspond (different public
+ownership finding, located; or a tensor the rewritten module cannot place where the
+original runs, kind "shape"); 2 when the modules do not correspond (different public
 functions or signatures) or cannot run, also for want of memory (out of memory: ...).
 
 \b
@@ -741,7 +747,7 @@ def _progress(fmt: str):
         nonlocal task
         if task is None:
             task = bar.add_task("", total=total)
-        bar.update(task, completed=index,
+        bar.update(task, completed=index, total=total,  # the bounds run has its own
                    description=f"{function} ({captures} graph capture(s) so far)")
 
     with bar:
