@@ -22,6 +22,12 @@ call of a function with such a guard in its body, verify checks that the graph r
 when the bound holds (exec/guard_check.py; a difference of kind "guard": the guard inverted,
 the branches swapped).
 
+Once the modules are equal, a second run on fresh executors takes each bounded variable that
+`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (bound_values,
+bounds_run): in terms alone (TermsBackend) unless the host reads bytes a kernel computed, then
+with bytes. A tensor or view the rewritten module cannot place, in a call the original ran,
+is a difference of kind "shape" (in the first run too).
+
 Values can agree by chance (a result that depends only on weights is rewritten with the same
 values by every call), so verify also checks ownership in both modules (exec/ownership.py): a
 returned value in the allocation function's storages, or a graph input at an address other
