@@ -16,6 +16,13 @@ memory (getrusage of the child; a run past --stop-above-gib, 6.5 by default, is 
 there: the machine is shared). A model whose functions lack one of the variables gets only
 the other's --shape. One model at a time: the runs are big.
 
+With --default-against DIR, instead: default `cgraph verify NAME.before.relax NAME.after.relax`
+(no --shape, all functions: since issue 39 a second run at the variables' upper bounds, in
+terms alone where the host reads no computed bytes) of this checkout against the checkout DIR
+(today's main, run by --base-python from DIR's directory, so that `python -m` finds DIR's
+cudagraph_cli), interleaved model by model, --repeat times each. Goal (issue 39): at most 2x
+DIR's time and at most 3 GiB.
+
 Goal (issue 34): every family within 6 GiB and 180 s on the 2-core machine. Gemma-2-2B's
 batch_verify returns logits of [1, 2048, 256000] float32, 2 GiB a call: verify keeps outputs
 as watched byte ranges (exec/verify.py, Kept), so memory grows with what is alive, not with
@@ -77,16 +84,18 @@ def resident_mib(pid: int) -> float:
     return 0.0
 
 
-def measure(args: list[str], stop_mib: float | None) -> tuple[int, str, float, float, float]:
+def measure(args: list[str], stop_mib: float | None, root: Path = ROOT,
+            python: str = sys.executable) -> tuple[int, str, float, float, float]:
     """(exit status, first line of output, wall seconds, CPU seconds, peak RSS in MiB) of
     `cgraph ARGS`. CPU seconds (user + system) say what the run costs on a shared machine,
     where the wall clock also counts the others' work. With `stop_mib`, a run whose resident
     memory passes it is stopped (exit status None; first line says so): on a shared machine
-    a run far over the goal must not take the others' memory."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    a run far over the goal must not take the others' memory. `root`: the checkout whose
+    cudagraph_cli runs (the working directory and PYTHONPATH), by `python`."""
+    env = dict(os.environ, PYTHONPATH=str(root))
     with tempfile.TemporaryFile("w+") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "cudagraph_cli", *args], env=env,
+        proc = subprocess.Popen([python, "-m", "cudagraph_cli", *args], env=env, cwd=root,
                                 stdout=out, stderr=subprocess.STDOUT)
         stopped = False
         while True:
@@ -123,10 +132,19 @@ def main() -> None:
     ap.add_argument("--write", metavar="FILE")
     ap.add_argument("--stop-above-gib", type=float, default=6.5,
                     help="stop a run whose resident memory passes this (default 6.5; 0: never)")
+    ap.add_argument("--default-against", metavar="DIR",
+                    help="default verify here vs in the checkout DIR, interleaved")
+    ap.add_argument("--base-python", default=sys.executable,
+                    help="the Python that runs DIR's cgraph (default: this one)")
+    ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args()
     stop_mib = args.stop_above_gib * 1024 if args.stop_above_gib else None
-    directory = Path(args.dir)
+    directory = Path(args.dir).resolve()
     names = args.models.split(",") if args.models else models(directory)
+    if args.default_against:
+        default_against(args, Path(args.default_against).resolve(), directory, names,
+                        stop_mib)
+        return
     rows = []
     for name in names:
         before, after = directory / f"{name}.before.relax", directory / f"{name}.after.relax"
@@ -152,6 +170,52 @@ def main() -> None:
     ])
     if args.write:
         write_section(args.write, "bench_verify_bounds", text)
+    print(text)
+
+
+def default_against(args, base: Path, directory: Path, names: list[str],
+                    stop_mib: float | None) -> None:
+    """Default verify of each model, base checkout then this one, --repeat times, one process
+    at a time; the table of medians (wall, CPU) and peak RSS (the largest)."""
+    import statistics
+
+    rows = []
+    for name in names:
+        cmd = ["verify", str(directory / f"{name}.before.relax"),
+               str(directory / f"{name}.after.relax")]
+        got: dict = {"base": [], "here": []}
+        for _ in range(args.repeat):
+            got["base"].append(measure(cmd, stop_mib, base, args.base_python))
+            got["here"].append(measure(cmd, stop_mib, ROOT))
+            print(name, {k: [(c, round(w), round(u), round(m)) for c, _, w, u, m in v]
+                         for k, v in got.items()}, flush=True)
+        (wall_b, cpu_b, peak_b), (wall_h, cpu_h, peak_h) = (
+            (statistics.median(r[2] for r in got[k]), statistics.median(r[3] for r in got[k]),
+             max(r[4] for r in got[k])) for k in ("base", "here"))
+        within = "yes" if (cpu_h <= 2 * cpu_b and peak_h <= 3 * 1024 and
+                           all(r[0] == 0 for r in got["here"])) else "no"
+        rows.append(f"| {name} | {verdict(got['base'][0][0], got['base'][0][1])} | "
+                    f"{verdict(got['here'][0][0], got['here'][0][1])} | {wall_b:.0f} | "
+                    f"{wall_h:.0f} | {cpu_b:.0f} | {cpu_h:.0f} | {cpu_h / cpu_b:.2f} | "
+                    f"{peak_b / 1024:.2f} | {peak_h / 1024:.2f} | {within} |")
+        print(rows[-1], flush=True)
+    text = "\n".join([
+        "### Default verify with the run at the bounds, against main (bench/bench_verify_bounds.py --default-against)",
+        "",
+        f"Measured {machine()}, load average at the start {os.getloadavg()[0]:.1f} (the "
+        "machine is shared with other sessions: wall seconds count their work too, CPU "
+        f"seconds, user + system of the process, less so). `cgraph verify NAME.before.relax "
+        f"NAME.after.relax`, all functions, no --shape; main ({base}) then this branch, one "
+        f"process at a time, model by model, median of {args.repeat}; peak RSS the largest. "
+        "Goal (issue 39): CPU time at most 2x main's, peak at most 3 GiB.",
+        "",
+        "| model | main | this branch | main wall s | wall s | main CPU s | CPU s | CPU ratio "
+        "| main peak GiB | peak GiB | within the goal |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *rows,
+    ])
+    if args.write:
+        write_section(args.write, "bench_verify_default_bounds", text)
     print(text)
 
 

@@ -635,6 +635,11 @@ guard), not only those run, the text is proved to place every tensor within its 
 every view within its tensor, no two live tensors on the same bytes and no returned tensor
 in a shared slot; the report counts the facts proved and lists those it cannot decide.
 
+Symbolic variables take 1 and 2 (--shape sets them); then, once the modules are equal, a
+second run takes each bounded variable --shape does not set to 2, its guard's bound, its
+tir_var_upper_bound and 1, in terms alone (no bytes computed) unless the host reads bytes a
+kernel computed: the report says which values ran in which mode.
+
 --function NAME runs only that public function (repeatable). --shape values are checked
 before anything runs: each must be a symbolic variable of the functions that run, at most
 the function's tir_var_upper_bound. On a terminal, a progress bar on stderr shows the
@@ -642,9 +647,10 @@ function running, the calls done and the graph captures so far.
 
 Exit 0 when equal; 1 at the first difference (function, call, output, element; or an
 ownership finding, located; or a shape fact of the rewritten module that fails, located,
-with the smallest values that break it -- also when --shape asks for such a value); 2 when
-the modules do not correspond (different public functions or signatures) or the original
-cannot run, also for want of memory (out of memory: ...).
+with the smallest values that break it -- also when --shape asks for such a value, or a
+tensor the rewritten module cannot place where the original runs, at the bounds run); 2
+when the modules do not correspond (different public functions or signatures) or the
+original cannot run, also for want of memory (out of memory: ...).
 
 \b
 Examples:
@@ -749,7 +755,7 @@ def _progress(fmt: str):
         nonlocal task
         if task is None:
             task = bar.add_task("", total=total)
-        bar.update(task, completed=index,
+        bar.update(task, completed=index, total=total,  # the bounds run has its own
                    description=f"{function} ({captures} graph capture(s) so far)")
 
     with bar:

@@ -283,8 +283,12 @@ def test_a_storage_too_small_in_a_module_sized_in_bytes_is_still_an_error():
     d = verify(before, parse_module(text)).difference
     assert d.kind == "shape" and "a tensor of 32 bytes at offset 0 in a storage of 16 bytes" \
         in d.message
+    assert d.loc.line > 0
+    # The original itself so cut cannot run: exit 2's error, as before.
     with pytest.raises(SourceError, match="does not fit its storage of 16 bytes"):
         verify(parse_module(text), before)
+    with pytest.raises(SourceError, match="does not fit its storage of 16 bytes"):
+        verify(parse_module(text), parse_module(text))
 
 
 # ---- the corpus ------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ import gc
 import pytest
 
 from bench import mutants
-from bench.mutants import controls, graph, guards, kernel
+from bench.mutants import controls, graph, guards, kernel, shape, suite
 from conftest import ROOT
 from cudagraph_cli import api
 from cudagraph_cli.passes.options import RewriteOptions
@@ -155,3 +155,46 @@ def test_independent_launches_swapped_verify_equal(llama_1b, position):
 def test_right_rewrites_of_a_small_model_verify_equal(llama_kv, options):
     module = mutants.rewrite_text(llama_kv["original"], "nn_llama_kv.control.relax", options)
     assert equal(llama_kv["original"], module)
+
+
+# ---- the shape class: wrong only past 2, within the bounds (bench/mutants/shape.py) ---------
+
+SMALL_BOUNDED = "static_plan_tir_var_upper_bound"  # main(x: (2, n)), n <= 4
+
+
+@pytest.fixture(scope="module")
+def small_bounded():
+    original = api.load(REAL / f"{SMALL_BOUNDED}.before.relax")
+    rewritten = mutants.rewrite_text(original, f"{SMALL_BOUNDED}.rewritten.relax")
+    made = list(suite.shape_mutants_of(SMALL_BOUNDED, original, rewritten,
+                                       shape.SHAPE_CLASSES))
+    return {"original": original, "rewritten": rewritten,
+            "mutants": [m for m in made if isinstance(m, mutants.Mutant)]}
+
+
+def test_each_shape_mutant_is_right_at_1_and_2_and_wrong_where_it_says(small_bounded):
+    original, made = small_bounded["original"], small_bounded["mutants"]
+    assert {m.kind for m in made} == set(shape.SHAPE_CLASSES)
+    for m in made:
+        (var, v), = m.breaks_at.items()
+        assert v > 2, m.site
+        at_small = api.verify(original, m.module, calls=4, functions=[m.function],
+                              shapes={var: [1, 2]})
+        assert at_small.equal, (m.site, at_small.difference)
+        at_break = api.verify(original, m.module, calls=3, functions=[m.function],
+                              shapes={var: [2, v]})
+        assert not at_break.equal, m.site
+
+
+def test_default_verify_catches_every_shape_mutant_at_the_bounds(small_bounded):
+    for m in small_bounded["mutants"]:
+        report = api.verify(small_bounded["original"], m.module, calls=CALLS,
+                            functions=[m.function])
+        assert not report.equal, f"missed: {m.site} ({m.proof})"
+        assert report.bounds["difference"], m.site  # the bounds run's finding
+
+
+def test_a_storage_larger_than_needed_verifies_equal(small_bounded):
+    c = shape.slot_larger(SMALL_BOUNDED, small_bounded["rewritten"], "main")
+    assert "made" in c.proof
+    assert equal(small_bounded["original"], c.module, c.function)

@@ -231,13 +231,16 @@ def test_the_allocation_limit():
 
 # ---- verify is symmetric ------------------------------------------------------------------
 
-def test_a_rewritten_module_that_cannot_run_is_located_in_it(tmp_path):
+def test_a_rewritten_module_that_cannot_place_a_tensor_is_a_located_difference(tmp_path):
+    # The original runs; the rewrite places a tensor past its storage's end: the rewrite is
+    # wrong (a difference of kind "shape", exit 1), located in it, not an input error.
     text = rewritten_text().replace("R.memory.alloc_tensor(storage1, R.prim_value(0)",
                                     "R.memory.alloc_tensor(storage1, R.prim_value(64)")
     bad = write(tmp_path, "bad.relax", text)
     code, out, err = cgraph("verify", TVM_DIR / "rewrite_cuda_graph_before.relax", bad)
-    assert out == ""  # not "differ" (exit 1): the module cannot run at all
-    assert_located(code, err, bad, line_of(text, "R.prim_value(64)"), "does not fit")
+    assert code == 1 and "Traceback" not in err, err
+    assert out.startswith("differ: function 'main', call 1:") and "does not fit" in out
+    assert f"{bad}:{line_of(text, 'R.prim_value(64)')}:" in out
 
 
 def test_an_original_that_cannot_run_is_located_in_it(tmp_path):

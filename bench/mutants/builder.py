@@ -29,6 +29,9 @@ CLASSES = (
     "graph-owned-return",  # a returned value allocated in graph-owned storage
     "guard-inverted",  # --capture-symbolic VAR:MAX: the bound's test inverted
     "graph-unkeyed",   # a graph keyed by VAR launched without VAR in its key
+    "slot-short",      # a cuda_graph_alloc slot cut to what its tensors need at VAR = 2
+    "offset-past",     # a tensor moved just past what a live one holds at VAR = 2
+    "key-clamped",     # a graph keyed by T.min(VAR, 2)
 )
 POSITIONS = ("early", "middle", "late")
 
@@ -43,6 +46,9 @@ class Mutant:
     site: str  # which binding, in words
     proof: str  # why it is wrong
     module: ir.Module = field(repr=False)
+    # A shape mutant's breaking values (bench/mutants/shape.py): the smallest at which it is
+    # wrong, where a run shows it; right at 1 and 2.
+    breaks_at: dict | None = None
 
 
 @dataclass

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cudagraph_cli import api, ir
 
-from . import graph, guards, kernel, storage
+from . import graph, guards, kernel, shape, storage
 from .builder import CLASSES, POSITIONS, Builder, Control, NotBuildable
 from .controls import reorder_control
 from .edits import reparsed
@@ -24,6 +24,10 @@ BUILDERS = {
     "guard-inverted": guards.guard_inverted, "graph-unkeyed": guards.graph_unkeyed,
 }
 GUARD_CLASSES = ("guard-inverted", "graph-unkeyed")
+# The shape classes (shape.py): (model, original, rewrite, function, variable, its bound,
+# position) -> Mutant; key-clamped on the rewrite with --capture-symbolic VAR.
+SHAPE_BUILDERS = {"slot-short": shape.slot_short, "offset-past": shape.offset_past,
+                  "key-clamped": shape.key_clamped}
 
 REAL_SIZE = ("mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b")
 # The bounded rewrite the guard classes start from, per model family: MLC's prefill is keyed by
@@ -92,13 +96,16 @@ def mutants_of(model: str, original: ir.Module, classes=CLASSES, positions=POSIT
     """Every mutant of the model's rewrite: yields Mutant, or (kind, position, function,
     NotBuildable) where the class cannot be built there."""
     rewritten = rewrite_text(original, f"{model}.rewritten.relax")
-    kernel_classes = [c for c in classes if c not in GUARD_CLASSES]
+    kernel_classes = [c for c in classes if c not in GUARD_CLASSES and
+                      c not in SHAPE_BUILDERS]
     for fn in functions or mutant_functions(model, rewritten):
         builder = Builder(model, original, rewritten, fn)
         seen = set()
         for kind in kernel_classes:
             for position in positions:
                 yield from made(builder, kind, position, seen)
+    yield from shape_mutants_of(model, original, rewritten,
+                                [c for c in classes if c in SHAPE_BUILDERS], positions)
     guard_classes = [c for c in classes if c in GUARD_CLASSES]
     if guard_classes:
         bounded = bounded_options(model, original)
@@ -115,6 +122,43 @@ def mutants_of(model: str, original: ir.Module, classes=CLASSES, positions=POSIT
         for kind in guard_classes:
             for position in positions:
                 yield from made(builder, kind, position, seen)
+
+
+def shape_mutants_of(model: str, original: ir.Module, rewritten: ir.Module, classes,
+                     positions=POSITIONS):
+    """The shape mutants (shape.py) of each public function of one bounded symbolic input:
+    Mutant, or (kind, position, function, NotBuildable)."""
+    from cudagraph_cli.passes.options import RewriteOptions
+
+    if not classes:
+        return
+    found = shape.shape_functions(rewritten)
+    if not found:
+        for kind in classes:
+            for position in positions:
+                yield (kind, position, None, NotBuildable(
+                    "no public function of one bounded symbolic input"))
+        return
+    for fn, var, top in found:
+        keyed = None
+        seen = set()
+        for kind in classes:
+            module = rewritten
+            if kind == "key-clamped":
+                if keyed is None:
+                    keyed = rewrite_text(original, f"{model}.keyed.relax",
+                                         RewriteOptions(capture_symbolic=(var,)))
+                module = keyed
+            for position in positions:
+                try:
+                    m = SHAPE_BUILDERS[kind](model, original, module, fn, var, top, position)
+                except NotBuildable as e:
+                    yield (kind, position, fn, e)
+                    continue
+                if (kind, m.site) in seen:
+                    continue  # the same candidate for two positions: once
+                seen.add((kind, m.site))
+                yield m
 
 
 def made(builder: Builder, kind: str, position: str, seen: set):
@@ -173,6 +217,11 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
         yield Control(model, None, "TVM after.relax", "TVM 0.27's RewriteCUDAGraph",
                       api.load(after_path))
     rewritten = rewrite_text(original, f"{model}.rewritten.relax")
+    for fn, _, _ in shape.shape_functions(rewritten):
+        try:
+            yield shape.slot_larger(model, rewritten, fn)
+        except NotBuildable as e:
+            yield (f"slot-larger {fn}", e)
     for fn in functions or mutant_functions(model, rewritten):
         builder = Builder(model, original, rewritten, fn)
         seen = set()

@@ -21,6 +21,8 @@ backend (cuda/cuda_backend.py) implements the interface with the CUDA driver API
 
 from __future__ import annotations
 
+import mmap
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +36,11 @@ from .terms import TermTable, copy_terms, launch_terms, read_segments
 
 class ExecError(SourceError):
     """A module that cannot run: located at the binding that failed, when known."""
+
+
+class DoesNotFit(ExecError):
+    """A tensor past its storage's end, or a view past its tensor's: in a rewritten module
+    whose original runs the same call, verify's difference of kind "shape"."""
 
 
 class Ranges:
@@ -143,7 +150,7 @@ def tensor_view_bytes(t: Tensor, offset: int, shape: tuple, dtype: str) -> int:
     n = int(np.prod(shape, dtype=np.int64)) * numpy_dtype(dtype).itemsize
     have = int(np.prod(t.shape, dtype=np.int64)) * numpy_dtype(t.dtype).itemsize
     if offset < 0 or offset + n > have:
-        raise ExecError(f"a view of {n} bytes at offset {offset} does not fit in its tensor "
+        raise DoesNotFit(f"a view of {n} bytes at offset {offset} does not fit in its tensor "
                         f"{tuple(t.shape)} {t.dtype} of {have} bytes")
     return n
 
@@ -158,6 +165,9 @@ class Backend:
     terms: TermTable | None = None
     # Whether `watch` tells a watcher before a write (verify keeps outputs so, compare.py).
     watches_writes = False
+    # Whether kernels and copies compute bytes. Without (TermsBackend): only terms, and the
+    # host can read only the bytes it gave (inputs, weights); verify compares terms alone.
+    keeps_bytes = True
 
     def alloc_storage(self, nbytes: int) -> Storage:
         raise NotImplementedError
@@ -310,7 +320,7 @@ class CpuBackend(Backend):
         dt = numpy_dtype(dtype)
         n = int(np.prod(shape, dtype=np.int64)) * dt.itemsize
         if offset < 0 or offset + n > storage.nbytes:
-            raise ExecError(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
+            raise DoesNotFit(f"a tensor of {n} bytes at offset {offset} does not fit its storage "
                             f"of {storage.nbytes} bytes")
         arr = storage.data[offset:offset + n].view(dt).reshape(shape)
         return Tensor(arr, storage, offset)
@@ -522,12 +532,94 @@ class CpuBackend(Backend):
         storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
                           _all_written(self.track_init, nbytes))
         storage.periodic.add(0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0)
+        self._periodic_terms(storage, block, term)
+        return self.view(storage, 0, shape, str(block.dtype))
+
+    def _periodic_terms(self, storage: Storage, block: np.ndarray, term: tuple | None):
+        """The terms of a storage all of whose bytes repeat `block` (from_periodic)."""
+        nbytes = storage.nbytes
         if self.terms is not None and nbytes:
             held = self.terms.intern(term) if term is not None else self.terms.constant(
                 np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
             storage.terms = [[0, nbytes, held, 0]]
         elif self.terms is not None:
             storage.terms = []
+
+
+class NeedsBytes(ExecError):
+    """The host read bytes a kernel or a copy made, on a backend that makes none
+    (TermsBackend): the run must be made again with bytes."""
+
+
+class TermsBackend(CpuBackend):
+    """The reference without bytes: launches and copies compute terms only (exec/terms.py),
+    so a run at a symbolic variable's upper bound costs what its launches cost, not what its
+    gigabytes of activations would (storages are np.zeros, whose pages nothing touches). The
+    executor's checks stay: a tensor must fit its storage, a view its tensor, and with
+    `track_init` a kernel may not read bytes nothing wrote; verify's ownership checks and
+    term comparison see what they see with bytes. The host reads bytes only where it gave
+    them (a storage made by from_numpy and not written since): any other
+    host read (an `if` on a computed tensor, R.tensor_to_shape, a host function of the data)
+    raises NeedsBytes, and verify runs the values with bytes instead."""
+
+    name = "cpu (terms only)"
+    keeps_bytes = False
+    needed_bytes = False  # whether a host read raised NeedsBytes
+
+    def __init__(self, track_init: bool = False, terms: TermTable | None = None):
+        super().__init__(track_init, terms if terms is not None else TermTable())
+        self.given: weakref.WeakSet = weakref.WeakSet()  # storages holding host-given bytes
+
+    def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        for i in spec.outputs:
+            self._before_write(tensors[i])
+            self.given.discard(tensors[i].storage)
+        launch_terms(self.terms, self.term_sites, self.site, spec, tensors, scalars,
+                     _aliases(spec, tensors))
+
+    def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
+        self._before_write(dst)
+        self.given.discard(dst.storage)
+        copy_terms(src, dst)
+
+    def read_bytes(self, storage: Storage, a: int, b: int, copy: bool = False):
+        return None  # nothing to compare: the terms are (compare.Kept)
+
+    def to_numpy(self, t: Tensor) -> np.ndarray:
+        if t.storage not in self.given:
+            self.needed_bytes = True
+            raise NeedsBytes("the host reads bytes a kernel computed (verify runs these "
+                             "values with bytes)")
+        return super().to_numpy(t)
+
+    def storage_bytes(self, storage: Storage) -> bytes | None:
+        return super().storage_bytes(storage) if storage in self.given else None
+
+    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> Tensor:
+        t = super().from_numpy(a, term)
+        self.given.add(t.storage)
+        return t
+
+    def alloc_storage(self, nbytes: int) -> Storage:
+        """Anonymous memory of its own (distinct addresses: the ownership check compares
+        them), whose pages nothing touches: np.zeros of less than glibc's mmap threshold
+        would clear reused heap memory."""
+        try:
+            data = np.frombuffer(mmap.mmap(-1, nbytes), np.uint8) if nbytes else \
+                np.zeros(0, np.uint8)
+        except (OSError, MemoryError):
+            raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
+                from None
+        return Storage(data, nbytes, Ranges() if self.track_init else None, terms=[])
+
+    def from_periodic(self, block: np.ndarray, shape: tuple,
+                      term: tuple | None = None) -> Tensor:
+        """Its terms only: a model's weights are hundreds of blocks, which no kernel reads
+        here; the host reading one needs bytes (it is not `given`)."""
+        nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
+        storage = self.alloc_storage(nbytes)
+        storage.written = _all_written(self.track_init, nbytes)
+        self._periodic_terms(storage, block, term)
         return self.view(storage, 0, shape, str(block.dtype))
 
 

@@ -22,6 +22,12 @@ call of a function with such a guard in its body, verify checks that the graph r
 when the bound holds (exec/guard_check.py; a difference of kind "guard": the guard inverted,
 the branches swapped).
 
+Once the modules are equal, a second run on fresh executors takes each bounded variable that
+`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (bound_values,
+bounds_run): in terms alone (TermsBackend) unless the host reads bytes a kernel computed, then
+with bytes. A tensor or view the rewritten module cannot place, in a call the original ran,
+is a difference of kind "shape" (in the first run too).
+
 Values can agree by chance (a result that depends only on weights is rewritten with the same
 values by every call), so verify also checks ownership in both modules (exec/ownership.py): a
 returned value in the allocation function's storages, or a graph input at an address other
@@ -38,13 +44,15 @@ rewritten module that cannot run at a `shapes` value reports, where the fact exp
 
 from __future__ import annotations
 
+import gc
+
 from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
-from .backend import CpuBackend, ExecError
+from .backend import CpuBackend, DoesNotFit, ExecError, TermsBackend
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
@@ -85,6 +93,11 @@ class VerifyReport:
     warnings: list = field(default_factory=list)
     # What the text proves for every value within the bounds (exec/shape_facts.py)
     shapes: ModuleShapes | None = None
+    # The run at the upper bounds (bounds_run), when one ran: {"values": name -> values in
+    # call order, "mode": "terms" | "bytes", "calls", "why_bytes", "difference": whether
+    # report.difference is its, "stopped": why the original could not run there}.
+    bounds: dict | None = None
+    at: tuple = ()  # (function, call, its symbolic values): the call running or last run
 
     @property
     def equal(self) -> bool:
@@ -107,9 +120,10 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     if functions is not None:
         names = [n for n in names if n in functions]
     guards = [g for g in find_guards(rewritten) if g.function in names]
+    given = shapes or {}
     picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
-              if k not in (shapes or {})}
-    shapes = {**picked, **(shapes or {})}
+              if k not in given}
+    shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
         # the one captured at MAX (a graph keyed without the variable shows at MAX already).
@@ -131,18 +145,94 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
             guards, progress)
     except ModuleFails as e:
-        # A rewrite that cannot run where its own facts fail (a storage short at the values
-        # run): the fact is the finding, for every value it fails at.
+        # A rewrite that cannot run where its own facts fail: the fact is the finding, for
+        # every value it fails at.
         if e.which == "original" or failed is None:
             raise
-    if failed is not None and report.difference is None:
+    if failed is not None and (report.difference is None or report.difference.kind == "shape"):
         # After what the run saw (values, guards, ownership, terms: the evidence at the values
-        # run, explained down to a kernel), the fact for every value.
+        # run, explained down to a kernel), the fact for every value; a tensor the run could
+        # not place is reported as the fact that explains it, with its smallest values.
         which, fact = failed
         report.difference = Difference(fact.function, 0, "", "", message=fact.message,
                                        kind="shape", module=which, loc=fact.loc,
                                        site=f"the {fact.kind} fact that fails")
-    return _finish(report, ex_a, ex_b)
+    _finish(report, ex_a, ex_b)
+    if report.difference is None and backend_factory is CpuBackend:
+        values = bound_values(original, names, given, guards)
+        if values:
+            # What the first run holds (its graphs' storages, its kept outputs) is freed
+            # before the second starts.
+            del ex_a, ex_b
+            gc.collect()
+            bounds_run(report, original, rewritten, seed, {**given, **values}, guards,
+                       progress)
+    return report
+
+
+# The bounds run's calls, at least: 2, the bound, 1 (a graph captured at 2 replays at the
+# bound when its key lacks or clamps the variable; one captured at the bound replays at 1).
+BOUND_CALLS = 3
+
+
+def bound_values(original: ir.Module, names: list, given: dict,
+                 guards: list) -> dict[str, list[int]]:
+    """The values of the bounds run, for each variable `given` (--shape) does not set whose
+    bounds reach past 2: 2, the bound of its guard (`--capture-symbolic VAR:MAX`: the largest
+    value its graph runs at) if any, its `tir_var_upper_bound`, then 1."""
+    uppers = upper_bounds(original, names)
+    thresholds: dict[str, int] = {}
+    for g in guards:
+        for k, t in g.bounds.items():
+            thresholds.setdefault(k, t)
+    out = {}
+    for k in sorted(set(uppers) | set(thresholds)):
+        top = uppers.get(k)
+        values = []
+        for v in (2, thresholds.get(k), top, 1):
+            if v is not None and v >= 1 and (top is None or v <= top) and v not in values:
+                values.append(v)
+        if k not in given and max(values) > 2:
+            out[k] = values
+    return out
+
+
+def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, seed: int,
+               shapes: dict, guards: list, progress) -> None:
+    """A second run, on fresh executors, with each bounded variable at 2, its bounds, then 1
+    (`shapes`: bound_values), in terms alone (TermsBackend: what the bound costs is its bytes), or
+    with bytes when the host reads bytes a kernel made. Its difference becomes the report's; a
+    rewritten module that cannot run where the original runs (a tensor past its storage's end
+    at the bound) is a difference of kind "shape"."""
+    why_bytes = None
+    for backend in (TermsBackend, CpuBackend):
+        table = TermTable()
+        ex_a = Executor(original, backend(track_init=True, terms=table))
+        ex_b = Executor(rewritten, backend(terms=table))
+        calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
+        sub = VerifyReport(report.functions, calls)
+        report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",
+                         "calls": calls, "values": sub.symbolic,
+                         "why_bytes": why_bytes, "difference": False, "stopped": None}
+        driver = CallDriver([ex_a, ex_b], seed, shapes, named=True)
+        try:
+            found = _first_difference(sub, driver, original, rewritten, guards, progress)
+        except ModuleFails as e:
+            needed = [ex for ex in (ex_a, ex_b) if getattr(ex.backend, "needed_bytes", None)]
+            if needed:
+                why_bytes = f"{e.message} (line {e.loc.line})" if e.loc.line else e.message
+                continue
+            if e.which == "original":
+                report.bounds["stopped"] = e.message
+                return
+            found = shape_difference(*sub.at, e)
+        _finish(sub, ex_a, ex_b)
+        report.bounds.update(launches=[sub.launches_original, sub.launches_rewritten],
+                             captures=sub.captures, replays=sub.replays)
+        if found is not None:
+            report.difference = found
+            report.bounds["difference"] = True
+        return
 
 
 def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Module,
@@ -165,6 +255,7 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         for _, check in owners:
             check.calling(name, call)
         prepared = driver.prepare(f, call)
+        report.at = (name, call, prepared.syms)
         for k, v in prepared.syms.items():
             seen = report.symbolic.setdefault(k, [])
             if v not in seen:
@@ -179,6 +270,9 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         except ExecError as e:
             finding = owners[1][1].first
             if finding is None or (finding.function, finding.call) != (name, call):
+                if isinstance(e, DoesNotFit):
+                    # The original ran this call: the rewrite placed a tensor wrongly.
+                    return shape_difference(name, call, prepared.syms, e)
                 raise ModuleFails("rewritten", e) from None
             # A graph replayed with wrong inputs in this very call (a graph keyed without
             # a variable it is given): that, not the failure it leads to, is the cause.
@@ -209,6 +303,16 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         _, _, which, o = found[0]
         return _ownership_difference(o, which, f"{o.function}, call {o.call + 1}")
     return term_difference
+
+
+def shape_difference(name: str, call: int, syms: dict, e: SourceError) -> Difference:
+    """The difference of kind "shape": call `call` of `name`, at symbolic values `syms`, ran
+    in the original and fails in the rewritten with `e` (located there)."""
+    at = ", ".join(f"{k} = {v}" for k, v in syms.items())
+    return Difference(name, call, "", f"{name}, call {call + 1}",
+                      message=f"at {at or 'its shapes'} the original runs, the rewritten does "
+                      f"not: {e.message}", kind="shape", module="rewritten", loc=e.loc,
+                      site="the binding that fails")
 
 
 def _values_difference(fname: str, call: int, found: tuple, after: str,

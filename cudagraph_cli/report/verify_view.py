@@ -17,6 +17,10 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                                   "rewritten": result.launches_rewritten}}
     if result.shapes is not None:
         report["shape_facts"] = shape_facts_json(result.shapes, name_a, name_b)
+    if result.bounds is not None:
+        # The second run, at the upper bounds: its values, and "terms" (no bytes computed)
+        # or "bytes" (the host reads computed bytes: why_bytes says where).
+        report["bounds_run"] = dict(result.bounds)
     if d is not None:
         report["difference"] = {
             "kind": d.kind,
@@ -30,8 +34,8 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                 "symbol": d.host_call, "module": d.module,
                 "file": name_a if d.module == "original" else name_b,
                 "line": d.loc.line or None, "column": d.loc.col or None}
-        if d.kind == "shape":
-            report["difference"]["call"] = None
+        if d.kind == "shape" and not d.checked_after:
+            report["difference"]["call"] = None  # a fact of the text: no call ran it
         if d.kind in ("ownership", "guard", "terms", "shape"):
             report["difference"].update({
                 "module": d.module, "graph_input": d.graph_input,
@@ -80,6 +84,23 @@ def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
     return text
 
 
+def bounds_text(bounds: dict | None) -> str:
+    """The line that says which values the run at the upper bounds took, and in which mode
+    (exec/verify.py, bounds_run); "" when none ran."""
+    if bounds is None:
+        return ""
+    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds["values"].items())
+    mode = ("terms only (no bytes computed)" if bounds["mode"] == "terms" else
+            "with bytes" + (f" (the host reads computed bytes: {bounds['why_bytes']})"
+                            if bounds["why_bytes"] else ""))
+    text = f"\n  at the upper bounds: {values}, {bounds['calls']} calls each, {mode}"
+    if bounds["stopped"]:
+        text += f"; stopped, the original cannot run there: {bounds['stopped']}"
+    if bounds["difference"]:
+        text += "; the difference above is this run's"
+    return text
+
+
 def jsonable(v):
     """A compared element as JSON: NumPy scalars as Python numbers, anything else as text."""
     if v is None or isinstance(v, (bool, int, float, str)):
@@ -106,10 +127,19 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
             text += (f"\n  {len(result.guards)} bounded graph launch(es) "
                      f"({', '.join(sorted({text for _, _, text in result.guards}))})"
                      f"; ran with {values}: each graph ran exactly within its bound")
-        return text + shape_facts_text(result.shapes, name_a, name_b)
+        return text + bounds_text(result.bounds) + \
+            shape_facts_text(result.shapes, name_a, name_b)
+    return difference_text(result, name_a, name_b, texts) + bounds_text(result.bounds)
+
+
+def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str:
+    """verify_text of a report with a difference."""
+    d = result.difference
     if d.kind == "shape":
+        # A fact of the text (for every value: no call) or a tensor a run could not place
         name = name_a if d.module == "original" else name_b
-        text = f"differ: shape in the {d.module} module: function '{d.function}': {d.message}"
+        where = f"function '{d.function}'" + (f", call {d.call + 1}" if d.checked_after else "")
+        text = f"differ: shape in the {d.module} module: {where}: {d.message}"
         source = (texts or {}).get(d.module)
         if source is not None and d.loc.line:
             text += "\n" + note(name, source, d.loc, d.site)
