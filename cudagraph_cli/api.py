@@ -285,7 +285,7 @@ def check_shapes(module, shapes: dict | None, source_name: str,
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
            sources: tuple[Source | None, Source | None] = (None, None),
-           functions=None, progress=None):
+           functions=None, progress=None, facts: bool = True):
     """Does `rewritten` compute what `original` computes? `cgraph verify`: both run on the
     NumPy reference executor, `calls` times each public function (or those named in
     `functions`), with CUDA-graph semantics for the rewrite; `shapes` gives values of symbolic
@@ -293,7 +293,8 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     `functions` that is no public function of the original, or a `shapes` name the functions
     have no symbolic variable of; OverBound for a `shapes` value over a function's
     `tir_var_upper_bound`. `progress(function, index, total, captures)`, if given, is called
-    before each call (exec/verify.py).
+    before each call (exec/verify.py). `facts=False` leaves out what the text proves for
+    every value within the bounds (exec/shape_facts.py): only what the runs see.
     Returns a VerifyReport: `.equal`, `.difference` (None, or a Difference of kind "values" or
     "ownership"), `.functions` (those that ran), `.warnings`, counts. Raises ModuleFails
     (`.which` names the module) when one of them cannot run -- also when the machine cannot
@@ -306,7 +307,7 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     check_shapes(original, shapes, name, functions)
     try:
         return run_verify(original, rewritten, calls=calls, seed=seed, shapes=shapes,
-                          functions=functions, progress=progress)
+                          functions=functions, progress=progress, facts=facts)
     except ModuleFails as e:
         raise located(e, sources[1] if e.which == "rewritten" else sources[0])
     except SourceError as e:

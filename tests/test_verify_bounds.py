@@ -102,8 +102,18 @@ class Module:
 '''
 
 
-def test_a_storage_short_past_2_is_caught_by_default_at_the_bound():
+def test_a_storage_short_past_2_is_caught_by_default_by_the_facts_with_its_least_value():
     report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)))
+    d = report.difference
+    assert d is not None and d.kind == "shape" and d.module == "rewritten"
+    # n float32s in 8 bytes: n = 3 is the least value that does not fit (12 > 8)
+    assert "at n = 3" in d.message and report.bounds is None
+    assert d.loc.line > 0
+
+
+def test_a_storage_short_past_2_is_caught_by_the_bounds_run_alone():
+    # facts=False: without the facts of the text, which catch it before any run
+    report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)), facts=False)
     d = report.difference
     assert d is not None and d.kind == "shape" and d.module == "rewritten"
     # The default run (n = 1, 2) is equal; the bounds run's second call, at n = 64, is not.
@@ -124,9 +134,11 @@ def test_the_right_size_is_equal_at_every_value_the_bounds_run_takes():
 
 
 def test_a_shape_given_runs_no_bounds_run_and_its_fit_failure_is_a_difference():
-    report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)), shapes={"n": [1, 2]})
+    report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)), shapes={"n": [1, 2]},
+                    facts=False)
     assert report.equal and report.bounds is None
-    report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)), shapes={"n": [3]})
+    report = verify(parse_module(ORIGINAL), parse_module(rewritten(8)), shapes={"n": [3]},
+                    facts=False)
     assert report.difference.kind == "shape" and report.bounds is None
     assert "at n = 3" in report.difference.message
 
@@ -146,17 +158,20 @@ def test_cli_says_which_values_ran_in_which_mode(tmp_path):
     r = run_cli("verify", str(a), str(b), "--format", "json")
     assert r.returncode == 1, r.stderr
     out = json.loads(r.stdout)
+    # the fact of the text, for every value: no call ran it, and no bounds run was needed
     assert out["difference"]["kind"] == "shape" and out["difference"]["line"] > 0
+    assert out["difference"]["call"] is None and "bounds_run" not in out
     assert out["symbolic_values"] == {"n": [1, 2]}
-    assert out["bounds_run"]["mode"] == "terms" and out["bounds_run"]["values"] == {"n": [2, 64]}
     t = run_cli("verify", str(a), str(b))
     text = t.stdout.decode()
-    assert t.returncode == 1 and "does not fit its storage of 8 bytes" in text
-    assert "at the upper bounds: n = 2, 64, 3 calls each, terms only" in text
+    assert t.returncode == 1 and "at n = 3:" in text and "storage of 8 bytes" in text
     b.write_text(rewritten(256))
     ok = run_cli("verify", str(a), str(b))
     assert ok.returncode == 0
     assert "at the upper bounds: n = 2, 64, 1, 3 calls each, terms only" in ok.stdout.decode()
+    out = json.loads(run_cli("verify", str(a), str(b), "--format", "json").stdout)
+    assert out["bounds_run"]["mode"] == "terms" and out["bounds_run"]["values"] == \
+        {"n": [2, 64, 1]}
 
 
 def test_terms_backend_computes_no_bytes_but_checks_fits():

@@ -106,9 +106,11 @@ class VerifyReport:
 
 def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
            shapes: dict | None = None, backend_factory=CpuBackend,
-           functions: list[str] | None = None, progress=None) -> VerifyReport:
+           functions: list[str] | None = None, progress=None,
+           facts: bool = True) -> VerifyReport:
     """`functions`: the public functions to run (None: all; api.public_names checks the
-    names). `progress(function, index, total, captures)`: called before each call of a
+    names). `facts=False`: only what the runs see, without the facts of the text (what the
+    mutation tools use to prove, by a run, that a mutant is wrong at the value it names). `progress(function, index, total, captures)`: called before each call of a
     function, `index` of `total` (0-based, over all functions' calls in the order they run),
     with the rewritten module's graph captures so far -- a real model's call takes seconds."""
     for which, mod in (("original", original), ("rewritten", rewritten)):
@@ -138,8 +140,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
-    report.shapes = prove_modules(original, rewritten, names)
-    failed = report.shapes.failure()
+    report.shapes = prove_modules(original, rewritten, names) if facts else None
+    failed = report.shapes.failure() if facts else None
     try:
         report.difference = _first_difference(
             report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
