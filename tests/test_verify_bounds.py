@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from conftest import run_cli
-from cudagraph_cli.exec.backend import (DoesNotFit, NeedsBytes, TermsBackend)
+from cudagraph_cli.exec.backend import DoesNotFit
+from cudagraph_cli.exec.terms_backend import NeedsBytes, TermsBackend
 from cudagraph_cli.exec.kernels import KernelSpec
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.text.reader import parse_module

@@ -21,8 +21,6 @@ backend (cuda/cuda_backend.py) implements the interface with the CUDA driver API
 
 from __future__ import annotations
 
-import mmap
-import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -168,6 +166,9 @@ class Backend:
     # Whether kernels and copies compute bytes. Without (TermsBackend): only terms, and the
     # host can read only the bytes it gave (inputs, weights); verify compares terms alone.
     keeps_bytes = True
+    # Whether a host read needed bytes a kernel computed (only a backend without bytes can
+    # lack them: TermsBackend; verify then runs the values again with bytes).
+    needed_bytes = False
 
     def alloc_storage(self, nbytes: int) -> Storage:
         raise NotImplementedError
@@ -255,7 +256,7 @@ class Backend:
         return data.tobytes() if isinstance(data, np.ndarray) else None
 
 
-def _aliases(spec: KernelSpec, tensors: list) -> tuple:
+def launch_aliases(spec: KernelSpec, tensors: list) -> tuple:
     """How the launch's outputs overlap its other tensor arguments: (output, argument, byte
     of the output, byte of the argument, bytes) for each overlap. What a kernel writes
     where it also reads depends on the order of its reads and writes, which an unknown body
@@ -350,7 +351,7 @@ class CpuBackend(Backend):
         if a < b:
             storage.watchers.append((a, b, watcher))
 
-    def _before_write(self, t: Tensor) -> None:
+    def before_write(self, t: Tensor) -> None:
         watchers = t.storage.watchers
         if not watchers:
             return
@@ -364,7 +365,7 @@ class CpuBackend(Backend):
     def _store(self, t: Tensor, result) -> None:
         storage, a, n = t.storage, t.offset, t.array.nbytes
         if storage.watchers:
-            self._before_write(t)  # every write comes here; launches and copies tell earlier
+            self.before_write(t)  # every write comes here; launches and copies tell earlier
         if storage.periodic:
             storage.periodic.take_out(storage.data, a, a + n, write_out=False)
         if isinstance(result, Periodic):
@@ -387,10 +388,10 @@ class CpuBackend(Backend):
 
     def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
         for i in spec.outputs:
-            self._before_write(tensors[i])
+            self.before_write(tensors[i])
         if self.terms is not None:
             launch_terms(self.terms, self.term_sites, self.site, spec, tensors, scalars,
-                         _aliases(spec, tensors))
+                         launch_aliases(spec, tensors))
         outputs = [tensors[i] for i in spec.outputs]
         inputs = [t for i, t in enumerate(tensors) if i not in spec.outputs]
         if spec.builtin is not None and builtin_applies(
@@ -406,7 +407,7 @@ class CpuBackend(Backend):
                    for t in inputs]
         # An output that overlaps no input is computed in its own bytes (a big one is not
         # held twice); its repeating ranges are dropped once it is written.
-        overlapping = {i for i, *_ in _aliases(spec, tensors)}
+        overlapping = {i for i, *_ in launch_aliases(spec, tensors)}
         into = [None if i in overlapping else t.storage.data[t.offset:t.offset + n]
                 for i, t, n in zip(spec.outputs, outputs, sizes)]
         results = synthetic_bytes(spec.salt ^ scalar_salt(scalars), sources, sizes, into)
@@ -458,7 +459,7 @@ class CpuBackend(Backend):
             dst.storage.written.add(dst.offset, dst.offset + src.array.nbytes)
 
     def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
-        self._before_write(dst)
+        self.before_write(dst)
         if self.terms is not None:
             copy_terms(src, dst)
         storage, a, n = src.storage, src.offset, src.array.nbytes
@@ -516,7 +517,7 @@ class CpuBackend(Backend):
         # ascontiguousarray makes a 0-d array 1-d: keep the shape (an if's bool condition).
         a = np.ascontiguousarray(a).reshape(np.shape(a))
         flat = a.reshape(-1).view(np.uint8)
-        storage = Storage(flat, flat.size, _all_written(self.track_init, flat.size))
+        storage = Storage(flat, flat.size, all_written(self.track_init, flat.size))
         if self.terms is not None and flat.size:
             held = self.terms.intern(term) if term is not None else \
                 self.terms.constant(flat.tobytes())
@@ -530,97 +531,22 @@ class CpuBackend(Backend):
         """A tensor of `shape` whose values repeat `block` (a 1-D array of its dtype)."""
         nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
         storage = Storage(np.zeros(nbytes, dtype=np.uint8), nbytes,
-                          _all_written(self.track_init, nbytes))
+                          all_written(self.track_init, nbytes))
         storage.periodic.add(0, nbytes, np.ascontiguousarray(block).view(np.uint8), 0)
-        self._periodic_terms(storage, block, term)
+        periodic_terms(self.terms, storage, block, term)
         return self.view(storage, 0, shape, str(block.dtype))
 
-    def _periodic_terms(self, storage: Storage, block: np.ndarray, term: tuple | None):
-        """The terms of a storage all of whose bytes repeat `block` (from_periodic)."""
-        nbytes = storage.nbytes
-        if self.terms is not None and nbytes:
-            held = self.terms.intern(term) if term is not None else self.terms.constant(
-                np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
-            storage.terms = [[0, nbytes, held, 0]]
-        elif self.terms is not None:
-            storage.terms = []
 
-
-class NeedsBytes(ExecError):
-    """The host read bytes a kernel or a copy made, on a backend that makes none
-    (TermsBackend): the run must be made again with bytes."""
-
-
-class TermsBackend(CpuBackend):
-    """The reference without bytes: launches and copies compute terms only (exec/terms.py),
-    so a run at a symbolic variable's upper bound costs what its launches cost, not what its
-    gigabytes of activations would (storages are np.zeros, whose pages nothing touches). The
-    executor's checks stay: a tensor must fit its storage, a view its tensor, and with
-    `track_init` a kernel may not read bytes nothing wrote; verify's ownership checks and
-    term comparison see what they see with bytes. The host reads bytes only where it gave
-    them (a storage made by from_numpy and not written since): any other
-    host read (an `if` on a computed tensor, R.tensor_to_shape, a host function of the data)
-    raises NeedsBytes, and verify runs the values with bytes instead."""
-
-    name = "cpu (terms only)"
-    keeps_bytes = False
-    needed_bytes = False  # whether a host read raised NeedsBytes
-
-    def __init__(self, track_init: bool = False, terms: TermTable | None = None):
-        super().__init__(track_init, terms if terms is not None else TermTable())
-        self.given: weakref.WeakSet = weakref.WeakSet()  # storages holding host-given bytes
-
-    def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
-        for i in spec.outputs:
-            self._before_write(tensors[i])
-            self.given.discard(tensors[i].storage)
-        launch_terms(self.terms, self.term_sites, self.site, spec, tensors, scalars,
-                     _aliases(spec, tensors))
-
-    def _copy_bytes(self, src: Tensor, dst: Tensor) -> None:
-        self._before_write(dst)
-        self.given.discard(dst.storage)
-        copy_terms(src, dst)
-
-    def read_bytes(self, storage: Storage, a: int, b: int, copy: bool = False):
-        return None  # nothing to compare: the terms are (compare.Kept)
-
-    def to_numpy(self, t: Tensor) -> np.ndarray:
-        if t.storage not in self.given:
-            self.needed_bytes = True
-            raise NeedsBytes("the host reads bytes a kernel computed (verify runs these "
-                             "values with bytes)")
-        return super().to_numpy(t)
-
-    def storage_bytes(self, storage: Storage) -> bytes | None:
-        return super().storage_bytes(storage) if storage in self.given else None
-
-    def from_numpy(self, a: np.ndarray, term: tuple | None = None) -> Tensor:
-        t = super().from_numpy(a, term)
-        self.given.add(t.storage)
-        return t
-
-    def alloc_storage(self, nbytes: int) -> Storage:
-        """Anonymous memory of its own (distinct addresses: the ownership check compares
-        them), whose pages nothing touches: np.zeros of less than glibc's mmap threshold
-        would clear reused heap memory."""
-        try:
-            data = np.frombuffer(mmap.mmap(-1, nbytes), np.uint8) if nbytes else \
-                np.zeros(0, np.uint8)
-        except (OSError, MemoryError):
-            raise ExecError(f"out of host memory allocating a storage of {nbytes} bytes") \
-                from None
-        return Storage(data, nbytes, Ranges() if self.track_init else None, terms=[])
-
-    def from_periodic(self, block: np.ndarray, shape: tuple,
-                      term: tuple | None = None) -> Tensor:
-        """Its terms only: a model's weights are hundreds of blocks, which no kernel reads
-        here; the host reading one needs bytes (it is not `given`)."""
-        nbytes = int(np.prod(shape, dtype=np.int64)) * block.dtype.itemsize
-        storage = self.alloc_storage(nbytes)
-        storage.written = _all_written(self.track_init, nbytes)
-        self._periodic_terms(storage, block, term)
-        return self.view(storage, 0, shape, str(block.dtype))
+def periodic_terms(terms: TermTable | None, storage: Storage, block: np.ndarray,
+                   term: tuple | None) -> None:
+    """The terms of a storage all of whose bytes repeat `block` (from_periodic), in `terms`."""
+    nbytes = storage.nbytes
+    if terms is not None and nbytes:
+        held = terms.intern(term) if term is not None else terms.constant(
+            np.ascontiguousarray(block).tobytes() + nbytes.to_bytes(8, "little"))
+        storage.terms = [[0, nbytes, held, 0]]
+    elif terms is not None:
+        storage.terms = []
 
 
 def _check_written(t: Tensor, what: str) -> None:
@@ -658,7 +584,7 @@ def _check_init(spec: KernelSpec, tensors: list, warnings: list) -> None:
             t.storage.written.add(t.offset, t.offset + t.array.nbytes)
 
 
-def _all_written(track_init: bool, nbytes: int) -> Ranges | None:
+def all_written(track_init: bool, nbytes: int) -> Ranges | None:
     if not track_init:
         return None
     written = Ranges()

@@ -18,7 +18,7 @@ layer 0 is gone from the bytes of a 16-layer model's logits (the byte mix is not
     name, which arguments it writes, its non-tensor arguments, host state included) on
     `args`, one per tensor argument in order: `(dtype, shape, segments)` for an argument it
     reads, `(dtype, shape)` for one it writes; `aliases`: how its outputs overlap its other
-    arguments (backend._aliases: an unknown body's result depends on it);
+    arguments (backend.launch_aliases: an unknown body's result depends on it);
   - UNINIT (id 0): memory nothing wrote. Never equal to a written term.
 * A **segment list** says what a byte range holds: `((length, term, offset), ...)`, byte
   `offset + i` of `term` for the i-th byte of a piece. Canonical: adjacent pieces of one term

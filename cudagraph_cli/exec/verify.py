@@ -52,7 +52,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
-from .backend import CpuBackend, DoesNotFit, ExecError, TermsBackend
+from .backend import CpuBackend, DoesNotFit, ExecError
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
@@ -62,6 +62,7 @@ from .interpreter import Executor
 from .ownership import OwnershipCheck
 from .shape_facts import ModuleShapes, prove_modules
 from .terms import TermTable, explain
+from .terms_backend import TermsBackend
 
 
 class ModuleFails(SourceError):
@@ -220,7 +221,7 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         try:
             found = _first_difference(sub, driver, original, rewritten, guards, progress)
         except ModuleFails as e:
-            needed = [ex for ex in (ex_a, ex_b) if getattr(ex.backend, "needed_bytes", None)]
+            needed = [ex for ex in (ex_a, ex_b) if ex.backend.needed_bytes]
             if needed:
                 why_bytes = f"{e.message} (line {e.loc.line})" if e.loc.line else e.message
                 continue
