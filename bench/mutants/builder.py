@@ -148,7 +148,7 @@ class Builder:
         for pos, b in enumerate(top_bindings(f)):
             if type(b.value) is ir.If:
                 continue
-            if type(b.value) is ir.Call and ir.builtin_called(b.value) == ir.RUN_OR_CAPTURE:
+            if ir.GraphLaunch.of(b.value) is not None:
                 continue  # no need to run the graphs to find the storages
             try:
                 env[b.var] = tracer.binding(b, f, env, pos, None)

@@ -41,11 +41,10 @@ def replace_args(call: ir.Call, args) -> ir.Call:
 
 
 def graph_call_parts(b) -> tuple | None:
-    """(capture name, args tuple expr, index expr, rest) of a run_or_capture binding."""
-    v = b.value
-    if ir.builtin_called(v) != ir.RUN_OR_CAPTURE:
-        return None
-    return v.args[1].fields
+    """(capture function, args tuple expr, index expr, rest) of a run_or_capture binding
+    (ir.GraphLaunch reads the layout), or None."""
+    view = ir.GraphLaunch.of(b.value)
+    return view.items if view is not None else None
 
 
 def retarget(module: ir.Module, fname: str, pos: int, capture: ir.Function,
@@ -55,7 +54,7 @@ def retarget(module: ir.Module, fname: str, pos: int, capture: ir.Function,
     f = module.function(fname)
     b = top_bindings(f)[pos]
     v = b.value
-    fields = v.args[1].fields
+    fields = ir.GraphLaunch.of(v).items
     inner = ir.Tuple(tuple(fields[1].fields) + tuple(extra_args))
     new_fields = (ir.GlobalVarRef(capture.name), inner) + tuple(fields[2:])
     call = replace_args(v, (v.args[0], ir.Tuple(new_fields)))

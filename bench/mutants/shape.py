@@ -91,8 +91,8 @@ class Slots:
         self.uses = []  # (position, binding, storage var, offset, shape, dtype)
         for pos, b in enumerate(top_bindings(f)):
             v = b.value
-            if ir.builtin_called(v) == ir.GET_CACHED_ALLOC:
-                allocs[b.var] = v.args[1].fields[0].name
+            if ir.CachedAlloc.of(v) is not None:
+                allocs[b.var] = ir.CachedAlloc.of(v).function_name
             elif type(v) is ir.TupleGetItem and v.tuple_value in allocs:
                 self.slot_of[b.var] = (allocs[v.tuple_value], v.index)
             elif type(v) is ir.Call and v.op == ir.Op("relax.memory.alloc_tensor") and \
