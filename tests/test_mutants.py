@@ -202,3 +202,25 @@ def test_a_storage_larger_than_needed_verifies_equal(small_bounded):
     c = shape.slot_larger(SMALL_BOUNDED, small_bounded["rewritten"], "main")
     assert "made" in c.proof
     assert equal(small_bounded["original"], c.module, c.function)
+
+
+def test_a_guard_raised_to_the_upper_bound_verifies_equal(small_bounded):
+    # main's n <= 4 (tir_var_upper_bound): the storages are planned at 4, so the graph
+    # guarded by n <= 2 replays right up to 4; default verify runs n = 2, 4, 1.
+    fn, options = mutants.bounded_options(SMALL_BOUNDED, small_bounded["original"])
+    bounded = mutants.rewrite_text(small_bounded["original"], f"{SMALL_BOUNDED}.bounded.relax",
+                                   options)
+    c = shape.guard_raised(SMALL_BOUNDED, bounded, fn)
+    assert c.proof.startswith("the guard n <= 2 raised to n <= 4"), c.proof
+    assert "R.prim_value(n <= 4)" in api.print_module(c.module)
+    assert equal(small_bounded["original"], c.module, c.function)
+
+
+def test_a_reshape_made_a_view_of_the_same_shape_verifies_equal(small_bounded):
+    # The mutant's control in kind: the view of reshape-wrong with the reshape's own shape
+    # reads the same bytes as the same tensor at every n.
+    m = next(m for m in small_bounded["mutants"] if m.kind == "reshape-wrong")
+    text = api.print_module(m.module)
+    assert "R.shape([2 * T.min(n, 2)])" in text
+    same = api.loads(text.replace("R.shape([2 * T.min(n, 2)])", "R.shape([2 * n])"))
+    assert equal(small_bounded["original"], same, m.function)

@@ -32,6 +32,7 @@ CLASSES = (
     "slot-short",      # a cuda_graph_alloc slot cut to what its tensors need at VAR = 2
     "offset-past",     # a tensor moved just past what a live one holds at VAR = 2
     "key-clamped",     # a graph keyed by T.min(VAR, 2)
+    "reshape-wrong",   # a reshape made a view whose shape has T.min(VAR, 2) for VAR
 )
 POSITIONS = ("early", "middle", "late")
 

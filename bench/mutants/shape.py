@@ -8,18 +8,24 @@ controls, right at every value (a storage larger than needed).
 * offset-past: a tensor moved into the storage of another live one, just past what that one
   holds at 2: past 2 the two overlap;
 * key-clamped: a graph keyed by `T.min(VAR, 2)` instead of VAR: the graph captured at 2
-  replays at every larger value, with the buffers and shapes of 2.
+  replays at every larger value, with the buffers and shapes of 2;
+* reshape-wrong: an `R.reshape` of an alloc'd tensor made a view of the same bytes (an
+  alloc_tensor at the tensor's storage and offset) whose shape has `T.min(VAR, 2)` where VAR
+  was, and so every reshape of that view: the same tensor at 1 and 2, fewer elements past 2
+  (the kernel reading it sees a shorter tensor).
 
 Each mutant carries the value that breaks it (`Mutant.breaks_at`, the smallest one) and its
 proof is a run there: `shape_proof` runs verify at 1 and 2 (equal) and at 2 then the breaking
 value (a difference); a candidate that fails either is not a mutant. The control: a storage
 of the graphs' allocation made twice as large (`slot_larger`): more bytes than any tensor
-needs at any value, and nothing else changed.
+needs at any value, and nothing else changed; and on the rewrite with `--capture-symbolic
+VAR:MAX`, the guard's MAX raised to the function's tir_var_upper_bound (`guard_raised`): the
+storages the guarded graph uses are planned at the upper bound, so every value up to it fits.
 
 Built on the public functions with one bounded symbolic input (`shape_functions`: MLC's
-prefill and embed, with seq_len; the small TVM test modules' `main`), slot-short and
-offset-past on cgraph's rewrite, key-clamped on the rewrite with `--capture-symbolic VAR`
-(every value of VAR its own graph).
+prefill and embed, with seq_len; the small TVM test modules' `main`), slot-short,
+offset-past and reshape-wrong on cgraph's rewrite, key-clamped on the rewrite with
+`--capture-symbolic VAR` (every value of VAR its own graph).
 
 Positions: the candidates of a class in the order of the function's bindings, split in
 three (early, middle, late); a function with one candidate has only "early".
@@ -32,12 +38,13 @@ import gc
 from cudagraph_cli import api, ir
 from cudagraph_cli.exec.backend import numpy_dtype
 from cudagraph_cli.exec.prim import eval_prim
+from cudagraph_cli.ir.sinfo import subst_prim
 
 from .builder import Control, Mutant, NotBuildable
 from .edits import edit_bindings, graph_call_parts, replace_args, reparsed, with_function
 from .trace import const_int, top_bindings
 
-SHAPE_CLASSES = ("slot-short", "offset-past", "key-clamped")
+SHAPE_CLASSES = ("slot-short", "offset-past", "key-clamped", "reshape-wrong")
 # The largest value a shape mutant's breaking value is searched up to (and the proof runs at).
 SEARCH = 64
 
@@ -289,6 +296,79 @@ def key_clamped(model, original, bounded, fname, var, top, position) -> Mutant:
                   f"at {var} = {v} the graph captured at 2 replays", m, breaks_at={var: v})
 
 
+def clamped(shape: ir.ShapeExpr, var: str) -> ir.ShapeExpr:
+    """`shape` with `T.min(var, 2)` wherever `var` is."""
+    two = {s: ir.PrimCall("T.min", (s, ir.IntImm(2, "int64")))
+           for d in shape.values for s in ir.prim_vars(d) if s.name == var}
+    return ir.ShapeExpr(tuple(subst_prim(d, two) for d in shape.values))
+
+
+def reshape_wrong(model, original, rewritten, fname, var, top, position) -> Mutant:
+    """An R.reshape of an alloc'd tensor made a view of its bytes (an alloc_tensor at the
+    tensor's storage and offset) of the reshape's shape with T.min(var, 2) for var."""
+    f = rewritten.function(fname)
+    bs = top_bindings(f)
+    alloc_of = {}  # var -> the relax.memory.alloc_tensor call that made it
+    cands = []
+    for pos, b in enumerate(bs):
+        v = b.value
+        if type(v) is ir.Call and v.op == ir.Op("relax.memory.alloc_tensor") and \
+                const_int(v.args[1]) is not None:
+            alloc_of[b.var] = v
+        elif type(v) is ir.Var and v in alloc_of:
+            alloc_of[b.var] = alloc_of[v]
+        elif type(v) is ir.Call and v.op == ir.Op("relax.reshape") and \
+                v.args[0] in alloc_of and type(v.args[1]) is ir.ShapeExpr:
+            alloc = alloc_of[v.args[0]]
+            target, dtype = v.args[1], alloc.args[3]
+            short = clamped(target, var)
+            if nbytes_at(target, dtype, var, 2) is None:
+                continue
+            brk = smallest_break(lambda n: nbytes_at(short, dtype, var, n) ==
+                                 nbytes_at(target, dtype, var, n), var, top)
+            if brk is not None:
+                cands.append((pos, b, alloc, short, brk))
+    if not cands:
+        raise NotBuildable(f"no R.reshape of an alloc'd tensor with {var} in its shape")
+    at_position(cands, position)  # NotBuildable where the position has no candidate of its own
+    tried = []
+    for pos, b, alloc, short, v in at_position_list(cands, position):
+        view = replace_args(alloc, tuple(alloc.args[:2]) + (short,) + tuple(alloc.args[3:]))
+        later = reshapes_of(bs, pos, var)
+        edited = edit_bindings(f, dict([(pos, [ir.replace(b, value=view)])] + later))
+        m = reparsed(with_function(rewritten, edited), f"{model}.reshape-wrong.{position}.relax")
+        why = shape_proof(original, m, fname, var, v)
+        if why is None:
+            return Mutant(model, fname, "reshape-wrong", position, None,
+                          f"{b.var.name} = R.reshape({b.value.args[0].name}) made a view of "
+                          f"{alloc.args[0].name} at offset {const_int(alloc.args[1])} with "
+                          f"T.min({var}, 2) for {var} in its shape" +
+                          (f" (and in the {len(later)} reshapes of it)" if later else ""),
+                          f"at {var} = {v} the view holds fewer elements than "
+                          f"{b.value.args[0].name}", m, breaks_at={var: v})
+        tried.append(why)
+        if len(tried) >= 3:
+            break
+    raise NotBuildable(f"no reshape made a view of T.min({var}, 2) breaks only past 2: {tried}")
+
+
+def reshapes_of(bs, pos: int, var: str) -> list:
+    """(position, [binding]) edits clamping every later R.reshape of binding `pos`'s tensor,
+    directly or through another such reshape: each keeps the element count of the view, so
+    the kernel past them reads a shorter tensor rather than a reshape failing."""
+    chain, edits = {bs[pos].var}, []
+    for p in range(pos + 1, len(bs)):
+        v = bs[p].value
+        if type(v) is ir.Var and v in chain:
+            chain.add(bs[p].var)
+        elif type(v) is ir.Call and v.op == ir.Op("relax.reshape") and v.args[0] in chain \
+                and type(v.args[1]) is ir.ShapeExpr:
+            chain.add(bs[p].var)
+            call = replace_args(v, (v.args[0], clamped(v.args[1], var)))
+            edits.append((p, [ir.replace(bs[p], value=call)]))
+    return edits
+
+
 def key_bindings(f: ir.Function, var: str):
     """(path, binding, run_or_capture's fields) of each graph launch keyed by `var`, at the
     top level or in an if's branch (a --capture-symbolic VAR:MAX guard); path: (top-level
@@ -339,3 +419,33 @@ def slot_larger(model: str, rewritten: ir.Module, fname: str) -> Control:
                            f"{slot[0]}'s slot {slot[1]} of {found[1]} bytes made "
                            f"{2 * found[1]}", reparsed(m, f"{model}.slot-larger.relax"))
     raise NotBuildable("no slot of the graphs' allocation holds a tensor of this function")
+
+
+def guard_raised(model: str, bounded: ir.Module, fname: str) -> Control:
+    """A control on a rewrite with --capture-symbolic VAR:MAX: the first guard's `VAR <= MAX`
+    made `VAR <= BOUND`, the function's tir_var_upper_bound of VAR. Memory planning sizes the
+    storages at the bound, so the graph replays right at every value up to it."""
+    f = bounded.function(fname)
+    bs = top_bindings(f)
+    conds = {b.var: (p, b) for p, b in enumerate(bs) if type(b.value) is ir.PrimValue}
+    for b in bs:
+        if type(b.value) is not ir.If or b.value.cond not in conds:
+            continue
+        p, cb = conds[b.value.cond]
+        test = cb.value.value
+        bound_test = test.lhs if test.op == "and" else test
+        if bound_test.op != "<=" or type(bound_test.lhs) is not ir.SymVar or \
+                type(bound_test.rhs) is not ir.IntImm:
+            continue
+        var, old = bound_test.lhs.name, bound_test.rhs.value
+        top = f.upper_bounds().get(var)
+        if top is None or top <= old:
+            raise NotBuildable(f"the guard's {var} <= {old} is at the bound ({top}) already")
+        raised = ir.PrimBinOp("<=", bound_test.lhs, ir.IntImm(top, bound_test.rhs.dtype))
+        new_test = ir.PrimBinOp("and", raised, test.rhs) if test.op == "and" else raised
+        m = with_function(bounded, edit_bindings(f, {p: [ir.replace(
+            cb, value=ir.replace(cb.value, value=new_test))]}))
+        return Control(model, fname, "guard-raised",
+                       f"the guard {var} <= {old} raised to {var} <= {top} (the "
+                       f"tir_var_upper_bound)", reparsed(m, f"{model}.guard-raised.relax"))
+    raise NotBuildable("no guard VAR <= MAX (a rewrite without --capture-symbolic VAR:MAX)")

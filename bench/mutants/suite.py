@@ -27,7 +27,7 @@ GUARD_CLASSES = ("guard-inverted", "graph-unkeyed")
 # The shape classes (shape.py): (model, original, rewrite, function, variable, its bound,
 # position) -> Mutant; key-clamped on the rewrite with --capture-symbolic VAR.
 SHAPE_BUILDERS = {"slot-short": shape.slot_short, "offset-past": shape.offset_past,
-                  "key-clamped": shape.key_clamped}
+                  "key-clamped": shape.key_clamped, "reshape-wrong": shape.reshape_wrong}
 
 REAL_SIZE = ("mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b")
 # The bounded rewrite the guard classes start from, per model family: MLC's prefill is keyed by
@@ -213,6 +213,11 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
             yield (name, NotBuildable(f"the rewrite refuses: {str(e).splitlines()[0]}"))
             continue
         yield Control(model, None, name, "cgraph's own rewrite", module)
+        if bounded is not None and options is bounded[1]:
+            try:
+                yield shape.guard_raised(model, module, bounded[0])
+            except NotBuildable as e:
+                yield (f"guard-raised {bounded[0]}", e)
     if after_path and Path(after_path).exists() and tvm_correct:
         yield Control(model, None, "TVM after.relax", "TVM 0.27's RewriteCUDAGraph",
                       api.load(after_path))
