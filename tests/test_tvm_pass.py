@@ -347,7 +347,7 @@ def test_a_module_cgraph_cannot_read_gets_tvms_pass_and_cgraphs_located_error(tv
     with pytest.warns(TextRouteWarning, match="popcount"), \
             pytest.warns(TvmPassFallbackWarning) as fallback:
         got = cgraph_pass(tvm, mod)
-    with tvm.transform.PassContext(config=build_corpus.CONFIG):
+    with tvm.transform.PassContext(config=tvm_capture.CONFIG):
         theirs = relax.transform.RewriteCUDAGraph()(mod)
     tvm.ir.assert_structural_equal(got, theirs)
     message = str(next(w.message for w in fallback if w.category is TvmPassFallbackWarning))
