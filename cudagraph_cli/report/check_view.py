@@ -58,8 +58,9 @@ def pair_line(result) -> str:
             f"{one_line(d.message)}")
 
 
-def counts(results) -> dict:
-    found = {s: 0 for s in STATUSES}
+def counts(results, statuses=STATUSES) -> dict:
+    """How many results have each of `statuses`."""
+    found = {s: 0 for s in statuses}
     for r in results:
         found[r.status] += 1
     return found
@@ -112,16 +113,9 @@ def update_line(result) -> str:
     return f"ok {result.got} {result.expected}"
 
 
-def update_counts(results) -> dict:
-    found = {s: 0 for s in UPDATE_STATUSES}
-    for r in results:
-        found[r.status] += 1
-    return found
-
-
 def update_summary_line(results) -> str:
     """`N pairs: A ok, B updated, C created, D missing, E error`."""
-    n = update_counts(results)
+    n = counts(results, UPDATE_STATUSES)
     return (f"{len(results)} pair{'' if len(results) == 1 else 's'}: "
             + ", ".join(f"{n[s]} {s}" for s in UPDATE_STATUSES))
 
@@ -142,7 +136,7 @@ def update_json(results) -> dict:
                               "column": loc.col if loc else None,
                               "message": r.error.message}
         pairs.append(entry)
-    n = update_counts(results)
+    n = counts(results, UPDATE_STATUSES)
     return {"updated": True,
             "equal": n["missing"] == 0 and n["error"] == 0,
             "pairs": pairs,
