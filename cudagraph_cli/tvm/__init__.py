@@ -10,6 +10,10 @@
     with use_in_tvm(min_kernels=2):      # TVM's name makes cgraph's pass: any pipeline, no edit
         ex = relax.build(mod, target="cuda")
 
+Where cgraph cannot read a module, TVM's own pass runs instead only with the default options,
+warned of every time; `on_fallback="error"` (RewriteCUDAGraph, use_in_tvm, the launcher's
+--on-fallback) refuses it (rewrite_pass.rewrite_module, docs/TVM.md "Errors").
+
 The pass works in memory both ways: from_tvm.py reads TVM's objects into cgraph's IR (the IR
 cgraph's text reader makes of `mod.script()`), the rewrite runs, to_tvm.py builds what it
 changed as TVM objects and hands back the input's objects for the rest (rewrite_pass.py has the
@@ -33,12 +37,13 @@ from __future__ import annotations
 
 # Importing these imports no tvm: the pass imports it when it is made.
 from .rewrite_pass import (
-    CgraphOptionError, CgraphPassError, CgraphPassWarning, RewriteCUDAGraph, TextRouteWarning,
-    TvmPassFallbackWarning, cuda_pipeline, on_a_short_stack, rewrite_module,
-    rewrite_module_through_text,
+    ON_FALLBACK, CgraphInternalError, CgraphOptionError, CgraphPassError, CgraphPassWarning,
+    FallbackRefused, RewriteCUDAGraph, TextRouteWarning, TvmPassFallbackWarning, cuda_pipeline,
+    on_a_short_stack, rewrite_module, rewrite_module_through_text,
 )
 from .use_in_tvm import run_with_cgraph, use_in_tvm
 
-__all__ = ["CgraphOptionError", "CgraphPassError", "CgraphPassWarning", "RewriteCUDAGraph",
-           "TextRouteWarning", "TvmPassFallbackWarning", "cuda_pipeline", "on_a_short_stack", "rewrite_module", "rewrite_module_through_text",
-           "run_with_cgraph", "use_in_tvm"]
+__all__ = ["ON_FALLBACK", "CgraphInternalError", "CgraphOptionError", "CgraphPassError",
+           "CgraphPassWarning", "FallbackRefused", "RewriteCUDAGraph", "TextRouteWarning",
+           "TvmPassFallbackWarning", "cuda_pipeline", "on_a_short_stack", "rewrite_module",
+           "rewrite_module_through_text", "run_with_cgraph", "use_in_tvm"]

@@ -7,8 +7,10 @@ RewriteCUDAGraph in place of TVM's (use_in_tvm.py, `run_with_cgraph`).
 
 OPTIONS are `cgraph rewrite`'s (--min-kernels, --exclude, --functions, --trust-extern,
 --strict-extern, --capture-symbolic, --compat), made from RewriteOptions' fields and checked
-by it. The exit status is the command's; 2 for a bad option or a command that cannot be found,
-with one line saying what is wrong (no traceback).
+by it, and --on-fallback warn|error (what happens where cgraph cannot read a module: TVM's own
+pass, warned of, with the default options only; or a refusal). The exit status is the
+command's; 2 for a bad option, a CgraphPassError or a command that cannot be found, 3 for
+cgraph's internal error, with one message saying what is wrong (no traceback).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-PROG = "python -m cudagraph_cli.tvm"
+from .use_in_tvm import LAUNCHER as PROG
 EPILOG = """examples:
   python -m cudagraph_cli.tvm --capture-symbolic seq_len:256 -- mlc_llm compile ...
   python -m cudagraph_cli.tvm -- python build_it.py --out lib.so
@@ -29,8 +31,9 @@ def parser() -> argparse.ArgumentParser:
     typed: `options_from` takes it through the field's own parse and RewriteOptions' checks,
     as `cgraph rewrite` does, so both refuse the same values with the same message."""
     from ..passes.options import COMPAT_MODES, option_fields
+    from .rewrite_pass import ON_FALLBACK
 
-    ap = argparse.ArgumentParser(
+    ap = LauncherParser(
         prog=PROG, usage=f"{PROG} [OPTIONS] -- COMMAND ARGS...", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Run COMMAND (a console script such as mlc_llm, `python FILE`, `python -m "
@@ -50,6 +53,11 @@ def parser() -> argparse.ArgumentParser:
             ap.add_argument(meta["flag"], metavar=meta["metavar"], help=meta["help"])
     ap.add_argument("--compat", choices=COMPAT_MODES, default="cgraph",
                     help="tvm: TVM 0.27's exact pass (cgraph's corrections off)")
+    ap.add_argument("--on-fallback", choices=ON_FALLBACK, default="warn",
+                    help="where cgraph cannot read a module: warn (TVM's own pass runs "
+                         "instead, with a TvmPassFallbackWarning each time; only with the "
+                         "default options, else the build fails) or error (the build fails: "
+                         "for CI). Default: warn")
     return ap
 
 
@@ -74,7 +82,15 @@ def options_from(ns):
 
 
 class LauncherUsage(Exception):
-    """A usage error of the launcher itself (its own words, then its usage)."""
+    """A usage error of the launcher: one line, `PROG: error: ...`, status 2 (as `cgraph`'s)."""
+
+
+class LauncherParser(argparse.ArgumentParser):
+    """argparse, its usage errors raised as LauncherUsage (argparse prints two lines and
+    exits)."""
+
+    def error(self, message):
+        raise LauncherUsage(message)
 
 
 def split(argv: list) -> tuple[list, list]:
@@ -98,7 +114,7 @@ def is_python(word: str) -> bool:
 
 
 def main(argv: list | None = None) -> int:
-    from .use_in_tvm import CommandNotFound, command_runner, exit_status, use_in_tvm
+    from .use_in_tvm import CommandNotFound, command_runner, run_in_block
 
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = parser()
@@ -111,17 +127,10 @@ def main(argv: list | None = None) -> int:
         ns = ap.parse_args(options_argv)  # argparse's own usage errors exit 2
         options = options_from(ns)
         run = command_runner(command)
-    except LauncherUsage as e:
-        ap.print_usage(sys.stderr)
+    except (LauncherUsage, ValueError, CommandNotFound, ImportError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    except (ValueError, CommandNotFound, ImportError) as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
-        return 2
-    from .rewrite_pass import CgraphPassError
-
-    with use_in_tvm(options):
-        return exit_status(run, reported=(CgraphPassError,), prog=PROG)
+    return run_in_block(run, options, on_fallback=ns.on_fallback)
 
 
 if __name__ == "__main__":

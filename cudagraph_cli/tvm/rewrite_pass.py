@@ -34,6 +34,31 @@ class CgraphOptionError(CgraphPassError):
     variable): the user's error, raised as `cgraph rewrite` refuses it, never worked around."""
 
 
+class CgraphInternalError(CgraphPassError):
+    """cgraph disagrees with itself or with TVM about a module it did read: TVM cannot read
+    cgraph's rewrite back, TVM's metadata numbering does not match, or the in-memory reader
+    and the text route disagree. A bug of cgraph's (what `cgraph` exits 3 for): raised, never
+    handed to TVM's own pass as if the module were at fault."""
+
+
+class FallbackRefused(CgraphPassError):
+    """cgraph cannot handle the module and TVM's own pass may not stand in for it: options that
+    TVM's pass would ignore were given, or `on_fallback="error"`. The message is cgraph's
+    located error, what ruled the fallback out, and what to do."""
+
+
+# What the pass does where cgraph cannot read a module: "warn" runs TVM's own pass with a
+# TvmPassFallbackWarning (the options must be the defaults), "error" raises FallbackRefused.
+ON_FALLBACK = ("warn", "error")
+
+
+def check_on_fallback(on_fallback) -> str:
+    if on_fallback not in ON_FALLBACK:
+        raise ValueError(f"on_fallback must be one of {', '.join(map(repr, ON_FALLBACK))}, "
+                         f"not {on_fallback!r}")
+    return on_fallback
+
+
 def import_tvm():
     try:
         import tvm
@@ -45,8 +70,8 @@ def import_tvm():
     import tvm_ffi
 
     # An error raised inside a pass crosses TVM's C++; unregistered, it comes out a RuntimeError.
-    tvm_ffi.register_error(CgraphPassError)
-    tvm_ffi.register_error(CgraphOptionError)
+    for error in (CgraphPassError, CgraphOptionError, CgraphInternalError, FallbackRefused):
+        tvm_ffi.register_error(error)
     return tvm
 
 
@@ -58,7 +83,7 @@ def default_globals() -> dict:
     return dict(entry._default_globals())
 
 
-def RewriteCUDAGraph(options=None, **fields):
+def RewriteCUDAGraph(options=None, *, on_fallback: str = "warn", **fields):
     """A `tvm.transform.Pass` doing what `tvm.relax.transform.RewriteCUDAGraph()` does, with
     cgraph's rewrite: same name, opt level 0, and like TVM's a no-op unless the PassContext sets
     `relax.backend.use_cuda_graph`. `options`: a `RewriteOptions` (`cgraph rewrite`'s:
@@ -66,11 +91,14 @@ def RewriteCUDAGraph(options=None, **fields):
     `RewriteOptions.tvm_compat()` turns cgraph's corrections of TVM off, TVM 0.27's output
     exactly); `fields` replace some of its fields (`RewriteCUDAGraph(min_kernels=2)`,
     `RewriteCUDAGraph(capture_symbolic=["seq_len:256"])`; a bad value raises ValueError
-    here). Where cgraph cannot read or rewrite the module, TVM's own pass runs instead, with a
-    TvmPassFallbackWarning carrying cgraph's located message (`rewrite_module`); options naming
-    what the module lacks raise CgraphOptionError (a CgraphPassError, a ValueError)."""
+    here). Where cgraph cannot read the module, `rewrite_module` says what happens: TVM's own
+    pass instead, warned of, only with the default options and `on_fallback="warn"`; else
+    FallbackRefused. Options naming what the module lacks raise CgraphOptionError (a
+    CgraphPassError, a ValueError)."""
     tvm = import_tvm()
     from ..passes.options import RewriteOptions
+
+    check_on_fallback(on_fallback)
 
     if options is not None and not isinstance(options, RewriteOptions):
         raise TypeError(f"RewriteCUDAGraph takes a RewriteOptions or keywords, not "
@@ -81,7 +109,7 @@ def RewriteCUDAGraph(options=None, **fields):
     def transform(mod, ctx):
         if not bool(ctx.config.get(CONFIG_KEY, False)):
             return mod
-        return rewrite_module(mod, options)
+        return rewrite_module(mod, options, on_fallback)
 
     return tvm.ir.transform.module_pass(transform, opt_level=0, name=PASS_NAME)
 
@@ -127,25 +155,57 @@ def cuda_pipeline(before_schedule=(), **pass_options):
     return tvm.ir.transform.module_pass(pipeline, opt_level=0, name="cgraph_cuda_pipeline")
 
 
-def rewrite_module(mod, options=None):
-    """cgraph's rewrite of a TVM IRModule (`rewrite_module_in_memory`); where cgraph cannot
-    read, rewrite or hand back a module that TVM holds, TVM's own RewriteCUDAGraph runs
-    instead, with a CgraphPassWarning carrying cgraph's located error: the pass never fails a
-    build that TVM's pass would finish, and never changes it silently. Options that name what
-    the module lacks raise CgraphOptionError, as `cgraph rewrite` refuses them."""
+def rewrite_module(mod, options=None, on_fallback: str = "warn"):
+    """cgraph's rewrite of a TVM IRModule (`rewrite_module_in_memory`). Where cgraph cannot
+    read or rewrite a module that TVM holds (a CgraphPassError of the module's, located in
+    `<mod.script()>`), TVM's own RewriteCUDAGraph runs instead (`tvms_pass_instead`) only
+    where its output keeps every promise `options` make: with the default options (or
+    `tvm_compat()`, which asks for TVM's output) and `on_fallback="warn"`, warned of each
+    time. Otherwise FallbackRefused. Never a fallback: options that name what the module lacks
+    (CgraphOptionError, the user's error) and cgraph's own inconsistencies
+    (CgraphInternalError, a bug)."""
+    check_on_fallback(on_fallback)
     try:
         return rewrite_module_in_memory(mod, options)
-    except CgraphOptionError:
+    except (CgraphOptionError, CgraphInternalError):
         raise
     except CgraphPassError as e:
-        return tvms_pass_instead(mod, e)
+        return tvms_pass_instead(mod, e, options, on_fallback)
 
 
-def tvms_pass_instead(mod, error: CgraphPassError):
-    """TVM's own RewriteCUDAGraph on `mod`, where cgraph's raised `error`; warned of. When TVM's
-    pass fails too, cgraph's error is raised (TVM's as its cause)."""
-    import warnings
+def options_tvm_ignores(options) -> list[str]:
+    """The fields of `options` that TVM's own pass would not honour, as `name=value`: those
+    that differ from the defaults (from `tvm_compat()`'s where every correction is off: TVM's
+    output is what those options ask for). Empty: TVM's pass may stand in."""
+    from ..passes.options import RewriteOptions
 
+    if options is None:
+        return []
+    base = RewriteOptions.tvm_compat() if not any(options.corrections.values()) \
+        else RewriteOptions()
+    return [f"{f.name}={getattr(options, f.name)!r}" for f in dataclasses.fields(options)
+            if getattr(options, f.name) != getattr(base, f.name)]
+
+
+def tvms_pass_instead(mod, error: CgraphPassError, options=None, on_fallback: str = "warn"):
+    """TVM's own RewriteCUDAGraph on `mod`, where cgraph's raised `error`, with a
+    TvmPassFallbackWarning (`warn_fallback`: every time). FallbackRefused, before TVM's pass
+    runs, where `options` ask for what TVM's pass does not do or `on_fallback` is "error".
+    When TVM's pass fails too, cgraph's error is raised (TVM's as its cause)."""
+    ignored = options_tvm_ignores(options)
+    if ignored:
+        raise FallbackRefused(
+            f"cgraph's RewriteCUDAGraph cannot handle this module, and TVM's own "
+            f"RewriteCUDAGraph may not run instead: it would ignore {', '.join(ignored)} "
+            f"(it captures what these options keep out of graphs, bounds nothing, and lacks "
+            f"cgraph's corrections). Fix what cgraph reports below, or build without these "
+            f"options to let TVM's pass run instead (docs/TVM.md, \"Errors\").\n{error}")
+    if on_fallback == "error":
+        raise FallbackRefused(
+            f"cgraph's RewriteCUDAGraph cannot handle this module, and on_fallback=\"error\" "
+            f"(--on-fallback error) refuses TVM's own RewriteCUDAGraph in its place. Fix what "
+            f"cgraph reports below, or allow TVM's pass with on_fallback=\"warn\" "
+            f"(docs/TVM.md, \"Errors\").\n{error}")
     tvm = import_tvm()
     from tvm.relax.transform import _ffi_api
 
@@ -158,10 +218,29 @@ def tvms_pass_instead(mod, error: CgraphPassError):
         first = str(tvm_error).strip().split("\n")[-1]
         raise type(error)(f"{error}\nTVM's own RewriteCUDAGraph, tried instead, failed too: "
                           f"{first}") from tvm_error
-    warnings.warn(f"cgraph's RewriteCUDAGraph could not handle this module, so TVM's own "
-                  f"RewriteCUDAGraph ran instead (TVM's output, without cgraph's corrections "
-                  f"and reasons): {error}", TvmPassFallbackWarning, stacklevel=3)
+    warn_fallback(f"cgraph's RewriteCUDAGraph could not handle this module, so TVM's own "
+                  f"RewriteCUDAGraph ran instead (TVM's output, without cgraph's corrections, "
+                  f"its capture-safety table and its reasons; on_fallback=\"error\" refuses "
+                  f"this): {error}")
     return out
+
+
+def warn_fallback(message: str) -> None:
+    """A TvmPassFallbackWarning for each module that falls back, every time: Python's default
+    filter shows a warning once per place and message, which would hide the second module of a
+    build (or the same module built twice). No registry of places is kept (`registry=None`);
+    the filters still apply, so "error" and "ignore" act as set. The warning points at the
+    first frame outside TVM and cgraph: the build script's line."""
+    import sys
+    import warnings
+
+    frame = sys._getframe(1)
+    while frame.f_back is not None and \
+            frame.f_globals.get("__name__", "").startswith(("cudagraph_cli.", "tvm.", "tvm_ffi")):
+        frame = frame.f_back
+    warnings.warn_explicit(message, TvmPassFallbackWarning, frame.f_code.co_filename,
+                           frame.f_lineno, module=frame.f_globals.get("__name__", "<unknown>"),
+                           registry=None)
 
 
 def rewrite_module_in_memory(mod, options=None):
@@ -277,14 +356,16 @@ def lifted_from(name: str, functions: dict) -> str:
 def located_error(mod, options, error) -> CgraphPassError:
     """The pass's error for `error`, raised by cgraph on its in-memory reading of `mod`: as the
     text route words it, located in TVM's printing of the module (printed here, on the error
-    path only); unlocated when the text route does not meet it."""
+    path only). When the text route meets no error, the two routes disagree about the module:
+    a CgraphInternalError (cgraph's bug), never a reason to hand the module to TVM's pass."""
     try:
         rewrite_module_through_text(mod, options)
     except CgraphPassError as e:
         return e
-    if isinstance(error, SourceError):
-        return CgraphPassError(f"{SCRIPT_NAME}: error: {error.message}")
-    return CgraphPassError(str(error))
+    message = error.message if isinstance(error, SourceError) else str(error)
+    return CgraphInternalError(f"{SCRIPT_NAME}: error: {message} (cgraph's in-memory reader "
+                               "raised this; its text route rewrites the module: the two "
+                               "disagree, a bug of cgraph's)")
 
 
 def rewrite_module_through_text(mod, options=None):
@@ -329,7 +410,8 @@ def rewrite_module_through_text(mod, options=None):
         parsed = on_a_short_stack(tvm.script.from_source, rewritten, extra_vars=names,
                                   check_well_formed=False)
     except Exception as e:  # TVM's reader raises its own DiagnosticError and more
-        raise CgraphPassError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: {e}") from e
+        raise CgraphInternalError(f"{REWRITTEN_NAME}: TVM cannot read cgraph's rewrite: "
+                                  f"{e}") from e
 
     # before the mutators below, whose normalizing would fail on a wrongly numbered constant
     if constants:
@@ -479,10 +561,10 @@ def check_metadata_references(text: str, constants: list):
         used.setdefault(m.group(1), set()).add(int(m.group(2)))
     other = sorted(k for k in used if k != CONST_KEY)
     if other:
-        raise CgraphPassError(f"{REWRITTEN_NAME}: metadata of kind {', '.join(other)} "
+        raise CgraphInternalError(f"{REWRITTEN_NAME}: metadata of kind {', '.join(other)} "
                               f"(only {CONST_KEY} constants are handed back to TVM's reader)")
     if used.get(CONST_KEY, set()) != set(range(len(constants))):
-        raise CgraphPassError(
+        raise CgraphInternalError(
             f"{REWRITTEN_NAME}: the text refers to metadata[\"{CONST_KEY}\"] "
             f"{sorted(used.get(CONST_KEY, set()))}, the module has {len(constants)} constants")
 
@@ -518,7 +600,7 @@ def check_constants(parsed, originals, changed):
                 isinstance(d, tvm.tirx.IntImm) for d in dims) else None
             if (shape is not None and list(arg.value.shape) != shape) or \
                     str(arg.value.dtype) != str(param.dtype):
-                raise CgraphPassError(
+                raise CgraphInternalError(
                     f"{REWRITTEN_NAME}: constant passed to {e.op.name_hint} as argument {i} "
                     f"is {tuple(arg.value.shape)} {arg.value.dtype}, the kernel takes {shape} "
                     f"{param.dtype}: TVM's metadata numbering was not followed")

@@ -47,20 +47,22 @@ def _bind(factory) -> None:
 
 
 @contextlib.contextmanager
-def use_in_tvm(options=None, **fields):
+def use_in_tvm(options=None, *, on_fallback: str = "warn", **fields):
     """Inside the block, `tvm.relax.transform.RewriteCUDAGraph()` returns cgraph's pass
-    (`cudagraph_cli.tvm.RewriteCUDAGraph(options, **fields)`); see the module's docstring.
-    A bad option raises here, before anything is replaced."""
+    (`cudagraph_cli.tvm.RewriteCUDAGraph(options, on_fallback=..., **fields)`); see the
+    module's docstring. A bad option raises here, before anything is replaced."""
     from .rewrite_pass import RewriteCUDAGraph
 
-    RewriteCUDAGraph(options, **dict(fields))  # the options checked once, now
+    fields = dict(fields)
+    RewriteCUDAGraph(options, on_fallback=on_fallback, **fields)  # checked once, now
     token = object()
     with _lock:
         modules = tvm_modules()
         if not _open:
             for module in modules:
                 _originals[module.__name__] = getattr(module, NAME)
-        factory = CgraphPassFactory(_originals[modules[0].__name__], options, dict(fields))
+        factory = CgraphPassFactory(_originals[modules[0].__name__], options, fields,
+                                    on_fallback)
         _open.append((token, factory))
         _bind(factory)
     try:
@@ -81,9 +83,10 @@ class CgraphPassFactory:
     __module__ = __name__
     __name__ = __qualname__ = NAME
 
-    def __init__(self, original, options, fields: dict):
+    def __init__(self, original, options, fields: dict, on_fallback: str = "warn"):
         self.__wrapped__ = original
         self.cgraph_options = (options, fields)
+        self.on_fallback = on_fallback
         self.__doc__ = (f"cgraph's {NAME} (cudagraph_cli.tvm), bound in place of TVM's by "
                         "use_in_tvm(): " + (original.__doc__ or "").strip().split("\n")[0])
 
@@ -91,13 +94,17 @@ class CgraphPassFactory:
         from .rewrite_pass import RewriteCUDAGraph
 
         options, fields = self.cgraph_options
-        return RewriteCUDAGraph(options, **dict(fields))
+        return RewriteCUDAGraph(options, on_fallback=self.on_fallback, **dict(fields))
 
     def __repr__(self) -> str:
         options, fields = self.cgraph_options
         given = ", ".join([repr(options)] * (options is not None) +
-                          [f"{k}={v!r}" for k, v in fields.items()])
+                          [f"{k}={v!r}" for k, v in fields.items()] +
+                          [f"on_fallback={self.on_fallback!r}"] * (self.on_fallback != "warn"))
         return f"<cgraph's {NAME}({given}) from cudagraph_cli.tvm, in place of TVM's>"
+
+
+LAUNCHER = "python -m cudagraph_cli.tvm"
 
 
 class CommandNotFound(LookupError):
@@ -150,13 +157,14 @@ def command_runner(command: list):
     return run_script
 
 
-def exit_status(run, reported: tuple = (), prog: str = "") -> int:
+def exit_status(run, reported: tuple = (), prog: str = "", bugs: tuple = ()) -> int:
     """Run `run()` and give the exit status Python would give the command: its return value
     or SystemExit code (None and 0: 0; an int: itself; anything else is printed, 1), 1 with
     the traceback printed for an exception, 130 for KeyboardInterrupt. An exception of a
     class in `reported` (cgraph's own, located error) is printed as one message after
     `prog`, with status 2: the options given did not fit the module, nothing of the
-    command's code is to blame."""
+    command's code is to blame. One of a class in `bugs` (cgraph's internal error) is
+    printed so, with status 3, as `cgraph` exits for a bug of its own."""
     import sys
     import traceback
 
@@ -166,6 +174,9 @@ def exit_status(run, reported: tuple = (), prog: str = "") -> int:
         code = e.code
     except KeyboardInterrupt:
         return 130
+    except bugs as e:
+        print(f"{prog}: internal error: {e} (this is a bug of cgraph's)", file=sys.stderr)
+        return 3
     except reported as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 2
@@ -180,11 +191,21 @@ def exit_status(run, reported: tuple = (), prog: str = "") -> int:
     return 1
 
 
-def run_with_cgraph(command: list, options=None, **fields) -> int:
+def run_with_cgraph(command: list, options=None, *, on_fallback: str = "warn",
+                    **fields) -> int:
     """The launcher (`python -m cudagraph_cli.tvm [OPTIONS] -- COMMAND ARGS...`): run the
-    command in this process inside `use_in_tvm(options, **fields)`, and return its exit
-    status. TVM's pass is bound again when the command ends, whatever way it ends (the
-    block's exit); nothing outside this process is changed (no file, no environment)."""
-    run = command_runner(command)
-    with use_in_tvm(options, **fields):
-        return exit_status(run)
+    command in this process inside `use_in_tvm(options, on_fallback=..., **fields)`, and
+    return its exit status (`exit_status`: 2 for a CgraphPassError, 3 for a
+    CgraphInternalError). TVM's pass is bound again when the command ends, whatever way it
+    ends (the block's exit); nothing outside this process is changed (no file, no
+    environment)."""
+    return run_in_block(command_runner(command), options, on_fallback=on_fallback, **fields)
+
+
+def run_in_block(run, options=None, *, on_fallback: str = "warn", **fields) -> int:
+    """`run_with_cgraph` of a command already found (`command_runner`)."""
+    from .rewrite_pass import CgraphInternalError, CgraphPassError
+
+    with use_in_tvm(options, on_fallback=on_fallback, **fields):
+        return exit_status(run, reported=(CgraphPassError,), prog=LAUNCHER,
+                           bugs=(CgraphInternalError,))
