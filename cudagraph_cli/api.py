@@ -96,7 +96,8 @@ def check_function_names(known, names, source_name: str) -> None:
     them from TVM's module, before reading it)."""
     missing = [n for n in names if n not in known]
     if missing:
-        raise UnknownName(f"no Relax function named {', '.join(missing)} in {source_name}")
+        raise UnknownName(f"no Relax function named {', '.join(missing)} in {source_name} "
+                          f"(it has {', '.join(sorted(known)) or 'none'})")
 
 
 def difference(got, expected, *, prim_bodies: str = "text"):
@@ -109,11 +110,12 @@ def difference(got, expected, *, prim_bodies: str = "text"):
     return module_difference(got, expected, prim_bodies)
 
 
-class PairResult(namedtuple("PairResult", "got expected status difference error",
-                            defaults=(None, None))):
-    """One pair of a batch check. `status`: "ok", "differs" (`difference` says where),
-    "error" (`error`: the SourceError that reading or parsing one of them raised) or
-    "missing" (a directory had the file and the other did not: that side is None)."""
+class PairResult(namedtuple("PairResult", "got expected status difference error diff",
+                            defaults=(None, None, None))):
+    """One pair of a batch check. `status`: "ok", "differs" (`difference` says where; `diff`:
+    the review's lines, where asked for: `commands.check(review=True)`), "error" (`error`:
+    the SourceError that reading or parsing one of them raised) or "missing" (a directory had
+    the file and the other did not: that side is None)."""
 
     __slots__ = ()
 
@@ -295,8 +297,12 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     `tir_var_upper_bound`. `progress(function, index, total, captures)`, if given, is called
     before each call (exec/verify.py). `facts=False` leaves out what the text proves for
     every value within the bounds (exec/shape_facts.py): only what the runs see.
-    Returns a VerifyReport: `.equal`, `.difference` (None, or a Difference of kind "values" or
-    "ownership"), `.functions` (those that ran), `.warnings`, counts. Raises ModuleFails
+    Returns a VerifyReport: `.equal`, `.difference` (None, or an exec.compare.Difference;
+    its `.kind` one of the kinds: "values" (an output's bytes), "ownership" (values agree, but
+    memory is shared wrongly), "terms" (the bytes agree, what they are made of does not),
+    "guard" (a bounded graph's guard took the wrong path), "shape" (a shape fact of the
+    rewrite fails for some value within the bounds); tests/test_docs_sync.py checks the list
+    against the executor's), `.functions` (those that ran), `.warnings`, counts. Raises ModuleFails
     (`.which` names the module) when one of them cannot run -- also when the machine cannot
     hold it (out of memory) --, ModuleMismatch when they do not correspond, both SourceErrors
     located in `sources` (original's, rewritten's) where given."""

@@ -8,6 +8,7 @@ set CGRAPH_DEBUG=1 for the traceback).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import io
 import json
@@ -16,10 +17,10 @@ import sys
 
 import click
 
-from . import __version__, api
+from . import __version__, api, commands
+from .commands import EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_OK
 from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
 
-EXIT_OK, EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130
 
 NESTED_TOO_DEEPLY = "input nested too deeply"  # a RecursionError: `1 + 1 + ... + 1`
@@ -76,10 +77,7 @@ def internal_error(e: Exception) -> str:
             "traceback)")
 
 
-def load_input(path: str) -> tuple:
-    """(module, its Source) of a command's input file."""
-    source = api.read(path)
-    return api.loads(source.text, name=source.name), source
+load_input = commands.load_with_source
 
 
 def load_input_keeping_text(path: str) -> tuple:
@@ -90,8 +88,7 @@ def load_input_keeping_text(path: str) -> tuple:
     return api.loads(source.text, name=source.name), source, raw.text
 
 
-class _CommandError(Exception):
-    """An input or environment error with no file to point at: `cgraph: error: MESSAGE`."""
+_CommandError = commands.CommandError  # `cgraph: error: MESSAGE`, exit 2
 
 
 def _say_error(err: SourceError) -> None:
@@ -157,13 +154,12 @@ class _Group(click.Group):
             self.fail(ctx, e.message, e, EXIT_INPUT_ERROR)
         except _CommandError as e:
             self.fail(ctx, str(e), None, EXIT_INPUT_ERROR)
+        except commands.RequestError as e:
+            self.fail_usage(ctx, click.UsageError(str(e)))
         except click.exceptions.Exit:
             raise
         except click.ClickException as e:
-            if not ctx.meta.get("cgraph.json_errors"):
-                raise
-            e.show()
-            self.fail(ctx, e.format_message(), None, e.exit_code, kind="usage", human=False)
+            self.fail_usage(ctx, e)
         except click.Abort:
             raise
         except RecursionError:
@@ -181,21 +177,106 @@ class _Group(click.Group):
                 raise
             self.fail(ctx, internal_error(e), None, EXIT_INTERNAL, kind="internal")
 
+    def format_epilog(self, ctx, formatter):
+        # The synopsis, made from the commands' own parameters (README.md and docs/CLI.md
+        # hold the same lines: tests/test_docs_sync.py).
+        formatter.write_paragraph()
+        formatter.write_text("Synopsis:")
+        with formatter.indentation():
+            for line in synopsis(self):
+                formatter.write(" " * formatter.current_indent + line + "\n")
+
+    def parse_args(self, ctx, args):
+        # `cgraph --bogus`: before any command, in the same one-line form.
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as e:
+            self.fail_usage(ctx, e)
+
+    @classmethod
+    def fail_usage(cls, ctx, e: click.ClickException):
+        """A usage error as one line, `cgraph COMMAND: error: MESSAGE` (exit 2), never click's
+        four (Usage, Try, a blank, Error)."""
+        message = usage_message(e)
+        where = f"cgraph {ctx.invoked_subcommand}" if ctx.invoked_subcommand else "cgraph"
+        cls.fail(ctx, message, None, e.exit_code, kind="usage",
+                 line=f"{where}: error: {message}")
+
     @staticmethod
     def fail(ctx, message: str, err: SourceError | None, status: int, kind: str = "input",
-             human: bool = True):
-        """The error on stderr (and as JSON on stdout under --format json), then exit."""
+             line: str | None = None):
+        """The error on stderr (`line`, else the located or unlocated message; and as JSON on
+        stdout under --format json), then exit."""
         try:
-            if human:
-                if err is not None:
-                    _say_error(err)
-                else:
-                    click.echo(error_line(message), err=True)
+            if err is not None:
+                _say_error(err)
+            else:
+                click.echo(line or error_line(message), err=True)
             if ctx.meta.get("cgraph.json_errors"):
                 click.echo(json_error(kind, message, err))
         except BrokenPipeError:
             silence_stdout()
         ctx.exit(status)
+
+
+SYNOPSIS_WIDTH = 92  # a synopsis line wraps here, its continuation under the first option
+
+
+def synopsis(group) -> list[str]:
+    """One entry per command, `cgraph NAME ARGUMENTS [OPTIONS]`, made from the command's click
+    parameters (so it cannot drift from them), wrapped at SYNOPSIS_WIDTH between options; then
+    --version and --help."""
+    lines = []
+    for name, command in group.commands.items():
+        head = " ".join(["cgraph", name] + [argument_word(p) for p in command.params
+                                             if p.param_type_name == "argument"])
+        line = head
+        for word in (option_word(p) for p in command.params
+                     if p.param_type_name == "option" and not p.hidden):
+            if len(line) + 1 + len(word) > SYNOPSIS_WIDTH:
+                lines.append(line)
+                line = " " * len(head)
+            line += " " + word
+        lines.append(line)
+    return lines + ["cgraph --version | --help"]
+
+
+def argument_word(param) -> str:
+    if isinstance(param.type, click.Choice):
+        word = "|".join(param.type.choices)
+    else:
+        word = param.metavar or param.name.upper()
+    return word if param.required or word.startswith("[") else f"[{word}]"
+
+
+def option_word(param) -> str:
+    """`[--flag]`, `[--opt VALUE]`, `[--opt VALUE]...` (repeatable): its first spelling."""
+    flag = param.opts[0]
+    if param.is_flag:
+        return f"[{flag}]"
+    if param.metavar:
+        value = param.metavar
+    elif isinstance(param.type, click.Choice):
+        value = "|".join(param.type.choices)
+    elif isinstance(param.type, (click.IntRange, click.types.IntParamType)):
+        value = "N"
+    else:
+        value = param.name.upper()
+    return f"[{flag} {value}]" + ("..." if param.multiple else "")
+
+
+def usage_message(e: click.ClickException) -> str:
+    """A click error's message on one line, naming the option it is about (`--calls: 'x' is
+    not a valid integer range`) where click would say "Invalid value for '--calls'"."""
+    if not isinstance(e, click.BadParameter) or isinstance(e, click.MissingParameter):
+        return one_line(e.format_message())
+    hint = e.param_hint
+    if hint is None and e.param is not None:
+        hint = e.param.opts[0] if e.param.param_type_name == "option" else \
+            e.param.human_readable_name
+    if isinstance(hint, (list, tuple)):
+        hint = " / ".join(hint)
+    return one_line(f"{hint}: {e.message}" if hint else e.message)
 
 
 MAIN_HELP = """Rewrite TVM Relax modules so that their static kernel launches run as CUDA graphs.
@@ -330,120 +411,55 @@ Examples:
 @click.pass_context
 def check_command(ctx, got: str | None, expected: str | None, list_path: str | None, fmt: str,
                   prim_bodies: str, show_diff: bool, update: bool):
-    if update and prim_bodies != "text":
-        raise click.UsageError("--update compares PrimFunc bodies: it cannot be combined "
-                               "with --prim-bodies ignore (a golden would hide a changed "
-                               "kernel)")
-    batch = functools.partial(_check_batch, fmt=fmt, prim_bodies=prim_bodies,
-                              show_diff=show_diff, update=update)
-    if list_path is not None:
-        if got is not None:
-            raise click.UsageError("--list PAIRS takes the place of GOT and EXPECTED")
-        source = api.read(list_path)
-        batch(api.listed_pairs(source.text, source.name),
-              when_empty=f"no pairs listed in {source.name}")
-        return
-    for name, value in (("got", got), ("expected", expected)):
-        if value is None:
-            # What click says of a missing required argument: the single form's own words.
-            param = next(p for p in ctx.command.params if p.name == name)
-            raise click.MissingParameter(ctx=ctx, param=param)
-    if os.path.isdir(got) and os.path.isdir(expected):
-        from . import golden
-
-        batch(golden.update_directory_pairs(got, expected) if update
-              else api.directory_pairs(got, expected),
-              when_empty=f"no *.relax files in {got} or {expected}", make_dirs=True)
-        return
-    if got == "-" and expected == "-":
-        raise click.UsageError("only one of GOT and EXPECTED can be standard input")
-    if update:
-        if expected == "-":
-            raise click.UsageError("with --update, EXPECTED is the file to write: not -")
-        batch([(got, expected)], when_empty="")
-        return
-    from .report.check_view import check_json, check_text, no_text_difference
-
-    mod_a, source_a = load_input(got)
-    mod_b, source_b = load_input(expected)
-    diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
-    lines = None
-    if show_diff and diff is not None:
-        from .golden import modules_diff
-
-        lines = modules_diff(mod_a, mod_b, source_a.name, source_b.name,
-                             prim_bodies=prim_bodies)
+    if list_path is None:
+        for name, value in (("got", got), ("expected", expected)):
+            if value is None:
+                # What click says of a missing required argument: the single form's own words.
+                param = next(p for p in ctx.command.params if p.name == name)
+                raise click.MissingParameter(ctx=ctx, param=param)
+    run = commands.check(got, expected, pairs_file=list_path, prim_bodies=prim_bodies,
+                         review=show_diff, update=update)
     if fmt == "json":
-        report = check_json(diff, source_a.name, source_b.name)
-        if lines is not None:
-            report["diff"] = "\n".join(lines)
-        click.echo(json.dumps(report, indent=2))
+        from .report.check_view import run_json
+
+        click.echo(json.dumps(run_json(run), indent=2))
+    elif run.mode == "pair":
+        _say_pair(run)
     else:
-        click.echo(check_text(diff, source_a, source_b))
-        if lines:
-            _show_diff(lines)
-        elif lines is not None:
-            click.echo(no_text_difference(diff))
-    sys.exit(EXIT_OK if diff is None else EXIT_CHECK_FAILED)
+        _say_batch(run)
+    sys.exit(run.exit_status)
 
 
-def _show_diff(lines) -> None:
-    from .report.check_view import render_diff
+def _say_pair(run) -> None:
+    """One pair: the first difference in both files, and the review's diff if asked for."""
+    from .report.check_view import check_text
 
-    console, stream = _console(to_file=False)
-    render_diff(lines, console)
-    _echo_view(stream.getvalue())
+    (result,), (a, b) = run.results, run.sources
+    click.echo(check_text(result.difference, a, b))
+    _say_review(result)
 
 
-def _check_batch(pairs, fmt: str, prim_bodies: str, when_empty: str, show_diff: bool = False,
-                 update: bool = False, make_dirs: bool = False) -> None:
-    """The batch form of `cgraph check`: a line per pair as it is checked, then the summary
-    (or one JSON report); exit 2 if any input error, else 1 if any pair differs or is
-    missing. With `update`, golden.py's statuses and exit status."""
-    from .report import check_view as view
+def _say_batch(run) -> None:
+    """A line per pair as it is checked (then its review), then the summary."""
+    from .report.check_view import result_line, summary
 
-    if not pairs:
-        # An empty batch passing would hide a CI job that looks in the wrong place.
-        raise _CommandError(when_empty)
-    if update:
-        from .golden import update_exit_status, update_pairs
+    for result in run:
+        click.echo(result_line(run, result))
+        _say_review(result)
+    click.echo(summary(run))
 
-        results = []
-        for result in update_pairs(pairs, make_dirs=make_dirs, review=show_diff):
-            results.append(result)
-            if fmt == "text":
-                click.echo(view.update_line(result))
-                if result.diff:
-                    _show_diff(result.diff)
-        if fmt == "json":
-            click.echo(json.dumps(view.update_json(results), indent=2))
-        else:
-            click.echo(view.update_summary_line(results))
-        sys.exit(update_exit_status(results))
-    if show_diff:
-        from .golden import pair_diff
-    results = []
-    for result in api.check_pairs(pairs, prim_bodies=prim_bodies):
-        lines = (pair_diff(result.got, result.expected, prim_bodies=prim_bodies)
-                 if show_diff and result.status == "differs" else None)
-        results.append((result, lines))
-        if fmt == "text":
-            click.echo(view.pair_line(result))
-            if lines:
-                _show_diff(lines)
-            elif lines is not None:
-                click.echo(view.no_text_difference(result.difference))
-    if fmt == "json":
-        report = view.batch_json([r for r, _ in results])
-        for entry, (_, lines) in zip(report["pairs"], results):
-            if lines is not None:
-                entry["diff"] = "\n".join(lines)
-        click.echo(json.dumps(report, indent=2))
-    else:
-        click.echo(view.summary_line([r for r, _ in results]))
-    statuses = {r.status for r, _ in results}
-    sys.exit(EXIT_INPUT_ERROR if "error" in statuses else
-             EXIT_OK if statuses == {"ok"} else EXIT_CHECK_FAILED)
+
+def _say_review(result) -> None:
+    """--diff's lines of a pair that differs (or was updated): coloured where allowed; the
+    modules' difference where their canonical texts are equal."""
+    from .report.check_view import no_text_difference, render_diff
+
+    if result.diff:
+        console, stream = _console(to_file=False)
+        render_diff(result.diff, console)
+        _echo_view(stream.getvalue())
+    elif result.diff is not None:
+        click.echo(no_text_difference(result.difference))
 
 
 REWRITE_HELP = """Rewrite IN so that its static kernel launches run as CUDA graphs.
@@ -464,7 +480,7 @@ Examples:
   cgraph rewrite model.relax -o model.graph.relax
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
-  cgraph rewrite model.relax --functions decode,prefill
+  cgraph rewrite model.relax --function decode,prefill
   cgraph rewrite model.relax --strict-extern --trust-extern 'fused_*_cublas'
   cgraph rewrite llama.relax --capture-symbolic seq_len:256   # prefill in graphs up to 256 tokens
   cgraph rewrite model.relax --compat tvm -o tvm.relax   # TVM 0.27's output, mistakes included
@@ -472,13 +488,26 @@ Examples:
 """
 
 
-def _csv(ctx, param, value):
-    if value is None:
-        return None
-    names = tuple(v.strip() for v in value.split(",") if v.strip())
-    if not names:
-        raise click.BadParameter("expected a comma-separated list of function names")
-    return names
+def _names(ctx, param, values):
+    """The names of a `--function` option: repeatable, each value NAME or NAME,NAME,...; in
+    order, each once. () when not given."""
+    from .passes.options import OptionError, split_names
+
+    names = []
+    for value in values:
+        try:
+            names.extend(split_names(value))
+        except OptionError as e:
+            raise click.UsageError(e.for_flags) from None
+    return tuple(dict.fromkeys(names))
+
+
+def _function_option(help_text: str, default=None):
+    """`--function NAME` (also `--functions`; repeatable, or NAME,NAME,...): one spelling and
+    one grammar in every command."""
+    return click.option("--function", "--functions", "functions", multiple=True,
+                        callback=_names, metavar="NAME", default=default,
+                        help=help_text + " Repeatable, or NAME,NAME,...; --functions too.")
 
 
 def _rewritten(mod, options, source):
@@ -491,32 +520,34 @@ def _rewritten(mod, options, source):
 
 def _parsed(parse):
     """A click callback taking each value of a repeatable option through `parse` (the field's
-    metadata): its ValueError is a usage error naming the option."""
+    metadata): its OptionError is a usage error in the flag's words."""
     def callback(ctx, param, values):
-        try:
-            return tuple(parse(v) for v in values)
-        except ValueError as e:
-            raise click.BadParameter(str(e)) from None
+        return tuple(_flag_words(parse, v) for v in values)
     return callback
 
 
 def _parsed_one(parse):
     """A click callback taking an option's one value (None: not given) through `parse`."""
     def callback(ctx, param, value):
-        if value is None:
-            return None
-        try:
-            return parse(value)
-        except ValueError as e:
-            raise click.BadParameter(str(e)) from None
+        return None if value is None else _flag_words(parse, value)
     return callback
 
 
-def _rewrite_options(note: str = ""):
-    """The flags of RewriteOptions (one per field whose metadata names a flag, with its help),
-    and --compat; the command gets them as `options` (a RewriteOptions) and `options_given`
-    (whether any differs from its default). `note`: added to each help text."""
-    from .passes.options import COMPAT_MODES, RewriteOptions, option_fields
+def _flag_words(parse, value):
+    from .passes.options import OptionError
+
+    try:
+        return parse(value)
+    except OptionError as e:
+        raise click.UsageError(e.for_flags) from None
+
+
+def _rewrite_options(note: str = "", helps: dict | None = None):
+    """The flags of RewriteOptions (one per field whose metadata names a flag, with its help
+    and aliases), and --compat; the command gets them as `options` (a RewriteOptions) and
+    `options_given` (the flags given a value other than their default). `note`: added to each
+    help text; `helps`: field -> the command's own help for it."""
+    from .passes.options import COMPAT_MODES, OptionError, RewriteOptions, option_fields
 
     fields = option_fields()
 
@@ -528,19 +559,21 @@ def _rewrite_options(note: str = ""):
             for f in fields:
                 if f.default == ():
                     given[f.name] = tuple(given[f.name])
+                elif f.default is None:  # names, or None for all
+                    given[f.name] = given[f.name] or None
             compat = kwargs.pop("compat")
             try:
                 kwargs["options"] = RewriteOptions.compat(compat, **given)
-            except ValueError as e:  # RewriteOptions' checks: a range, values together
-                raise click.UsageError(str(e)) from None
-            kwargs["options_given"] = compat != "cgraph" or any(
-                given[f.name] != f.default for f in fields)
+            except OptionError as e:  # RewriteOptions' checks: a range, values together
+                raise click.UsageError(e.for_flags) from None
+            kwargs["options_given"] = ("--compat",) * (compat != "cgraph") + tuple(
+                f.metadata["flag"] for f in fields if given[f.name] != f.default)
             return command(**kwargs)
 
         wrapped = with_options
         for f in reversed(fields):
             m = f.metadata
-            kw = dict(help=m["help"] + note, metavar=m["metavar"])
+            kw = dict(help=(helps or {}).get(f.name, m["help"] + note), metavar=m["metavar"])
             if m["minimum"] is not None:  # an integer, its range checked by RewriteOptions
                 kw.update(type=str, default=str(f.default), show_default=True,
                           callback=_parsed_one(m["parse"]))
@@ -550,9 +583,9 @@ def _rewrite_options(note: str = ""):
                     kw.update(callback=_parsed(m["parse"]))
             elif f.default is False:
                 kw.update(is_flag=True)
-            else:  # names, or None for all: a comma-separated list
-                kw.update(callback=_parsed_one(m["parse"]), default=None)
-            wrapped = click.option(m["flag"], f.name, **kw)(wrapped)
+            else:  # names, or None for all: repeatable, each value NAME or NAME,NAME,...
+                kw.update(multiple=True, callback=_names)
+            wrapped = click.option(m["flag"], *m["aliases"], f.name, **kw)(wrapped)
         return click.option(
             "--compat", type=click.Choice(COMPAT_MODES), default="cgraph", show_default=True,
             help="tvm: TVM 0.27's RewriteCUDAGraph exactly, its mistakes included (cgraph's "
@@ -576,49 +609,46 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
 
     check_output(output, inputs=(input_path,))
     mod, source = load_input(input_path)
-    name = source.name
-    try:
-        api.check_functions(mod, options.functions, name)
-    except api.UnknownName as e:
-        raise click.BadParameter(str(e), param_hint="--functions") from None
+    with _names_checked("--function"):
+        api.check_functions(mod, options.functions, source.name)
     out, report = _rewritten(mod, options, source)
+    _say_rewrite_warnings(report, source)
+    if explain:
+        from .report.explain_view import explanation
+
+        click.echo(explanation(report, source.name), err=True)
+    if verify_calls:
+        _say_verdict(mod, out, source)
+    if not mod.relax_functions():
+        # Still a valid module (written as read), but most likely a file cut off early.
+        click.echo(f"{source.name}: note: no Relax function, nothing to rewrite", err=True)
+    write_text(output, api.print_module(out, dialect), inputs=(input_path,))
+
+
+def _say_rewrite_warnings(report, source) -> None:
+    """A RewriteReport's warnings (a module from the wrong stage, bounds with no effect),
+    located in IN, on stderr."""
     if report.stage is not None:
         click.echo(_warning(source, report.stage.loc, report.stage.message), err=True)
     for loc, message in report.warnings:
         click.echo(_warning(source, loc, message), err=True)
-    if explain:
-        from .report.explain_view import explanation
 
-        click.echo(explanation(report, name), err=True)
-    if verify_calls:
-        from .exec.verify import ModuleFails
-        from .report.verify_view import verify_text
 
-        try:
-            # The rewrite has no file to point into; the original (IN) has.
-            with _progress("text") as progress:
-                result = api.verify(mod, out, calls=4, sources=(source, None),
-                                    progress=progress)
-        except ModuleFails as e:
-            if e.which == "original":
-                raise
-            # The rewrite of a module that runs must run too: one that does not is a
-            # difference (exit 1), with nothing of it to point at in IN.
-            click.echo(f"{name}: the rewritten module fails to run: {e.message}", err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        if not result.equal:
-            click.echo(verify_text(result, name, "<rewrite>", {"original": source.text}),
-                       err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        click.echo(f"{name}: verified: the rewrite computes what the original computes "
-                   f"({', '.join(result.functions)}: {result.calls} calls each; "
-                   f"{result.captures} graph capture(s), {result.replays} replay(s); "
-                   f"{result.shapes.count('proved')} shape fact(s) proved for every value "
-                   f"within the bounds, {len(result.shapes.unproven())} unproven)", err=True)
-    if not mod.relax_functions():
-        # Still a valid module (written as read), but most likely a file cut off early.
-        click.echo(f"{name}: note: no Relax function, nothing to rewrite", err=True)
-    write_text(output, api.print_module(out, dialect), inputs=(input_path,))
+def _say_verdict(mod, out, source) -> None:
+    """`rewrite --verify`: commands.verify_rewrite's verdict on stderr; unless equal, exit
+    with its status (nothing written)."""
+    from .report.verify_view import verify_text
+
+    with _progress("text") as progress:
+        verdict = commands.verify_rewrite(mod, out, source=source, progress=progress)
+    if verdict.report is not None and not verdict.report.equal:
+        # The rewrite has no file to point into; the original (IN) has.
+        click.echo(verify_text(verdict.report, source.name, "<rewrite>",
+                               {"original": source.text}), err=True)
+    else:
+        click.echo(verdict.summary, err=True)
+    if verdict.exit_status != EXIT_OK:
+        sys.exit(verdict.exit_status)
 
 
 VERIFY_HELP = """Check that REWRITTEN computes what ORIGINAL computes, without a GPU.
@@ -686,8 +716,7 @@ def _shapes(ctx, param, values):
 @click.option("--shape", "shapes", multiple=True, callback=_shapes, metavar="NAME=V1,V2,...",
               help="Values of a symbolic variable, used in turn across calls (default 1,2); "
                    "at most the function's tir_var_upper_bound.")
-@click.option("--function", "functions", multiple=True, metavar="NAME",
-              help="Run only this public function (repeatable). Default: all.")
+@_function_option("Run only this public function. Default: all.")
 @_format_option(["text", "json"], "text", "Report format.")
 def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
     from .report.verify_view import verify_json, verify_text
@@ -696,9 +725,9 @@ def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
         raise click.UsageError("only one of ORIGINAL and REWRITTEN can be standard input")
     mod_a, source_a = load_input(original)
     mod_b, source_b = load_input(rewritten)
-    name_a, name_b = source_a.name, source_b.name
-    functions = _functions_checked(mod_a, functions, name_a)
-    with _shape_names_checked(), _progress(fmt) as progress:
+    with _names_checked("--function"):
+        functions = api.public_names(mod_a, functions, source_a.name)
+    with _names_checked("--shape"), _progress(fmt) as progress:
         result = api.verify(mod_a, mod_b, calls=calls, seed=seed, shapes=shapes,
                             sources=(source_a, source_b), functions=functions,
                             progress=progress)
@@ -706,31 +735,26 @@ def verify_command(original, rewritten, calls, seed, shapes, functions, fmt):
         click.echo(_warning(source_b if which == "rewritten" else source_a, loc, message),
                    err=True)
     if fmt == "json":
-        click.echo(json.dumps(verify_json(result, name_a, name_b), indent=2))
+        click.echo(json.dumps(verify_json(result, source_a.name, source_b.name), indent=2))
     else:
-        click.echo(verify_text(result, name_a, name_b, {"original": source_a.text,
-                                                        "rewritten": source_b.text}))
-    sys.exit(EXIT_OK if result.equal else EXIT_CHECK_FAILED)
+        click.echo(verify_text(result, source_a.name, source_b.name,
+                               {"original": source_a.text, "rewritten": source_b.text}))
+    sys.exit(commands.verify_exit_status(result))
 
 
 @contextlib.contextmanager
-def _shape_names_checked():
-    """The library's UnknownName for a --shape name, and OverBound for a --shape value over a
-    function's tir_var_upper_bound, as usage errors of --shape (raised before anything
+def _names_checked(flag: str):
+    """The library's UnknownName (a name the module lacks) and OverBound (a --shape value over
+    a function's tir_var_upper_bound) as usage errors of `flag` (raised before anything
     runs)."""
     try:
         yield
     except (api.UnknownName, api.OverBound) as e:
-        raise click.BadParameter(str(e), param_hint="--shape") from None
+        raise click.BadParameter(str(e), param_hint=flag) from None
 
 
-def _functions_checked(module, functions, name: str) -> list[str] | None:
-    """--function's names (None: all), or the usage error of --function that lists the public
-    functions there are."""
-    try:
-        return api.public_names(module, functions, name)
-    except api.UnknownName as e:
-        raise click.BadParameter(str(e), param_hint="--function") from None
+def _shows_progress(fmt: str) -> bool:
+    return fmt == "text" and color(sys.stderr)
 
 
 @contextlib.contextmanager
@@ -739,7 +763,7 @@ def _progress(fmt: str):
     seconds, a run minutes): a transient line on stderr, only on a terminal that colour is
     allowed on (`color`: NO_COLOR, TERM=dumb) and not under --format json. Yields
     None when there is to be none."""
-    if fmt != "text" or not color(sys.stderr):
+    if not _shows_progress(fmt):
         yield None
         return
     from rich.console import Console
@@ -812,67 +836,54 @@ Examples:
 @click.option("--kernels", "kernels_path", default=None, metavar="FILE.cu",
               help="GPU: CUDA C kernels named after PrimFuncs, or written by `cgraph "
                    "kernels`, used instead of cgraph's.")
-@click.option("--function", "functions", multiple=True, metavar="NAME",
-              help="Run only this public function (repeatable). Default: all.")
+@_function_option("Run only this public function. Default: all.")
 @_format_option(["text", "json"], "text")
 def run_command(input_path, output_path, device, calls, seed, shapes, warmup, iters,
                 kernels_path, functions, fmt):
-    if device != "cpu":
-        if not device.isdigit():
-            raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
-        _run_gpu(input_path, output_path, int(device), calls, seed, shapes, warmup, iters,
-                 kernels_path, functions, fmt)
-        return
-    if kernels_path or output_path:
-        raise click.UsageError("OUT and --kernels apply to a GPU (--device N); "
-                               "cgraph verify compares two modules on the cpu")
-    _run_cpu(input_path, calls or 1, seed, shapes, functions, fmt)
-
-
-def _run_gpu(input_path, output_path, ordinal, calls, seed, shapes, warmup, iters, kernels_path,
-             functions, fmt):
-    from .cuda import cuda_driver
-    from .cuda.gpu_run import RunOptions, run_on_gpu
-    from .cuda.nvrtc import NvrtcUnavailable
     from .fileio import read_text
-    from .report.run_view import render, to_json
 
+    if device != "cpu" and not device.isdigit():
+        raise click.BadParameter("expected cpu or a GPU ordinal", param_hint="--device")
+    device = device if device == "cpu" else int(device)
+    commands.check_run_request(device, output_path, kernels_path)
     mod, source = load_input(input_path)
-    name = source.name
-    selected = _functions_checked(mod, functions, name)
-    with _shape_names_checked():
-        api.check_shapes(mod, shapes, name, selected)
-    given = load_input(output_path) if output_path is not None else None
-    kernels = kernels_name = None
-    if kernels_path is not None:
-        kernels, kernels_name = read_text(kernels_path)
-    n_values = max((len(v) for v in shapes.values()), default=1)
-    options = RunOptions(device=ordinal, calls=calls or max(3, 2 * n_values), seed=seed,
-                         shapes=shapes, warmup=warmup, iters=iters,
-                         functions=list(functions) or None, kernels_source=kernels,
-                         kernels_name=kernels_name or "user-kernels.cu",
-                         progress=fmt == "text" and color(sys.stderr))
-    try:
-        report = run_on_gpu(mod, name, options, cuda_driver.open_driver,
-                            given[0] if given else None,
-                            (given[1].name, given[1].text) if given else None)
-    except cuda_driver.DriverUnavailable as e:
-        raise _CommandError(f"--device {ordinal}: {e}; --device cpu runs the reference "
-                            "executor") from None
-    except NvrtcUnavailable as e:
-        raise _CommandError(f"cannot compile kernels: {e}") from None
-    except cuda_driver.DriverError as e:
-        raise _CommandError(f"CUDA: {e}") from None
-    except SourceError as e:
-        raise api.located(e, source)
-    if fmt == "json":
-        click.echo(json.dumps(to_json(report), indent=2))
+    given, given_source = load_input(output_path) if output_path else (None, None)
+    kernels = read_text(kernels_path) if kernels_path else None
+    with _names_checked("--function"):
+        functions = api.public_names(mod, functions, source.name)
+    on_cpu = device == "cpu"
+    # On a GPU the run draws its own progress (RunOptions.progress): only whether to.
+    with _names_checked("--shape"), _progress(fmt if on_cpu else "") as progress:
+        result = commands.run(
+            mod, given, device=device, calls=calls, seed=seed, shapes=shapes,
+            functions=functions, warmup=warmup, iters=iters, kernels=kernels, source=source,
+            given_source=given_source, on_warnings=_warnings_of(source),
+            progress=progress if on_cpu else _shows_progress(fmt))
+    _say_run(result, source.name, fmt)
+    sys.exit(result.exit_status)
+
+
+def _warnings_of(source):
+    """The `on_warnings` callback of a run: each (Loc, message) located in `source`."""
+    def say(warnings):
+        for loc, message in warnings:
+            click.echo(_warning(source, loc, message), err=True)
+    return say
+
+
+def _say_run(result, name: str, fmt: str) -> None:
+    from .report import run_view
+
+    if result.device == "cpu":
+        click.echo(json.dumps(run_view.cpu_to_json(result.report, name, result.calls), indent=2)
+                   if fmt == "json" else run_view.cpu_text(result.report, result.calls),
+                   nl=fmt == "json")
+    elif fmt == "json":
+        click.echo(json.dumps(run_view.to_json(result.report), indent=2))
     else:
         console, stream = _console(to_file=False)
-        render(report, console)
+        run_view.render(result.report, console)
         _echo_view(stream.getvalue())
-    if not report.ok:
-        sys.exit(EXIT_CHECK_FAILED)
 
 
 KERNELS_HELP = """Write the kernels of IN's PrimFuncs as CUDA C, with a launch manifest.
@@ -917,25 +928,6 @@ def kernels_command(input_path: str, output: str, arch: str):
     write_text(output, kernels.source, inputs=(input_path,))
     for note in kernels.notes:
         click.echo(f"{source.name}: note: {note}", err=True)
-
-
-def _run_cpu(input_path, calls, seed, shapes, functions, fmt):
-    from .report.run_view import cpu_text, cpu_to_json
-
-    mod, source = load_input(input_path)
-    functions = _functions_checked(mod, functions, source.name)
-
-    def say(warnings):
-        for loc, message in warnings:
-            click.echo(_warning(source, loc, message), err=True)
-
-    with _shape_names_checked(), _progress(fmt) as progress:
-        run = api.run_cpu(mod, calls=calls, seed=seed, shapes=shapes, source=source,
-                          on_warnings=say, functions=functions, progress=progress)
-    if fmt == "json":
-        click.echo(json.dumps(cpu_to_json(run, source.name, calls), indent=2))
-    else:
-        click.echo(cpu_text(run, calls), nl=False)
 
 
 DIFF_HELP = """Show what the rewrite did: what was lifted into CUDA graphs, what was not, and why.
@@ -994,10 +986,6 @@ warning naming the --capture-symbolic VAR:MAX that bounds them and the count it 
                 "View (json: schema in docs/DIFF.md).")
 @click.option("-o", "--output", "output", default="-", metavar="FILE",
               help="Write the view to FILE (default: standard output). Written atomically.")
-@click.option("--function", "function", default=None, metavar="NAME",
-              help="Only this Relax function, in every view (its numbers, reasons, "
-                   "bindings; unified: a patch of IN that changes only it and adds the "
-                   "functions its graphs launch).")
 @click.option("--fold", type=click.IntRange(min=0), default=12, show_default=True,
               help="Fold runs of more than N bindings in one graph (first 3 and last 2 "
                    "kept), runs of 2 or more lines nothing happens to (`… 98 lines: "
@@ -1022,46 +1010,44 @@ warning naming the --capture-symbolic VAR:MAX that bounds them and the count it 
 @click.option("--fail-over-graphs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Exit 1 when a function's CUDA graphs are unbounded or more than N (a CI "
                    "gate; such functions are warned about whatever --warn-over-graphs).")
-@_rewrite_options(" (one-file form: the rewrite of IN)")
-def diff_command(input_path, output_path, fmt, output, function, fold, summary_only,
-                 fail_under, fail_under_captured, warn_over_graphs, fail_over_graphs,
-                 options, options_given):
+@_rewrite_options(" (one-file form: the rewrite of IN)", helps={"functions": (
+    "Only these Relax functions, in every view (their numbers, reasons, bindings; unified: a "
+    "patch of IN that changes only them and adds the functions their graphs launch); the "
+    "rewrite stays the whole module's. Repeatable, or NAME,NAME,...; --functions too.")})
+def diff_command(input_path, output_path, fmt, output, fold, summary_only, fail_under,
+                 fail_under_captured, warn_over_graphs, fail_over_graphs, options,
+                 options_given):
     from .fileio import check_output, write_text
     from .passes.stage import wrong_stage
-    from .report.analysis import analyze, one_function
+    from .report.analysis import analyze
     from .report.diff_gates import gate_failures
     from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS, check_graph_counts
-    from .report.patch_view import render_patch
-    from .report.views import render_html, render_terminal, to_json
 
     inputs = (input_path,) + ((output_path,) if output_path else ())
     check_output(output, inputs=inputs)
     # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
     mod, source, in_text = load_input_keeping_text(input_path)
-    name = source.name
-    relax_names = [f.name for f in mod.relax_functions()]
-    if function is not None and function not in relax_names:
+    # --function selects the functions every view shows; the rewrite is the whole module's
+    # (its graphs and slots are numbered, and its memory shared, module-wide).
+    functions, options = options.functions, dataclasses.replace(options, functions=None)
+    with _names_checked("--function"):
         # Checked before the rewrite: a misspelled name must not cost a rewrite first.
-        raise click.BadParameter(f"no Relax function named {function} in {name} (it has "
-                                 f"{', '.join(relax_names) or 'none'})",
-                                 param_hint="--function")
+        api.check_functions(mod, functions, source.name)
     if output_path is not None:
-        if options_given:
-            raise click.UsageError("--min-kernels, --exclude, --functions, "
-                                   "--capture-symbolic, --trust-extern, --strict-extern "
-                                   "and --compat apply to the one-file form (which "
-                                   "rewrites IN)")
+        rewrite_flags = [f for f in options_given if f != "--function"]
+        if rewrite_flags:
+            raise click.UsageError(f"{', '.join(rewrite_flags)}: the rewrite's options apply "
+                                   "to the one-file form (which rewrites IN)")
         out, out_source, out_text = load_input_keeping_text(output_path)
         api.check_rewrite(mod, out, sources=(source, out_source))
-        out_name = out_source.name
-        report = None
+        out_name, report = out_source.name, None
     else:
         api.refuse_rewritten(mod, source)
         out, report = _rewritten(mod, options, source)
         out_name = out_text = None
-    # --function selects in every view, the numbers and --fail-under too (one_function,
-    # ModuleFacts.only); the memory stays the module's (one allocation for all functions).
-    facts = analyze(mod, out, report).only(function)
+    # --function selects in every view, the numbers and --fail-under too (ModuleFacts.only);
+    # the memory stays the module's (one allocation for all functions).
+    facts = analyze(mod, out, report).only(functions)
     stage = report.stage if report is not None else wrong_stage(mod)
     if stage is not None:
         click.echo(_warning(source, stage.loc, stage.message), err=True)
@@ -1073,36 +1059,48 @@ def diff_command(input_path, output_path, fmt, output, function, fold, summary_o
                                 else warn_over_graphs, fail_over_graphs)
     for w in graphs.warnings:
         click.echo(_warning(source, w.loc, w.message()), err=True)
-    if fmt == "json":
-        rendered = json.dumps(to_json(facts, name, graphs), indent=2) + "\n"
-    elif fmt == "html":
-        rendered = render_html(facts, name, fold)
-    elif fmt == "unified":
-        names = None if function is None else \
-            {f.name for f in one_function(mod, out, function)[1].functions}
-        rendered = render_patch(in_text, mod, out, name, out_text, out_name, names)
-    else:
-        console, stream = _console(to_file=output != "-")
-        render_terminal(facts, console, function, fold, summary_only)
-        rendered = stream.getvalue()
-        if output == "-":
-            _echo_view(rendered)
-            rendered = None
+    rendered = _diff_view(fmt, facts, graphs, fold, summary_only, output, functions,
+                          (source.name, in_text, mod), (out_name, out_text, out))
     if rendered is not None:
         write_text(output, rendered, inputs=inputs)
-    failures = gate_failures(facts, name, bool(mod.relax_functions()), fail_under,
+    failures = gate_failures(facts, source.name, bool(mod.relax_functions()), fail_under,
                              fail_under_captured, graphs)
     for line in failures:
         click.echo(line, err=True)
-    if failures:
-        sys.exit(EXIT_CHECK_FAILED)
+    sys.exit(EXIT_CHECK_FAILED if failures else EXIT_OK)
+
+
+def _diff_view(fmt, facts, graphs, fold, summary_only, output, functions, before,
+               after) -> str | None:
+    """The diff's view as text to write, or None when it went to the terminal already.
+    `before`, `after`: (name, text as read, module) of IN and OUT (OUT's name and text None
+    in the one-file form)."""
+    from .report.analysis import one_function
+    from .report.patch_view import render_patch
+    from .report.views import render_html, render_terminal, to_json
+
+    (name, in_text, mod), (out_name, out_text, out) = before, after
+    if fmt == "json":
+        return json.dumps(to_json(facts, name, graphs), indent=2) + "\n"
+    if fmt == "html":
+        return render_html(facts, name, fold)
+    if fmt == "unified":
+        names = None if functions is None else {
+            g.name for f in functions for g in one_function(mod, out, f)[1].functions}
+        return render_patch(in_text, mod, out, name, out_text, out_name, names)
+    console, stream = _console(to_file=output != "-")
+    render_terminal(facts, console, None, fold, summary_only)
+    if output != "-":
+        return stream.getvalue()
+    _echo_view(stream.getvalue())
+    return None
 
 
 GEN_HELP = """Write a realistic post-memory-planning module of any size (deterministic for a seed).
 
 KIND is `decode`: an LLM-style module of --layers transformer layers, each a run of
 --kernels-per-layer PrimFunc launches broken by a vm.builtin KV-cache call; storages reused
-as StaticPlanBlockMemory plans them; weights past num_input. With --functions
+as StaticPlanBlockMemory plans them; weights past num_input. With --function
 prefill,decode the module also has a prefill function with a symbolic sequence length n,
 marked for capture (relax.rewrite_cuda_graph.capture_symbolic_vars).
 
@@ -1113,7 +1111,7 @@ CUDA graph; the launch-overhead benchmark (bench/bench_gpu.py).
 \b
 Examples:
   cgraph gen decode --layers 32 -o decode32.relax
-  cgraph gen decode --layers 4 --functions prefill,decode --hidden 256
+  cgraph gen decode --layers 4 --function prefill,decode --hidden 256
   cgraph gen decode --layers 512 | cgraph rewrite - -o decode512.graph.relax
   cgraph gen chain --length 1000 -o chain1000.relax
 """
@@ -1123,8 +1121,8 @@ Examples:
 @click.argument("kind", type=click.Choice(["decode", "chain"]))
 @click.option("--layers", type=click.IntRange(min=1), default=32, show_default=True)
 @click.option("--kernels-per-layer", type=click.IntRange(min=1), default=12, show_default=True)
-@click.option("--functions", callback=_csv, default="decode", show_default=True,
-              metavar="NAME,...", help="prefill and/or decode.")
+@_function_option("The functions to write: prefill and/or decode (default: decode).",
+                  default=("decode",))
 @click.option("--hidden", type=click.IntRange(min=1), default=4096, show_default=True,
               help="Hidden size (tensors are 1 x hidden, weights hidden x hidden, float16).")
 @click.option("--max-seq", type=click.IntRange(min=1), default=128, show_default=True,
@@ -1150,7 +1148,7 @@ def gen_command(kind, layers, kernels_per_layer, functions, hidden, max_seq, see
     unknown = [f for f in functions if f not in ("prefill", "decode")]
     if unknown:
         raise click.BadParameter(f"unknown function {', '.join(unknown)} (prefill, decode)",
-                                 param_hint="--functions")
+                                 param_hint="--function")
     text = decode_module(layers, kernels_per_layer, seed, tuple(functions), hidden, max_seq)
     write_text(output, text)
 

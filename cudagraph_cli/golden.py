@@ -18,6 +18,7 @@ from collections import namedtuple
 from . import api
 from .diagnostics import SourceError
 
+
 class UpdateResult(namedtuple("UpdateResult", "got expected status difference error diff",
                               defaults=(None, None, None))):
     """One pair of `cgraph check --update`. `status`: "ok" (equal: untouched), "updated"
@@ -106,13 +107,6 @@ def write_golden(path: str, text: str, make_dirs: bool = False) -> None:
         except OSError as e:
             raise SourceError(f"cannot write: {e.strerror or e}", filename=path) from None
     write_text(path, text)
-
-
-def update_exit_status(results) -> int:
-    """0 when every golden now equals its GOT; 1 when a pair could not be updated (its GOT is
-    missing); 2 when a file could not be read, parsed or written."""
-    statuses = {r.status for r in results}
-    return 2 if "error" in statuses else 1 if "missing" in statuses else 0
 
 
 # ---- the review: a diff of canonical texts ------------------------------------------------

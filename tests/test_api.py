@@ -89,7 +89,7 @@ def test_unknown_function_names():
     cudagraph_cli.api.check_functions(module, ("main",), "s.relax")
     with pytest.raises(UnknownName) as info:
         cudagraph_cli.api.check_functions(module, ("main", "decode"), "s.relax")
-    assert str(info.value) == "no Relax function named decode in s.relax"
+    assert str(info.value) == "no Relax function named decode in s.relax (it has main)"
     got = run_cli("rewrite", str(SAMPLE), "--functions", "main,decode")
     assert got.returncode == 2 and str(info.value).replace("s.relax", str(SAMPLE)) in \
         got.stderr.decode()

@@ -177,7 +177,7 @@ FLOORS = (
     ("exec",),                                # the NumPy reference executor, verify
     ("cuda",),                                # the GPU stack
     ("report",),                              # diff facts and views (a run's view: cuda)
-    ("api", "tvm", "gen", "fileio", "golden", "pytest_plugin", ""),  # the library's top
+    ("api", "commands", "tvm", "gen", "fileio", "golden", "pytest_plugin", ""),  # the library's top
     ("cli",),                                 # the click command line over it
     ("__main__",),
 )

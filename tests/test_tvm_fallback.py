@@ -22,27 +22,7 @@ from conftest import REAL_SAMPLES
 
 pytestmark = pytest.mark.tvm
 
-# Two modules cgraph cannot read, each a different function (so two different messages).
-UNREADABLE = ['''
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((2,), "float32"), s: R.Shape(["n"])):
-        n = T.int64()
-        y = R.add(x, x)
-        z = R.multiply(y, y)
-        p = R.prim_value(T.popcount(n))
-        return (z, p)
-''', '''
-@I.ir_module
-class Module:
-    @R.function
-    def forward(a: R.Tensor((4,), "float32"), s: R.Shape(["m"])):
-        m = T.int64()
-        b = R.subtract(a, a)
-        q = R.prim_value(T.popcount(m) + 1)
-        return (b, q)
-''']
+from unreadable_modules import UNREADABLE
 
 # Each option TVM's pass has no counterpart of; with any of them, no fallback.
 NOT_DEFAULT = [dict(min_kernels=2), dict(exclude=("fused_*",)), dict(functions=("main",)),

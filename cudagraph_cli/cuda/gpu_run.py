@@ -39,7 +39,7 @@ from .cuda_driver import DriverError, device_facts, open_driver
 @dataclass
 class RunOptions:
     device: int = 0
-    calls: int = 3
+    calls: int | None = None  # None: default_calls(shapes), `cgraph run --device N`'s default
     seed: int = 0
     shapes: dict = field(default_factory=dict)
     warmup: int = 20
@@ -48,6 +48,17 @@ class RunOptions:
     kernels_source: str | None = None
     kernels_name: str = "user-kernels.cu"
     progress: bool = False
+
+    def __post_init__(self):
+        if self.calls is None:
+            self.calls = default_calls(self.shapes)
+
+
+def default_calls(shapes: dict | None) -> int:
+    """Calls of each function on a GPU when none are asked for: 3, or twice the longest list
+    of --shape values, so that every value is captured and then replayed at least once."""
+    values = max((len(v) for v in (shapes or {}).values()), default=1)
+    return max(3, 2 * values)
 
 
 @dataclass

@@ -105,7 +105,7 @@ REASON_CODES = {
                      "allocates, synchronises, copies to the host or keeps host state: the "
                      "capture-safety table), or one unknown under --strict-extern",
     "min-kernels": "its region has fewer kernel launches than --min-kernels",
-    "function-not-selected": "the function is not in --functions",
+    "function-not-selected": "the function is not in --function",
     "open-dataflow-region": "TVM leaves a region still open at the end of the function "
                             "(opened in a dataflow block) unlifted",
     "dataflow-block": "it, or an argument, is bound in a dataflow block, where nothing is "
@@ -147,7 +147,7 @@ class Explainer:
         callee = callee_name(b.value) if isinstance(b.value, ir.Call) else None
         if o.cause == "function-not-selected":
             return Reason(o.function, b, o.cause, f"the function '{o.function}' is not in "
-                          "--functions", (o.function,))
+                          "--function", (o.function,))
         if o.cause == "open-dataflow-region":
             return Reason(o.function, b, o.cause, f"'{callee}': TVM leaves a region still open "
                           "at the end of the function (opened in a dataflow block) unlifted",

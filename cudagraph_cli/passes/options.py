@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 from dataclasses import dataclass, field
 
 
@@ -34,9 +35,37 @@ class Check(enum.Enum):
 
 
 def _option(default, flag: str, help: str, metavar: str | None = None,
-            minimum: int | None = None, parse=None):
+            minimum: int | None = None, parse=None, aliases: tuple = ()):
     return field(default=default, metadata=dict(flag=flag, help=help, metavar=metavar,
-                                                minimum=minimum, parse=parse))
+                                                minimum=minimum, parse=parse, aliases=aliases))
+
+
+class OptionError(ValueError):
+    """A value the options refuse, in two wordings of one message: `str(e)` names the fields
+    and `RewriteOptions.tvm_compat()`, as a Python caller wrote them (`min_kernels must be an
+    integer of at least 1, not 'abc'`); `e.for_flags` names the flags and `--compat tvm`, as a
+    command-line user typed them (`--min-kernels must be ...`). `template` holds `{subject}`
+    (the fields, joined by "and") and may hold `{compat}`."""
+
+    def __init__(self, template: str, *fields: str):
+        self.template, self.fields = template, fields
+        super().__init__(self.worded(fields, "RewriteOptions.tvm_compat()"))
+
+    @property
+    def for_flags(self) -> str:
+        return self.worded([flag_of(f) for f in self.fields], "--compat tvm")
+
+    def worded(self, subjects, compat: str) -> str:
+        # Replaced in one pass: a value quoted in the message may hold the braces.
+        return re.sub(r"\{(subject|compat)\}",
+                      lambda m: " and ".join(subjects) if m.group(1) == "subject" else compat,
+                      self.template)
+
+
+def flag_of(field_name: str) -> str:
+    """The command-line flag of a RewriteOptions field (the field's name if it has none)."""
+    found = next((f for f in option_fields() if f.name == field_name), None)
+    return found.metadata["flag"] if found is not None else field_name
 
 
 def parse_count(text: str) -> int:
@@ -44,35 +73,37 @@ def parse_count(text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise ValueError(f"min_kernels (--min-kernels) must be an integer of at least 1, "
-                         f"not {text!r}") from None
+        raise OptionError(f"{{subject}} must be an integer of at least 1, not {text!r}",
+                          "min_kernels") from None
 
 
 def split_names(text: str) -> tuple:
-    """One `--functions` value: comma-separated names."""
+    """One `--function` value: a name, or names separated by commas."""
     names = tuple(v.strip() for v in text.split(",") if v.strip())
     if not names:
-        raise ValueError("expected a comma-separated list of function names")
+        raise OptionError(f"{{subject}} expects NAME or NAME,NAME,..., not {text!r}",
+                          "functions")
     return names
 
 
 def parse_capture_symbolic(text: str) -> tuple[str, int | None]:
-    """`VAR` or `VAR:MAX` (one `--capture-symbolic` value) -> (VAR, MAX or None). ValueError,
-    with one line saying what is wrong, for anything else."""
+    """`VAR` or `VAR:MAX` (one `--capture-symbolic` value) -> (VAR, MAX or None). OptionError
+    (a ValueError), with one line saying what is wrong, for anything else."""
     name, sep, bound = text.partition(":")
     name = name.strip()
     if not name.isidentifier():
-        raise ValueError(f"expected VAR or VAR:MAX, a symbolic variable's name and an optional "
-                         f"positive bound, not {text!r}")
+        raise OptionError(f"{{subject}} expects VAR or VAR:MAX, a symbolic variable's name and "
+                          f"an optional positive bound, not {text!r}", "capture_symbolic")
     if not sep:
         return name, None
     try:
         value = int(bound.strip())
     except ValueError:
-        raise ValueError(f"the bound of {name} must be a positive integer, not "
-                         f"{bound.strip()!r}") from None
+        raise OptionError(f"{{subject}}: the bound of {name} must be a positive integer, not "
+                          f"{bound.strip()!r}", "capture_symbolic") from None
     if value < 1:
-        raise ValueError(f"the bound of {name} must be a positive integer, not {value}")
+        raise OptionError(f"{{subject}}: the bound of {name} must be a positive integer, not "
+                          f"{value}", "capture_symbolic")
     return name, value
 
 
@@ -87,18 +118,17 @@ def capture_symbolic_values(values) -> tuple:
             name, bound = v
             if not isinstance(name, str) or not name.isidentifier() or \
                     (bound is not None and (not isinstance(bound, int) or bound < 1)):
-                raise ValueError(f"expected (VAR, MAX or None) with MAX a positive integer, "
-                                 f"not {v!r}")
+                raise OptionError(f"{{subject}} expects (VAR, MAX or None) with MAX a positive "
+                                  f"integer, not {v!r}", "capture_symbolic")
             v = (name, bound)
         if any(name == v[0] for name, _ in out):
-            raise ValueError(f"{v[0]} is given twice")
+            raise OptionError(f"{{subject}}: {v[0]} is given twice", "capture_symbolic")
         out.append(v)
     return tuple(out)
 
 
-TRUST_WITHOUT_TABLE = ("--trust-extern and --strict-extern (trust_extern, strict_extern) act on "
-                       "the capture-safety table (correction 8), which --compat tvm "
-                       "(RewriteOptions.tvm_compat()) turns off")
+TRUST_WITHOUT_TABLE = ("{subject} act on the capture-safety table (correction 8), which "
+                       "{compat} turns off")
 
 
 def names_value(field_name: str, value) -> tuple:
@@ -109,12 +139,12 @@ def names_value(field_name: str, value) -> tuple:
     try:
         items = tuple(value)
     except TypeError:
-        raise ValueError(f"{field_name} must be a name or a sequence of names, not "
-                         f"{value!r}") from None
+        raise OptionError(f"{{subject}} must be a name or a sequence of names, not {value!r}",
+                          field_name) from None
     for item in items:
         if not isinstance(item, str) or not item:
-            raise ValueError(f"{field_name} must hold names (non-empty strings), not "
-                             f"{item!r}")
+            raise OptionError(f"{{subject}} must hold names (non-empty strings), not {item!r}",
+                              field_name)
     return items
 
 
@@ -129,8 +159,10 @@ class RewriteOptions:
                                metavar="N", minimum=1, parse=parse_count)
     exclude: tuple = _option((), "--exclude", "Never capture calls to PrimFuncs / packed "
                              "functions matching GLOB (repeatable).", metavar="GLOB")
-    functions: tuple | None = _option(None, "--functions", "Rewrite only these functions.",
-                                      metavar="NAME,...", parse=split_names)
+    functions: tuple | None = _option(None, "--function", "Rewrite only these functions "
+                                      "(repeatable, or NAME,NAME,...; --functions too).",
+                                      metavar="NAME", parse=split_names,
+                                      aliases=("--functions",))
     # Correction 8's table (passes/capture_safety.toml): which external functions a graph may
     # capture. Neither flag does anything with the correction off (--compat tvm).
     trust_extern: tuple = _option((), "--trust-extern", "Capture calls to external functions "
@@ -194,7 +226,8 @@ class RewriteOptions:
     def compat(cls, name: str, **options) -> "RewriteOptions":
         """The options of `--compat NAME`: "cgraph" (the default) or "tvm"."""
         if name not in COMPAT_MODES:
-            raise ValueError(f"unknown compat mode {name!r} (one of {', '.join(COMPAT_MODES)})")
+            raise OptionError(f"unknown {{subject}} mode {name!r} (one of "
+                              f"{', '.join(COMPAT_MODES)})", "compat")
         return cls.tvm_compat(**options) if name == "tvm" else cls(**options)
 
     def __post_init__(self):
@@ -205,34 +238,34 @@ class RewriteOptions:
         set_field = object.__setattr__
         m = self.min_kernels
         if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-            raise ValueError(f"min_kernels (--min-kernels) must be an integer of at least 1, "
-                             f"not {m!r}")
+            raise OptionError(f"{{subject}} must be an integer of at least 1, not {m!r}",
+                              "min_kernels")
         for name in ("exclude", "trust_extern"):
             set_field(self, name, names_value(name, getattr(self, name)))
         if self.functions is not None:
             functions = names_value("functions", self.functions)
             if not functions:
-                raise ValueError("functions (--functions) names no function: give None "
-                                 "for all")
+                raise OptionError("{subject} names no function: give None for all",
+                                  "functions")
             set_field(self, "functions", functions)
         for f in dataclasses.fields(self):
             if (f.metadata.get("correction") or f.name == "strict_extern") and \
                     not isinstance(getattr(self, f.name), bool):
-                raise ValueError(f"{f.name} must be True or False, not "
-                                 f"{getattr(self, f.name)!r}")
+                raise OptionError(f"{{subject}} must be True or False, not "
+                                  f"{getattr(self, f.name)!r}", f.name)
         if not isinstance(self.check, Check):
-            raise ValueError(f"check must be a Check, not {self.check!r}")
+            raise OptionError(f"{{subject}} must be a Check, not {self.check!r}", "check")
         values = self.capture_symbolic
         if isinstance(values, str):
             values = (values,)
         elif not hasattr(values, "__iter__"):
-            raise ValueError(f"capture_symbolic must be a sequence of VAR or VAR:MAX items, "
-                             f"not {values!r}")
+            raise OptionError(f"{{subject}} must be a sequence of VAR or VAR:MAX items, not "
+                              f"{values!r}", "capture_symbolic")
         set_field(self, "capture_symbolic", capture_symbolic_values(values))
         if not self.capture_safety and (self.trust_extern or self.strict_extern):
             # Both act on correction 8's verdicts, which the option turns off: accepted, they
             # would do nothing, and the user would believe they had.
-            raise ValueError(TRUST_WITHOUT_TABLE)
+            raise OptionError(TRUST_WITHOUT_TABLE, "trust_extern", "strict_extern")
 
     @property
     def bounds(self) -> dict[str, int]:

@@ -140,13 +140,15 @@ class ModuleFacts:
         counts = [f.graphs_at_most for f in self.functions]
         return None if None in counts else sum(counts)
 
-    def only(self, function: str | None) -> "ModuleFacts":
-        """The facts of one function (`cgraph diff --function`), None: all. The memory stays
-        the module's: one shared allocation serves every function's graphs."""
-        if function is None:
+    def only(self, functions) -> "ModuleFacts":
+        """The facts of some functions (`cgraph diff --function`: a name or names), None: all.
+        The memory stays the module's: one shared allocation serves every function's
+        graphs."""
+        if functions is None:
             return self
-        others = tuple(f"{f.name}: " for f in self.functions if f.name != function)
-        return ModuleFacts(self.name, [f for f in self.functions if f.name == function],
+        keep = {functions} if isinstance(functions, str) else set(functions)
+        others = tuple(f"{f.name}: " for f in self.functions if f.name not in keep)
+        return ModuleFacts(self.name, [f for f in self.functions if f.name in keep],
                            self.static_bytes, self.unshared_bytes,
                            [n for n in self.notes if not n.startswith(others)])
 

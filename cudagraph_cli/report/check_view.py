@@ -73,21 +73,32 @@ def summary_line(results) -> str:
             f"{n['differs']} differ, {n['error']} error, {n['missing']} missing")
 
 
+def error_json(err) -> dict:
+    """A SourceError as a pair's `error` entry: its file, line and column (null where it is
+    about the file as a whole) and message."""
+    loc = err.loc if err.loc.line > 0 else None
+    return {"file": err.filename, "line": loc.line if loc else None,
+            "column": loc.col if loc else None, "message": err.message}
+
+
+def pair_json(result) -> dict:
+    """One pair's entry of the batch and --update reports (an api.PairResult or a
+    golden.UpdateResult): where it differs (or differed), its diff, its error."""
+    entry = {"got": result.got, "expected": result.expected, "status": result.status}
+    if result.difference is not None:
+        entry["difference"] = check_json(result.difference, result.got,
+                                         result.expected)["difference"]
+    if result.diff is not None:
+        entry["diff"] = "\n".join(result.diff)
+    if result.status == "error":
+        entry["error"] = error_json(result.error)
+    return entry
+
+
 def batch_json(results) -> dict:
     """The batch report (schema in docs/CLI.md): a `pairs` entry each, in order, and counts."""
-    pairs = []
-    for r in results:
-        entry = {"got": r.got, "expected": r.expected, "status": r.status}
-        if r.status == "differs":
-            entry["difference"] = check_json(r.difference, r.got, r.expected)["difference"]
-        elif r.status == "error":
-            loc = r.error.loc if r.error.loc.line > 0 else None
-            entry["error"] = {"file": r.error.filename, "line": loc.line if loc else None,
-                              "column": loc.col if loc else None,
-                              "message": r.error.message}
-        pairs.append(entry)
     n = counts(results)
-    return {"equal": n["ok"] == len(results), "pairs": pairs,
+    return {"equal": n["ok"] == len(results), "pairs": [pair_json(r) for r in results],
             "summary": {"pairs": len(results), "ok": n["ok"], "differs": n["differs"],
                         "error": n["error"], "missing": n["missing"]}}
 
@@ -108,8 +119,7 @@ def update_line(result) -> str:
     if result.status == "missing":
         return f"missing {result.expected}: no counterpart on the GOT side (left as it is)"
     if result.status == "error":
-        err = result.error
-        return f"error {at(err.filename or '<input>', err.loc)}: {one_line(err.message)}"
+        return pair_line(result)
     return f"ok {result.got} {result.expected}"
 
 
@@ -123,24 +133,36 @@ def update_summary_line(results) -> str:
 def update_json(results) -> dict:
     """The --update report (schema in docs/CLI.md): `equal` says whether every golden now
     equals its GOT."""
-    pairs = []
-    for r in results:
-        entry = {"got": r.got, "expected": r.expected, "status": r.status}
-        if r.difference is not None:
-            entry["difference"] = check_json(r.difference, r.got, r.expected)["difference"]
-        if r.diff is not None:
-            entry["diff"] = "\n".join(r.diff)
-        if r.status == "error":
-            loc = r.error.loc if r.error.loc.line > 0 else None
-            entry["error"] = {"file": r.error.filename, "line": loc.line if loc else None,
-                              "column": loc.col if loc else None,
-                              "message": r.error.message}
-        pairs.append(entry)
     n = counts(results, UPDATE_STATUSES)
     return {"updated": True,
             "equal": n["missing"] == 0 and n["error"] == 0,
-            "pairs": pairs,
+            "pairs": [pair_json(r) for r in results],
             "summary": {"pairs": len(results), **n}}
+
+
+# ---- a CheckRun (commands.check), whatever its mode ------------------------------------------
+
+def run_json(run) -> dict:
+    """The JSON report of a commands.CheckRun: one pair's (`check_json`, with its `diff` when
+    reviewed), the batch's or --update's."""
+    results = run.results
+    if run.mode == "pair":
+        (result,), (a, b) = results, run.sources
+        report = check_json(result.difference, a.name, b.name)
+        if result.diff is not None:
+            report["diff"] = "\n".join(result.diff)
+        return report
+    return update_json(results) if run.mode == "update" else batch_json(results)
+
+
+def result_line(run, result) -> str:
+    """The line of one result of a batch or --update CheckRun."""
+    return update_line(result) if run.mode == "update" else pair_line(result)
+
+
+def summary(run) -> str:
+    """The last line of a batch or --update CheckRun."""
+    return (update_summary_line if run.mode == "update" else summary_line)(run.results)
 
 
 # ---- --diff: the review -----------------------------------------------------------------------

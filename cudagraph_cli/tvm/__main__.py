@@ -5,7 +5,7 @@ RewriteCUDAGraph in place of TVM's (use_in_tvm.py, `run_with_cgraph`).
     python -m cudagraph_cli.tvm -- python -m mlc_llm compile ...
     python -m cudagraph_cli.tvm --min-kernels 2 -- python build_my_model.py --out lib.so
 
-OPTIONS are `cgraph rewrite`'s (--min-kernels, --exclude, --functions, --trust-extern,
+OPTIONS are `cgraph rewrite`'s (--min-kernels, --exclude, --function, --trust-extern,
 --strict-extern, --capture-symbolic, --compat), made from RewriteOptions' fields and checked
 by it, and --on-fallback warn|error (what happens where cgraph cannot read a module: TVM's own
 pass, warned of, with the default options only; or a refusal). The exit status is the
@@ -44,13 +44,14 @@ def parser() -> argparse.ArgumentParser:
                     "such command).")
     for f in option_fields():
         meta = f.metadata
+        flags = (meta["flag"], *meta["aliases"])
         if f.default is False:
-            ap.add_argument(meta["flag"], action="store_true", help=meta["help"])
-        elif f.default == ():
-            ap.add_argument(meta["flag"], action="append", default=[], metavar=meta["metavar"],
-                            help=meta["help"])
+            ap.add_argument(*flags, dest=f.name, action="store_true", help=meta["help"])
+        elif f.default == () or f.default is None:  # repeatable (None: names, or all)
+            ap.add_argument(*flags, dest=f.name, action="append", default=[],
+                            metavar=meta["metavar"], help=meta["help"])
         else:
-            ap.add_argument(meta["flag"], metavar=meta["metavar"], help=meta["help"])
+            ap.add_argument(*flags, dest=f.name, metavar=meta["metavar"], help=meta["help"])
     ap.add_argument("--compat", choices=COMPAT_MODES, default="cgraph",
                     help="tvm: TVM 0.27's exact pass (cgraph's corrections off)")
     ap.add_argument("--on-fallback", choices=ON_FALLBACK, default="warn",
@@ -72,7 +73,9 @@ def options_from(ns):
         parse = f.metadata["parse"]
         if value is None or value == []:
             continue
-        if f.default == ():
+        if f.default is None:  # names: each value NAME or NAME,NAME,..., in order, once each
+            fields[f.name] = tuple(dict.fromkeys(n for v in value for n in parse(v)))
+        elif f.default == ():
             fields[f.name] = tuple(parse(v) if parse is not None else v for v in value)
         elif parse is not None and isinstance(value, str):
             fields[f.name] = parse(value)
@@ -114,6 +117,7 @@ def is_python(word: str) -> bool:
 
 
 def main(argv: list | None = None) -> int:
+    from ..passes.options import OptionError
     from .use_in_tvm import CommandNotFound, command_runner, run_in_block
 
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -127,6 +131,9 @@ def main(argv: list | None = None) -> int:
         ns = ap.parse_args(options_argv)  # argparse's own usage errors exit 2
         options = options_from(ns)
         run = command_runner(command)
+    except OptionError as e:  # in the flags' words, as `cgraph rewrite` says it
+        print(f"{PROG}: error: {e.for_flags}", file=sys.stderr)
+        return 2
     except (LauncherUsage, ValueError, CommandNotFound, ImportError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
