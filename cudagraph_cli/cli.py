@@ -510,14 +510,6 @@ def _function_option(help_text: str, default=None):
                         help=help_text + " Repeatable, or NAME,NAME,...; --functions too.")
 
 
-def _rewritten(mod, options, source):
-    """api.rewrite, a --capture-symbolic variable the module lacks a usage error."""
-    try:
-        return api.rewrite(mod, options, source=source)
-    except api.UnknownName as e:
-        raise click.BadParameter(str(e), param_hint="--capture-symbolic") from None
-
-
 def _parsed(parse):
     """A click callback taking each value of a repeatable option through `parse` (the field's
     metadata): its OptionError is a usage error in the flag's words."""
@@ -611,7 +603,8 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
     mod, source = load_input(input_path)
     with _names_checked("--function"):
         api.check_functions(mod, options.functions, source.name)
-    out, report = _rewritten(mod, options, source)
+    with _names_checked("--capture-symbolic"):
+        out, report = api.rewrite(mod, options, source=source)
     _say_rewrite_warnings(report, source)
     if explain:
         from .report.explain_view import explanation
@@ -1018,59 +1011,42 @@ def diff_command(input_path, output_path, fmt, output, fold, summary_only, fail_
                  fail_under_captured, warn_over_graphs, fail_over_graphs, options,
                  options_given):
     from .fileio import check_output, write_text
-    from .passes.stage import wrong_stage
-    from .report.analysis import analyze
-    from .report.diff_gates import gate_failures
-    from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS, check_graph_counts
 
     inputs = (input_path,) + ((output_path,) if output_path else ())
     check_output(output, inputs=inputs)
     # The unified view is a patch of IN: its left side is IN's own bytes (line ends kept).
     mod, source, in_text = load_input_keeping_text(input_path)
-    # --function selects the functions every view shows; the rewrite is the whole module's
-    # (its graphs and slots are numbered, and its memory shared, module-wide).
+    # --function selects what every view shows; the rewrite is the module's (commands.diff).
     functions, options = options.functions, dataclasses.replace(options, functions=None)
     with _names_checked("--function"):
         # Checked before the rewrite: a misspelled name must not cost a rewrite first.
         api.check_functions(mod, functions, source.name)
+    out = out_source = out_text = None
     if output_path is not None:
         rewrite_flags = [f for f in options_given if f != "--function"]
         if rewrite_flags:
             raise click.UsageError(f"{', '.join(rewrite_flags)}: the rewrite's options apply "
                                    "to the one-file form (which rewrites IN)")
         out, out_source, out_text = load_input_keeping_text(output_path)
-        api.check_rewrite(mod, out, sources=(source, out_source))
-        out_name, report = out_source.name, None
-    else:
-        api.refuse_rewritten(mod, source)
-        out, report = _rewritten(mod, options, source)
-        out_name = out_text = None
-    # --function selects in every view, the numbers and --fail-under too (ModuleFacts.only);
-    # the memory stays the module's (one allocation for all functions).
-    facts = analyze(mod, out, report).only(functions)
-    stage = report.stage if report is not None else wrong_stage(mod)
-    if stage is not None:
-        click.echo(_warning(source, stage.loc, stage.message), err=True)
-    for loc, message in report.warnings if report is not None else ():
+    with _names_checked("--capture-symbolic"):
+        result = commands.diff(
+            mod, out, options=None if out is not None else options, functions=functions,
+            fail_under=fail_under, fail_under_captured=fail_under_captured,
+            warn_over_graphs=warn_over_graphs, fail_over_graphs=fail_over_graphs,
+            sources=(source, out_source))
+    for loc, message in result.warnings:
         click.echo(_warning(source, loc, message), err=True)
-    # The default is read here, not at import: the report modules stay out of `cgraph
-    # check`'s start-up (test_check_batch.test_what_check_imports).
-    graphs = check_graph_counts(facts, DEFAULT_WARN_OVER_GRAPHS if warn_over_graphs is None
-                                else warn_over_graphs, fail_over_graphs)
-    for w in graphs.warnings:
-        click.echo(_warning(source, w.loc, w.message()), err=True)
-    rendered = _diff_view(fmt, facts, graphs, fold, summary_only, output, functions,
-                          (source.name, in_text, mod), (out_name, out_text, out))
+    rendered = _diff_view(fmt, result, fold, summary_only, output, functions,
+                          (source.name, in_text, mod),
+                          (out_source.name if out_source else None, out_text, result.rewritten))
     if rendered is not None:
         write_text(output, rendered, inputs=inputs)
-    failures = gate_failures(facts, source.name, bool(mod.relax_functions()), fail_under,
-                             fail_under_captured, graphs)
-    for line in failures:
+    for line in result.failures:
         click.echo(line, err=True)
-    sys.exit(EXIT_CHECK_FAILED if failures else EXIT_OK)
+    sys.exit(result.exit_status)
 
 
-def _diff_view(fmt, facts, graphs, fold, summary_only, output, functions, before,
+def _diff_view(fmt, result, fold, summary_only, output, functions, before,
                after) -> str | None:
     """The diff's view as text to write, or None when it went to the terminal already.
     `before`, `after`: (name, text as read, module) of IN and OUT (OUT's name and text None
@@ -1080,8 +1056,9 @@ def _diff_view(fmt, facts, graphs, fold, summary_only, output, functions, before
     from .report.views import render_html, render_terminal, to_json
 
     (name, in_text, mod), (out_name, out_text, out) = before, after
+    facts = result.facts
     if fmt == "json":
-        return json.dumps(to_json(facts, name, graphs), indent=2) + "\n"
+        return json.dumps(to_json(facts, name, result.graphs), indent=2) + "\n"
     if fmt == "html":
         return render_html(facts, name, fold)
     if fmt == "unified":

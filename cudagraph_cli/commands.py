@@ -301,3 +301,60 @@ def run_gpu(module, given, ordinal: int, calls, seed, shapes, functions, warmup,
     except SourceError as e:
         raise api.located(e, source)
     return RunResult(ordinal, report, options.calls)
+
+
+# ---- diff -----------------------------------------------------------------------------------
+
+class DiffResult:
+    """`cgraph diff`'s result: `facts` (a ModuleFacts, of the functions selected), `graphs`
+    (the graph counts checked: report/graph_warnings.py), `warnings` ((Loc, message) located
+    in the original: a module from the wrong stage, the rewrite's, and the graph counts'),
+    `failures` (a line for each gate that fails) and `rewritten` (the module compared).
+    `exit_status`: 1 when a gate fails, else 0."""
+
+    def __init__(self, facts, graphs, warnings: list, failures: list, rewritten):
+        self.facts, self.graphs, self.warnings = facts, graphs, warnings
+        self.failures, self.rewritten = failures, rewritten
+
+    @property
+    def exit_status(self) -> int:
+        return EXIT_CHECK_FAILED if self.failures else EXIT_OK
+
+
+def diff(original, rewritten=None, *, options=None, functions=None,
+         fail_under: float | None = None, fail_under_captured: float | None = None,
+         warn_over_graphs: int | None = None, fail_over_graphs: int | None = None,
+         sources: tuple = (None, None)) -> DiffResult:
+    """`cgraph diff`: api.diff's facts (the rewrite of `original` with `options`, or the given
+    `rewritten`), cut to `functions` (None: all; UnknownName for one that is no Relax
+    function: the rewrite stays the whole module's, since its graphs and slots are numbered
+    and its memory shared module-wide), the graph counts checked against `warn_over_graphs`
+    (None: report/graph_warnings.py's default) and `fail_over_graphs`, and the gates
+    (report/diff_gates.py). RequestError for options given with `rewritten`."""
+    from .passes.stage import wrong_stage
+    from .report.analysis import analyze
+    from .report.diff_gates import gate_failures
+    from .report.graph_warnings import DEFAULT_WARN_OVER_GRAPHS, check_graph_counts
+
+    source = sources[0]
+    api.check_functions(original, functions, api.source_name(source))
+    if rewritten is not None:
+        if options is not None:
+            raise RequestError("the rewrite's options apply when the original is rewritten "
+                               "(no rewritten module given)")
+        api.check_rewrite(original, rewritten, sources=sources)
+        report, stage = None, wrong_stage(original)
+    else:
+        api.refuse_rewritten(original, source)
+        rewritten, report = api.rewrite(original, options, source=source)
+        stage = report.stage
+    facts = analyze(original, rewritten, report).only(functions)
+    graphs = check_graph_counts(facts, DEFAULT_WARN_OVER_GRAPHS if warn_over_graphs is None
+                                else warn_over_graphs, fail_over_graphs)
+    warnings = ([(stage.loc, stage.message)] if stage is not None else []) + \
+        (list(report.warnings) if report is not None else []) + \
+        [(w.loc, w.message()) for w in graphs.warnings]
+    failures = gate_failures(facts, api.source_name(source),
+                             bool(original.relax_functions()), fail_under,
+                             fail_under_captured, graphs)
+    return DiffResult(facts, graphs, warnings, failures, rewritten)

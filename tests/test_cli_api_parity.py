@@ -187,15 +187,34 @@ def test_verify_and_run_take_function_as_rewrite_does():
 
 # ---- diff ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [(), ("--function", "decode"), ("--min-kernels", "2")])
-def test_diff(args):
+@pytest.mark.parametrize("args,kwargs", [
+    ((), {}),
+    (("--function", "decode"), dict(functions=("decode",))),
+    (("--min-kernels", "2"), dict(options=RewriteOptions(min_kernels=2))),
+    (("--fail-under", "0.99", "--fail-over-graphs", "1"),
+     dict(fail_under=0.99, fail_over_graphs=1)),
+    (("--warn-over-graphs", "1",), dict(warn_over_graphs=1)),
+])
+def test_diff(args, kwargs):
     code, got = cli_json("diff", PREFILL_DECODE, *args)
-    options = RewriteOptions(min_kernels=2) if "--min-kernels" in args else None
-    facts = api.diff(api.load(PREFILL_DECODE), options=options,
-                     sources=(api.read(PREFILL_DECODE), None))
-    if "--function" in args:
-        facts = facts.only(["decode"])
-    assert (code, got) == (0, views.to_json(facts, str(PREFILL_DECODE)))
+    source = api.read(PREFILL_DECODE)
+    result = commands.diff(api.loads(source.text, name=source.name), sources=(source, None),
+                           **kwargs)
+    assert (code, got) == (result.exit_status,
+                           views.to_json(result.facts, source.name, result.graphs))
+    assert code == (1 if "--fail-under" in args else 0)
+
+
+def test_diff_of_a_given_rewrite():
+    a, b = api.read(BEFORE), api.read(EXPECTED)
+    result = commands.diff(api.loads(a.text, name=a.name), api.loads(b.text, name=b.name),
+                           sources=(a, b), fail_under_captured=1.0)
+    code, got = cli_json("diff", BEFORE, EXPECTED, "--fail-under-captured", "1")
+    assert (code, got) == (result.exit_status, views.to_json(result.facts, a.name,
+                                                             result.graphs))
+    with pytest.raises(commands.RequestError):
+        commands.diff(api.load(BEFORE), api.load(EXPECTED), options=RewriteOptions())
+    assert cgraph("diff", BEFORE, EXPECTED, "--min-kernels", "2").exit_code == 2
 
 
 # ---- run ------------------------------------------------------------------------------------

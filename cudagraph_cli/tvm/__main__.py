@@ -40,8 +40,9 @@ def parser() -> argparse.ArgumentParser:
                     "MODULE`, -m MODULE, or a Python file) in this process with cgraph's "
                     "RewriteCUDAGraph in place of TVM's wherever it calls "
                     "tvm.relax.transform.RewriteCUDAGraph(). TVM's own pass is back when the "
-                    "command ends; the exit status is the command's (2: a bad option or no "
-                    "such command).")
+                    "command ends; the exit status is the command's (2: a bad option, no "
+                    "such command, or a CgraphPassError such as a module cgraph cannot read "
+                    "with options TVM's pass would ignore; 3: cgraph's own bug).")
     for f in option_fields():
         meta = f.metadata
         flags = (meta["flag"], *meta["aliases"])
