@@ -1,8 +1,10 @@
-"""The `cgraph` command line. Thin: parse arguments, call the library, print.
+"""The `cgraph` command line. Thin: parse arguments, call the library, print. Each command's
+policy (its modes, defaults and exit status) is the library's (commands.py, api.py); here
+are the options, the help, the views chosen, and the error layer.
 
-Exit status: 0 ok; 1 a check failed (modules differ, text not formatted); 2 usage or input
-error (a located one-line message on stderr, never a traceback); 3 internal error (a bug:
-set CGRAPH_DEBUG=1 for the traceback).
+Exit status (commands.py): 0 ok; 1 a check failed (modules differ, text not formatted); 2
+usage or input error (a located one-line message on stderr, never a traceback); 3 internal
+error (a bug: set CGRAPH_DEBUG=1 for the traceback).
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def internal_error(e: Exception) -> str:
             "traceback)")
 
 
-load_input = commands.load_with_source
+load_input = commands.load_with_source  # (module, its Source) of an input file
 
 
 def load_input_keeping_text(path: str) -> tuple:
@@ -86,9 +88,6 @@ def load_input_keeping_text(path: str) -> tuple:
     raw = api.read(path, keep_line_ends=True)
     source = api.Source(raw.name, raw.text.replace("\r\n", "\n"))
     return api.loads(source.text, name=source.name), source, raw.text
-
-
-_CommandError = commands.CommandError  # `cgraph: error: MESSAGE`, exit 2
 
 
 def _say_error(err: SourceError) -> None:
@@ -152,7 +151,7 @@ class _Group(click.Group):
             ctx.exit(EXIT_OK)
         except SourceError as e:
             self.fail(ctx, e.message, e, EXIT_INPUT_ERROR)
-        except _CommandError as e:
+        except commands.CommandError as e:  # `cgraph: error: MESSAGE`
             self.fail(ctx, str(e), None, EXIT_INPUT_ERROR)
         except commands.RequestError as e:
             self.fail_usage(ctx, click.UsageError(str(e)))
@@ -915,7 +914,7 @@ def kernels_command(input_path: str, output: str, arch: str):
     try:
         kernels = lower_module(mod, source.name, arch)
     except TvmUnavailable as e:
-        raise _CommandError(str(e)) from None
+        raise commands.CommandError(str(e)) from None
     except SourceError as e:
         raise api.located(e, source)
     write_text(output, kernels.source, inputs=(input_path,))

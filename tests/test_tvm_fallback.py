@@ -196,6 +196,20 @@ def test_routes_that_disagree_are_cgraphs_bug(tvm, monkeypatch, tvms_pass_must_n
     assert "a fault only the in-memory route has" in str(raised.value)
 
 
+def test_a_crash_of_cgraphs_is_its_bug_not_a_fallback(tvm, monkeypatch, tvms_pass_must_not_run):
+    from cudagraph_cli.tvm import CgraphInternalError
+
+    def crash(mod):
+        raise KeyError("a node cgraph's reader forgot")
+
+    mod = readable(tvm)
+    monkeypatch.setattr("cudagraph_cli.tvm.from_tvm.read_module", crash)
+    # (the cause does not cross TVM's C++ around the pass: the message carries it)
+    with pytest.raises(CgraphInternalError, match="internal error: KeyError: .a node cgraph's "
+                                                  "reader forgot"):
+        run_pass(tvm, mod)
+
+
 def test_metadata_numbering_mismatch_is_cgraphs_bug(tvm, monkeypatch, tvms_pass_must_not_run):
     import cudagraph_cli.tvm.rewrite_pass as rewrite_pass
     from cudagraph_cli.tvm import CgraphInternalError

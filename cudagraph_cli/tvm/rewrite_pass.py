@@ -171,6 +171,14 @@ def rewrite_module(mod, options=None, on_fallback: str = "warn"):
         raise
     except CgraphPassError as e:
         return tvms_pass_instead(mod, e, options, on_fallback)
+    except RecursionError:
+        # What `cgraph` calls input nested too deeply (exit 2): a module it cannot read.
+        return tvms_pass_instead(mod, CgraphPassError(f"{SCRIPT_NAME}: error: input nested "
+                                                      "too deeply"), options, on_fallback)
+    except Exception as e:  # noqa: BLE001 -- what no module should cause: a bug of cgraph's
+        raise CgraphInternalError(f"internal error: {type(e).__name__}: {e} (a bug of "
+                                  "cgraph's, not the module's: TVM's pass is not run in its "
+                                  "place)") from e
 
 
 def options_tvm_ignores(options) -> list[str]:
