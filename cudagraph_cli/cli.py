@@ -592,8 +592,9 @@ def _rewrite_options(note: str = "", helps: dict | None = None):
 @click.option("--explain", is_flag=True,
               help="Print, on stderr, why each kernel launch left outside a graph is there.")
 @click.option("--verify", "verify_calls", is_flag=True,
-              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit 1 "
-                   "if it computes something else. -o is checked first.")
+              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit "
+                   "as verify does: 1 if it computes something else, 2 if it cannot run. -o is "
+                   "checked first.")
 def rewrite_command(input_path, output, dialect, options, options_given, explain,
                     verify_calls):
     from .fileio import check_output, write_text

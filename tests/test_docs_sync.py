@@ -125,6 +125,24 @@ def test_the_options_table_lists_the_options_rewriteoptions_makes():
         **{f.metadata["flag"]: f.name for f in option_fields()}, "--compat": "the corrections"}
 
 
+# ---- exit statuses -------------------------------------------------------------------------
+
+def test_the_exit_statuses_are_the_commands_own():
+    """docs/CLI.md's table and `cgraph --help`'s line name the statuses commands.py defines."""
+    from cudagraph_cli import commands
+    from cudagraph_cli.cli import EXIT_INTERRUPTED, MAIN_HELP
+
+    text = (ROOT / "docs" / "CLI.md").read_text(encoding="utf-8")
+    table = text[text.index("## Exit status"):]
+    table = table[:table.index("\n## ")]
+    codes = {int(c) for c in re.findall(r"^\| (\d+) \|", table, re.M)}
+    defined = {commands.EXIT_OK, commands.EXIT_CHECK_FAILED, commands.EXIT_INPUT_ERROR,
+               commands.EXIT_INTERNAL}
+    assert codes == defined | {EXIT_INTERRUPTED}
+    line = next(ln for ln in MAIN_HELP.splitlines() if ln.startswith("Exit status:"))
+    assert {int(c) for c in re.findall(r"(\d+) ", line)} == defined
+
+
 # ---- api.verify's kinds of difference ------------------------------------------------------
 
 def test_api_verify_names_every_kind_of_difference():
