@@ -20,7 +20,7 @@ import sys
 import click
 
 from . import __version__, api, commands
-from .commands import EXIT_CHECK_FAILED, EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_OK
+from .commands import EXIT_INPUT_ERROR, EXIT_INTERNAL, EXIT_OK
 from .diagnostics import Loc, SourceError, located_message, one_line, out_of_memory
 
 EXIT_INTERRUPTED = 130
@@ -343,14 +343,12 @@ def fmt_command(input_path: str, output: str, dialect: str | None, check_only: b
 
     if not check_only:
         check_output(output, inputs=(input_path,))
-    mod, source = load_input(input_path)
-    out = api.print_module(mod, dialect)
+    result = commands.fmt(input_path, dialect)
     if check_only:
-        if out != source.text:
-            click.echo(f"{source.name}: would be reformatted", err=True)
-            sys.exit(EXIT_CHECK_FAILED)
-        return
-    write_text(output, out, inputs=(input_path,))
+        if not result.canonical:
+            click.echo(f"{result.source.name}: would be reformatted", err=True)
+        sys.exit(result.check_status)
+    write_text(output, result.text, inputs=(input_path,))
 
 
 CHECK_HELP = """Compare two modules structurally: equal when they differ only in the names of

@@ -51,6 +51,30 @@ def pairs_exit_status(statuses) -> int:
     return EXIT_CHECK_FAILED if statuses & set(FAILED_STATUSES) else EXIT_OK
 
 
+# ---- fmt ------------------------------------------------------------------------------------
+
+class Formatted:
+    """`cgraph fmt`'s result: `text`, the module as canonical TVMScript, and `source`, what
+    was read. `check_status` (`fmt --check`): 0 when the input is canonical already, else 1."""
+
+    def __init__(self, text: str, source: api.Source):
+        self.text, self.source = text, source
+
+    @property
+    def canonical(self) -> bool:
+        return self.text == self.source.text
+
+    @property
+    def check_status(self) -> int:
+        return EXIT_OK if self.canonical else EXIT_CHECK_FAILED
+
+
+def fmt(path: str, dialect: str | None = None) -> Formatted:
+    """`cgraph fmt` of a file (`-`: standard input): read, checked, printed canonically."""
+    module, source = load_with_source(path)
+    return Formatted(api.print_module(module, dialect), source)
+
+
 # ---- check ----------------------------------------------------------------------------------
 
 class CheckRun:

@@ -31,16 +31,16 @@ def cli_json(*args) -> tuple[int, dict]:
 # ---- fmt ------------------------------------------------------------------------------------
 
 def test_fmt(tmp_path):
-    code, out, _ = cgraph("fmt", BEFORE)
-    assert (code, out) == (0, api.print_module(api.load(BEFORE)))
-    # --check: canonical text or not, the library's printing decides both
-    unformatted = tmp_path / "x.relax"
+    code, out, _ = cgraph("fmt", BEFORE, "--dialect", "legacy")
+    assert (code, out) == (0, commands.fmt(str(BEFORE), "legacy").text)
+    assert out == api.print_module(api.load(BEFORE), "legacy")
+    # --check: the exit status is the library's, canonical or not
+    canonical, unformatted = tmp_path / "canonical.relax", tmp_path / "x.relax"
+    canonical.write_text(api.print_module(api.load(BEFORE)))
     unformatted.write_text(BEFORE.read_text().replace("    ", "  "))
-    for path in (unformatted, tmp_path / "canonical.relax"):
-        if not path.exists():
-            path.write_text(api.print_module(api.load(BEFORE)))
-        canonical = api.print_module(api.load(path)) == api.read(path).text
-        assert cgraph("fmt", "--check", path).exit_code == (0 if canonical else 1)
+    for path, status in ((canonical, 0), (unformatted, 1)):
+        assert cgraph("fmt", "--check", path).exit_code == \
+            commands.fmt(str(path)).check_status == status
 
 
 # ---- check: one pair, a batch, --list, --diff, --update ------------------------------------
