@@ -40,9 +40,10 @@ class UnknownName(ValueError):
 
 
 class OverBound(ValueError):
-    """A value given for a symbolic variable (--shape) over the bound a function declares for
-    it (its `tir_var_upper_bound` attribute): the memory plan sized the storages for the
-    bound, so the run would only fail later, inside, with a view that does not fit."""
+    """A value given for a symbolic variable (--shape) outside the range a function declares
+    for it: over its `tir_var_upper_bound` (the memory plan sized the storages for the bound,
+    so the run would only fail later, inside, with a view that does not fit), or under its
+    least value (`tir_var_lower_bound`; 1, or 0 where `tir_non_negative_var` names it)."""
 
 
 def read(path: str | os.PathLike, keep_line_ends: bool = False) -> Source:
@@ -252,12 +253,14 @@ def check_shapes(module, shapes: dict | None, source_name: str,
                  functions: list[str] | None = None) -> None:
     """UnknownName unless each name in `shapes` is a symbolic variable the parameters of the
     public functions that run (`functions`, None: all) have: a misspelled name would
-    otherwise silently leave the default values in place. OverBound for a value over a
-    function's `tir_var_upper_bound` for that variable."""
+    otherwise silently leave the default values in place. OverBound for a value outside a
+    function's range for that variable (passes/ranges.py): over its `tir_var_upper_bound`,
+    under its `tir_var_lower_bound`, or 0 where `tir_non_negative_var` does not allow it."""
     if not shapes:
         return
     from .exec.functions import public_functions
     from .ir import sinfo_prim_vars
+    from .passes.ranges import FunctionRanges
 
     run = [f for f in public_functions(module) if functions is None or f.name in functions]
     params_vars = {f.name: {v.name for p in f.params for v in sinfo_prim_vars(p.sinfo)}
@@ -272,15 +275,25 @@ def check_shapes(module, shapes: dict | None, source_name: str,
         raise UnknownName(f"no symbolic variable named {', '.join(unknown)} in {source_name} "
                           f"({has})")
     for name, values in shapes.items():
-        over = [(f.name, bound) for f in run if name in params_vars[f.name]
-                for bound in [f.upper_bounds().get(name)]
-                if bound is not None and any(v > bound for v in values)]
+        ranges = [(f, FunctionRanges(f).of(name)) for f in run if name in params_vars[f.name]]
+        over = [(f.name, r.most) for f, r in ranges
+                if r.most is not None and any(v > r.most for v in values)]
         if over:
             tightest = min(bound for _, bound in over)
             value = next(v for v in values if v > tightest)
             whose = " and ".join(f"{f}'s" for f, b in over if b == tightest)
             raise OverBound(f"{name}={value} is over {whose} tir_var_upper_bound "
                             f"({name} <= {tightest}) in {source_name}")
+        under = [(f, r.least) for f, r in ranges if any(v < r.least for v in values)]
+        if under:
+            tightest = max(least for _, least in under)
+            value = next(v for v in values if v < tightest)
+            at = [f for f, least in under if least == tightest]
+            whose = " and ".join(f"{f.name}'s" for f in at)
+            why = "tir_var_lower_bound" if name in at[0].lower_bounds() else \
+                "least value (a dimension is at least 1; tir_non_negative_var allows 0)"
+            raise OverBound(f"{name}={value} is under {whose} {why} ({name} >= {tightest}) "
+                            f"in {source_name}")
 
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,

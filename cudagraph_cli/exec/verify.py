@@ -23,8 +23,8 @@ when the bound holds (exec/guard_check.py; a difference of kind "guard": the gua
 the branches swapped).
 
 Once the modules are equal, a second run on fresh executors takes each bounded variable that
-`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (bound_values,
-bounds_run): in terms alone (TermsBackend) unless the host reads bytes a kernel computed, then
+`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (its least and
+the value after, within its range: bound_values, bounds_run): in terms alone (TermsBackend) unless the host reads bytes a kernel computed, then
 with bytes. A tensor or view the rewritten module cannot place, in a call the original ran,
 is a difference of kind "shape" (in the first run too).
 
@@ -52,11 +52,12 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
+from ..passes.ranges import Range, module_ranges
 from .backend import CpuBackend, DoesNotFit, ExecError
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
-from .guard_check import check_guards, guard_values, upper_bounds
+from .guard_check import check_guards, guard_values
 from .handlers.cuda_graph import GraphRuntime
 from .interpreter import Executor
 from .ownership import OwnershipCheck
@@ -124,7 +125,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         names = [n for n in names if n in functions]
     guards = [g for g in find_guards(rewritten) if g.function in names]
     given = shapes or {}
-    picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
+    picked = {k: v for k, v in guard_values(guards, module_ranges(original, names)).items()
               if k not in given}
     shapes = {**picked, **given}
     if picked:
@@ -181,21 +182,20 @@ BOUND_CALLS = 3
 def bound_values(original: ir.Module, names: list, given: dict,
                  guards: list) -> dict[str, list[int]]:
     """The values of the bounds run, for each variable `given` (--shape) does not set whose
-    bounds reach past 2: 2, the bound of its guard (`--capture-symbolic VAR:MAX`: the largest
-    value its graph runs at) if any, its `tir_var_upper_bound`, then 1."""
-    uppers = upper_bounds(original, names)
+    range (passes/ranges.module_ranges) reaches past 2: the value after its least (2 for a
+    dimension), the bound of its guard (`--capture-symbolic VAR:MAX`: the largest value its
+    graph runs at) if any, its `tir_var_upper_bound`, then its least (1 for a dimension, its
+    `tir_var_lower_bound`, 0 for a `tir_non_negative_var`)."""
+    ranges = module_ranges(original, names)
     thresholds: dict[str, int] = {}
     for g in guards:
         for k, t in g.bounds.items():
             thresholds.setdefault(k, t)
     out = {}
-    for k in sorted(set(uppers) | set(thresholds)):
-        top = uppers.get(k)
-        values = []
-        for v in (2, thresholds.get(k), top, 1):
-            if v is not None and v >= 1 and (top is None or v <= top) and v not in values:
-                values.append(v)
-        if k not in given and max(values) > 2:
+    for k in sorted({k for k, r in ranges.items() if r.most is not None} | set(thresholds)):
+        r = ranges.get(k, Range(1, None))
+        values = r.within((r.least + 1, thresholds.get(k), r.most, r.least))
+        if k not in given and values and max(values) > 2:
             out[k] = values
     return out
 
