@@ -16,36 +16,22 @@ from cudagraph_cli.exec.inputs import Inputs
 from cudagraph_cli.exec.verify import bound_values, verify
 from cudagraph_cli.passes.ranges import Range, module_ranges
 from cudagraph_cli.text.reader import parse_module
+from test_verify_bounds import ORIGINAL
 
-# n in {least}..64: x of n float32 values, copied through a tensor in a storage sized for 64.
-MODULE = '''@I.ir_module
-class Module:
-    @T.prim_func
-    def step(var_a: T.handle, var_b: T.handle):
-        n = T.int64()
-        a = T.match_buffer(var_a, (n,), "float32")
-        b = T.match_buffer(var_b, (n,), "float32")
-        for i in range(n):
-            b[i] = a[i] + T.float32(1)
-
-    @R.function
-    def main(x: R.Tensor(("n",), "float32")) -> R.Tensor(("n",), "float32"):
-        n = T.int64()
-        R.func_attr({{"relax.force_pure": True, "tir_var_upper_bound": {{"n": 64}}{attrs}}})
-        cls = Module
-        s = R.memory.alloc_storage(R.shape([256]), 0, "global", "float32")
-        a = R.memory.alloc_tensor(s, 0, R.shape([n]), "float32")
-        cls.step(x, a)
-        out = R.builtin.alloc_tensor(R.shape([n]), "float32", 0)
-        cls.step(a, out)
-        return out
-'''
+# test_verify_bounds's module: n in 1..64 (tir_var_upper_bound), x of n float32 values, copied
+# through a tensor in a storage sized for 64; `attrs` adds to its attributes.
+BOUNDED = '"tir_var_upper_bound": {"n": 64}'
+assert ORIGINAL.count(BOUNDED) == 1
 LOWER = ', "tir_var_lower_bound": {"n": 4}'
 NON_NEGATIVE = ', "tir_non_negative_var": ["n"]'
 
 
+def text(attrs: str = "") -> str:
+    return ORIGINAL.replace(BOUNDED, BOUNDED + attrs)
+
+
 def module(attrs: str = ""):
-    return parse_module(MODULE.format(attrs=attrs))
+    return parse_module(text(attrs))
 
 
 def test_module_ranges_read_the_three_attributes():
@@ -91,7 +77,7 @@ def test_a_guards_values_stay_within_the_range():
 ])
 def test_verify_runs_within_the_range(attrs, first, bounds):
     mod = module(attrs)
-    report = verify(mod, parse_module(MODULE.format(attrs=attrs)))
+    report = verify(mod, parse_module(text(attrs)))
     assert report.equal, report.difference
     assert report.symbolic == {"n": first}
     assert report.bounds["values"] == {"n": bounds}
