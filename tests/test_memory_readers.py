@@ -213,3 +213,47 @@ def test_spellings_name_every_handler():
     for name in ir.memory.SPELLINGS:
         table = OPERATORS if name.startswith("relax.") else FUNCTIONS
         assert name in table, name
+
+
+def test_graph_launch_reads_its_arguments_through_aliases():
+    """`args = (v, R.shape([n]))`, `key = R.shape([n])`, then a launch of `args` keyed by
+    `key`: with the function's definitions, ir.GraphLaunch reads the tuple and the key they
+    stand for (graph_cost then finds the slot the view lives in); without, there is no tuple
+    to read."""
+    aliased = KEYED.replace(
+        '        gv1: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", '
+        '(cls.capture, (v, R.shape([n])), R.prim_value(0), R.shape([n])), '
+        'sinfo_args=(R.Tuple,))\n',
+        '        args: R.Tuple({ty}, R.Shape([n])) = (v, R.shape([n]))\n'
+        '        key: R.Shape([n]) = R.shape([n])\n'
+        '        gv1: R.Tuple = R.call_builtin_with_ctx("vm.builtin.cuda_graph.run_or_capture", '
+        '(cls.capture, args, R.prim_value(0), key), sinfo_args=(R.Tuple,))\n')
+    assert aliased != KEYED
+    mod = _module(aliased, "relax.reshape")
+    main = mod.function("main")
+    defs = {b.var: b.value for b in ir.nested_bindings(main.blocks)}
+    launch_call = _binding(main, "gv1").value
+    plain = ir.GraphLaunch.of(launch_call)
+    assert type(plain.args) is ir.Var and type(plain.shape) is ir.Var
+    launch = ir.GraphLaunch.of(launch_call, defs)
+    assert type(launch.args) is ir.Tuple and launch.args.fields[0] is _binding(main, "v").var
+    assert type(launch.shape) is ir.ShapeExpr and launch.function_name == "capture"
+    assert launch.index_value == 0
+    [keyed], _ = graph_cost(mod, main)
+    assert keyed.keys[0][0] == "n" and keyed.static_bytes == {"global": 64}
+
+
+def test_the_rewrite_writes_its_launches_through_graph_launch():
+    """ir.GraphLaunch.write / ir.CachedAlloc.write make the calls ir.GraphLaunch.of /
+    ir.CachedAlloc.of read back, item for item."""
+    ret = ir.TupleSInfo(())
+    n = ir.SymVar("n")
+    x = ir.Var("x")
+    call = ir.GraphLaunch.write("cap", (x,), 3, (n,), ret)
+    launch = ir.GraphLaunch.of(call)
+    assert (launch.function_name, launch.index_value) == ("cap", 3)
+    assert launch.args.fields == (x,) and launch.shape.values == (n,)
+    assert call.sinfo_args == (ret,)
+    assert ir.GraphLaunch.of(ir.GraphLaunch.write("cap", (), 0, None, ret)).shape is None
+    alloc = ir.CachedAlloc.of(ir.CachedAlloc.write("cuda_graph_alloc", 0, ret))
+    assert (alloc.function_name, alloc.index_value) == ("cuda_graph_alloc", 0)

@@ -80,7 +80,7 @@ def test_verify_runs_within_the_range(attrs, first, bounds):
     report = verify(mod, parse_module(text(attrs)))
     assert report.equal, report.difference
     assert report.symbolic == {"n": first}
-    assert report.bounds["values"] == {"n": bounds}
+    assert report.bounds.values == {"n": bounds}
 
 
 def test_check_shapes_refuses_a_value_under_the_least():

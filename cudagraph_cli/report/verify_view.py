@@ -20,7 +20,7 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
     if result.bounds is not None:
         # The second run, at the upper bounds: its values, and "terms" (no bytes computed)
         # or "bytes" (the host reads computed bytes: why_bytes says where).
-        report["bounds_run"] = dict(result.bounds)
+        report["bounds_run"] = result.bounds.as_json()
     if d is not None:
         report["difference"] = {
             "kind": d.kind,
@@ -84,19 +84,19 @@ def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
     return text
 
 
-def bounds_text(bounds: dict | None) -> str:
+def bounds_text(bounds) -> str:
     """The line that says which values the run at the upper bounds took, and in which mode
-    (exec/verify.py, bounds_run); "" when none ran."""
+    (exec/verify.py, bounds_run: a BoundsRun); "" when none ran."""
     if bounds is None:
         return ""
-    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds["values"].items())
-    mode = ("terms only (no bytes computed)" if bounds["mode"] == "terms" else
-            "with bytes" + (f" (the host reads computed bytes: {bounds['why_bytes']})"
-                            if bounds["why_bytes"] else ""))
-    text = f"\n  at the upper bounds: {values}, {bounds['calls']} calls each, {mode}"
-    if bounds["stopped"]:
-        text += f"; stopped, the original cannot run there: {bounds['stopped']}"
-    if bounds["difference"]:
+    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds.values.items())
+    mode = ("terms only (no bytes computed)" if bounds.mode == "terms" else
+            "with bytes" + (f" (the host reads computed bytes: {bounds.why_bytes})"
+                            if bounds.why_bytes else ""))
+    text = f"\n  at the upper bounds: {values}, {bounds.calls} calls each, {mode}"
+    if bounds.stopped:
+        text += f"; stopped, the original cannot run there: {bounds.stopped}"
+    if bounds.difference:
         text += "; the difference above is this run's"
     return text
 
