@@ -16,6 +16,7 @@ from cudagraph_cli.exec.inputs import Inputs
 from cudagraph_cli.exec.verify import bound_values, verify
 from cudagraph_cli.passes.ranges import Range, module_ranges
 from cudagraph_cli.text.reader import parse_module
+from conftest import run_cli
 from test_verify_bounds import ORIGINAL
 
 # test_verify_bounds's module: n in 1..64 (tir_var_upper_bound), x of n float32 values, copied
@@ -94,3 +95,12 @@ def test_check_shapes_refuses_a_value_under_the_least():
         api.check_shapes(module(), {"n": [0]}, "m.relax")
     with pytest.raises(OverBound, match=r"n=65 is over main's tir_var_upper_bound"):
         api.check_shapes(module(NON_NEGATIVE), {"n": [65]}, "m.relax")
+
+
+def test_the_command_line_refuses_a_shape_under_the_lower_bound(tmp_path):
+    path = tmp_path / "m.relax"
+    path.write_text(text(LOWER))
+    r = run_cli("verify", str(path), str(path), "--shape", "n=1")
+    assert r.returncode == 2
+    assert b"n=1 is under main's tir_var_lower_bound (n >= 4)" in r.stderr
+    assert run_cli("run", str(path), "--device", "cpu", "--shape", "n=4").returncode == 0
