@@ -122,7 +122,6 @@ class VerifyReport:
     # What the text proves for every value within the bounds (exec/shape_facts.py)
     shapes: ModuleShapes | None = None
     bounds: BoundsRun | None = None
-    at: tuple = ()  # (function, call, its symbolic values): the call running or last run
 
     @property
     def equal(self) -> bool:
@@ -378,7 +377,7 @@ def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritte
         for _, check in owners:
             check.calling(name, call)
         prepared = driver.prepare(f, call)
-        report.at = (name, call, prepared.syms)
+        at = (name, call, prepared.syms)
         for k, v in prepared.syms.items():
             seen = report.symbolic.setdefault(k, [])
             if v not in seen:
@@ -387,7 +386,7 @@ def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritte
             out_a = driver.run(prepared, 0)
         except ExecError as e:
             # Without its traceback: its frames hold the executors' memory.
-            found.failure = RunFailure("original", e.with_traceback(None), report.at)
+            found.failure = RunFailure("original", e.with_traceback(None), at)
             return found
         graphs_b.log = []
         try:
@@ -400,7 +399,7 @@ def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritte
                 # a variable it is given): that, not the failure it leads to, is the cause.
                 cause = _ownership_difference(finding, "rewritten", after, f" (the rewritten "
                                               f"module then fails: {e.message})")
-            found.failure = RunFailure("rewritten", e.with_traceback(None), report.at, cause)
+            found.failure = RunFailure("rewritten", e.with_traceback(None), at, cause)
             return found
         found.guard = check_guards(guards, graphs_b.log, prepared.syms, name, call)
         owners[0][1].returned(graphs_a, out_a)
