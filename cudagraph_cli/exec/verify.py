@@ -98,6 +98,9 @@ class VerifyReport:
     # call order, "mode": "terms" | "bytes", "calls", "why_bytes", "difference": whether
     # report.difference is its, "stopped": why the original could not run there}.
     bounds: dict | None = None
+    # Each symbolic variable's tir_var_upper_bound, the least over the functions verified:
+    # what the text report says the shape facts were proved up to.
+    upper_bounds: dict = field(default_factory=dict)
     at: tuple = ()  # (function, call, its symbolic values): the call running or last run
 
     @property
@@ -142,6 +145,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     else backend_factory())
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
+    report.upper_bounds = upper_bounds(original, names)
     failed = report.shapes.failure() if facts else None
     try:
         report.difference = _first_difference(
