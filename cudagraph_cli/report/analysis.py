@@ -356,11 +356,10 @@ def single_kernel_note(facts: FunctionFacts) -> str:
                 f"{option} would capture them into longer graphs (docs/REWRITE.md, "
                 f"\"Capturing symbolic shapes\"; choose MAX so that cgraph diff gives no "
                 f"graph-count warning); {leave_out}")
-    if facts.reasons:
-        code, n, _ = facts.reasons[0]
-        return (f"{text}; most launches left outside are {code} ({n}), which no option "
-                f"captures; {leave_out} (the same host work, without the graphs)")
-    return f"{text}; {leave_out} (the same host work, without the graphs)"
+    outside = "; ".join(f"{code}: {n}" for code, n, _ in facts.reasons)
+    return (text + (f"; its other launches stay outside ({outside}, `cgraph rewrite --explain` "
+                    "says why)" if outside else "") +
+            f"; {leave_out} (the same host work, without the graphs)")
 
 
 def one_function(original: ir.Module, rewritten: ir.Module,

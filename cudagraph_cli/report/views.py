@@ -401,6 +401,19 @@ def _crop(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
+def terminal_text(facts: ModuleFacts, width: int, function: str | None = None,
+                  fold: int = 12, summary_only: bool = False) -> str:
+    """render_terminal's text on a console `width` columns wide, without colour (api.diff_text)."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    render_terminal(facts, Console(file=out, width=width, color_system=None, highlight=False,
+                                   soft_wrap=True), function, fold, summary_only)
+    return out.getvalue()
+
+
 def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                     fold: int = 12, summary_only: bool = False) -> None:
     from rich.text import Text
