@@ -421,7 +421,7 @@ def test_unproven_facts_are_listed_in_the_verify_report():
     report = verify(api.loads(text), api.loads(text), calls=1, shapes={"n": [3]})
     assert report.equal
     words = verify_text(report, "a.relax", "b.relax")
-    assert "memory: sizes and overlaps proved for every value of the symbolic variables (0 " \
+    assert "memory: sizes and overlaps proved for every value of n (0 " \
         "shape facts: every tensor fits its storage, every view its tensor, no two live " \
         "tensors share a byte), 2 unproven" in words
     assert "b.relax:9:9: unproven (fits, main): offset + bytes of 'a' <= size of storage: " \

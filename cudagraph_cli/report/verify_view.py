@@ -63,16 +63,18 @@ def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
 LISTED = 20
 
 
-def shape_facts_text(shapes, name_a: str, name_b: str, upper: dict | None = None) -> str:
+def shape_facts_text(shapes, name_a: str, name_b: str, upper: dict | None = None,
+                     variables=()) -> str:
     """What the text proves, in plain words (docs/GLOSSARY.md, "shape fact"): for which values
     sizes and overlaps hold, over how many facts; then a line for each unproven fact (none is
     counted as proved) and each failed fact that is the original's. `upper`: the variables'
-    upper bounds (VerifyReport.upper_bounds)."""
+    upper bounds (VerifyReport.upper_bounds); `variables`: the symbolic variables of the
+    functions verified."""
     if shapes is None:
         return ""
     unproven, kept = shapes.unproven(), shapes.kept()
     proved = shapes.count("proved")
-    text = (f"\n  memory: sizes and overlaps proved {values_words(upper or {})} "
+    text = (f"\n  memory: sizes and overlaps proved{values_words(upper or {}, variables)} "
             f"({proved:,} shape fact{'' if proved == 1 else 's'}: every tensor fits its "
             f"storage, every view its tensor, no two live tensors share a byte), "
             f"{len(unproven)} unproven")
@@ -89,14 +91,17 @@ def shape_facts_text(shapes, name_a: str, name_b: str, upper: dict | None = None
     return text
 
 
-def values_words(upper: dict) -> str:
-    """`for every batch_size ≤ 32, seq_len ≤ 2048 and total_seq_len ≤ 8192`; without upper
-    bounds, `for every value of the symbolic variables`."""
-    if not upper:
-        return "for every value of the symbolic variables"
-    bounds = [f"{name} ≤ {most}" for name, most in sorted(upper.items())]
-    listed = bounds[0] if len(bounds) == 1 else ", ".join(bounds[:-1]) + " and " + bounds[-1]
-    return f"for every {listed}"
+def values_words(upper: dict, variables) -> str:
+    """` for every batch_size ≤ 32, seq_len ≤ 2048 and total_seq_len ≤ 8192`: the variables
+    with an upper bound (a proved fact holds for every value of the others too); without
+    one, ` for every value of n`; "" for a module without symbolic variables."""
+    if upper:
+        return " for every " + _and([f"{name} ≤ {most}" for name, most in sorted(upper.items())])
+    return f" for every value of {_and(sorted(variables))}" if variables else ""
+
+
+def _and(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def bounds_text(bounds: dict | None) -> str:
@@ -148,7 +153,8 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
                      f"{', '.join(result.functions) or 'the functions run'}, so nothing of "
                      "CUDA-graph semantics was checked (cgraph rewrite makes the graphs)")
         return text + bounds_text(result.bounds) + \
-            shape_facts_text(result.shapes, name_a, name_b, result.upper_bounds)
+            shape_facts_text(result.shapes, name_a, name_b, result.upper_bounds,
+                             result.symbolic)
     return difference_text(result, name_a, name_b, texts) + bounds_text(result.bounds)
 
 
