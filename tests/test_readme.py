@@ -28,10 +28,10 @@ def test_first_screen_installs_and_starts():
         assert "#" in line and len(line.split("#", 1)[1].strip()) > 20, line
 
 
-def _examples() -> list[tuple[str, list[str]]]:
-    """(command, the lines shown under it) for each `$ cgraph ...` block of the README."""
+def _examples(text: str) -> list[tuple[str, list[str]]]:
+    """(command, the lines shown under it) for each `$ cgraph ...` block of `text`."""
     out = []
-    for block in re.findall(r"\n((?:    .*\n)+)", README):
+    for block in re.findall(r"\n((?:    .*\n)+)", text):
         lines = [ln[4:] for ln in block.splitlines()]
         for i, ln in enumerate(lines):
             if ln.startswith("$ cgraph "):
@@ -44,9 +44,11 @@ def _examples() -> list[tuple[str, list[str]]]:
     return out
 
 
-def test_examples_are_what_the_tool_prints(tmp_path):
+@pytest.mark.parametrize("doc", ["README.md", "docs/FORMAT.md"])
+def test_examples_are_what_the_tool_prints(doc, tmp_path):
+    """The README's (and the check example it gave to docs/FORMAT.md)."""
     ran = 0
-    for command, shown in _examples():
+    for command, shown in _examples((ROOT / doc).read_text()):
         args = command.split()[1:]
         inputs = [a for i, a in enumerate(args) if a.endswith(".relax") and args[i - 1] != "-o"]
         if not (ROOT / inputs[0]).exists():
@@ -57,7 +59,7 @@ def test_examples_are_what_the_tool_prints(tmp_path):
         got = (r.stdout + r.stderr).decode().splitlines()
         assert got == shown, command
         ran += 1
-    assert ran >= 1  # the --explain example
+    assert ran >= 1  # README: the --explain example; FORMAT.md: check's
 
 
 def _recommended_bound() -> int:

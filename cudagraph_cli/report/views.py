@@ -585,8 +585,9 @@ KEYED_TERMINAL_COLUMNS = tuple(Column(c, "left" if c in ("function", "capture fu
                                                 "keyed by") else "right",
                                       prose=c == "keyed by")
                                for c in KEYED_COLUMNS)
+# "launches": of kernels and of builtins that launch device work (docs/GLOSSARY.md, "launch")
 REASON_COLUMNS = (Column("function", "left"), Column("reason", "left"),
-                  Column("launches"), Column("about", "left", prose=True))
+                  Column("launches\nleft outside"), Column("about", "left", prose=True))
 
 
 def _print_reasons(facts: ModuleFacts, console) -> None:
