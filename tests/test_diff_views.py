@@ -146,6 +146,16 @@ def test_summary_numbers_and_headers_whole(width, facts_1b_tvm):
             "  graph launches            65, 65 of them one-kernel"]
 
 
+@pytest.mark.parametrize("width", [10, 30])
+def test_summary_on_a_very_narrow_console(width, facts_1b_tvm):
+    """Narrower than a label and its value: lines run over, but every figure is whole on one
+    line (stacked at 20 columns this raised ValueError: a negative wrap width)."""
+    text = _summary(facts_1b_tvm, width)
+    for figure in ("587 -> 271", "417 of 539", "(77.4%)", "1,052,835,840", "576"):
+        assert figure in text, figure
+    assert "…" not in text
+
+
 def test_summary_table_where_it_fits_at_80():
     """The 32-layer decode step of `make demo` keeps its table at 80 columns."""
     r = run_cli("diff", str(ROOT / "samples" / "models" / "decode_32.relax"), "--summary",

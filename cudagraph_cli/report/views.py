@@ -345,12 +345,19 @@ def _gutter(row: Row, tag: str, tag_style: str, bracket: str):
     return line
 
 
-def _wrapped(text: str, width: int, indent: int = 0) -> list:
+def _wrapped(text: str, width: int, indent: int = 0, figures: bool = False) -> list:
     """`text` in lines of at most `width` characters, continuation lines indented; an option
-    and its value (`--min-kernels 2`) kept on one line."""
+    and its value (`--min-kernels 2`) kept on one line. `figures`: a figure is never broken
+    either (`587 -> 271`, `417 of 539`, a long number): on a console too narrow for it, it
+    runs past the width whole. A console too narrow for a label beside the text still gets a
+    few characters a line (never an error)."""
+    width = max(width, indent + 8)
     text = re.sub(r"(--[\w-]+) (\w+)", "\\1\xa0\\2", text)
+    if figures:
+        text = re.sub(r"(\d) (->|of) (\d)", "\\1\xa0\\2\xa0\\3", text)
     return [line.replace("\xa0", " ") for line in textwrap.wrap(
-        text, width, subsequent_indent=" " * indent, break_on_hyphens=False)] or [""]
+        text, width, subsequent_indent=" " * indent, break_on_hyphens=False,
+        break_long_words=not figures)] or [""]
 
 
 def _print_rows(rows: list, console, fold: int) -> None:
@@ -468,6 +475,14 @@ def table_width(columns: tuple, rows: list) -> int:
     return sum(widths) + 3 * len(columns) + 1
 
 
+def _line(console, text: str, style: str = "") -> None:
+    """A line the summary wrapped itself, printed as it is: a figure that runs past a very
+    narrow console stays whole rather than folded by rich."""
+    from rich.text import Text
+
+    console.print(Text(text, style=style), no_wrap=True, overflow="ignore", crop=False)
+
+
 def print_table(console, title: str, columns: tuple, rows: list, caption: str = "",
                 stacked=None) -> None:
     """`rows` as a table when every number, name and header fits the console whole; else
@@ -475,7 +490,6 @@ def print_table(console, title: str, columns: tuple, rows: list, caption: str = 
     own and each other cell under it beside its header. A number is never cut: at 80 columns
     the 1B model's summary cut 98.3% to `98…` and its headers to `ke…`."""
     from rich.table import Table
-    from rich.text import Text
 
     if table_width(columns, rows) <= console.width:
         table = Table(title=title, caption=caption or None)
@@ -486,21 +500,22 @@ def print_table(console, title: str, columns: tuple, rows: list, caption: str = 
             table.add_row(*cells, style="bold" if bold else None)
         console.print(table, soft_wrap=False)  # titles and captions wrapped at the width
         return
-    for text in _wrapped(title, console.width):
-        console.print(Text(text, style="italic"))
+    for text in _wrapped(title, console.width, figures=True):
+        _line(console, text, style="italic")
     if stacked is not None:
         stacked(console)
     else:
         label = max(len(c.label) for c in columns[1:]) + 2
         for cells, bold in rows:
-            console.print(Text(cells[0], style="bold" if bold else ""))
+            _line(console, cells[0], style="bold" if bold else "")
             for c, cell in zip(columns[1:], cells[1:]):
                 if not cell:
                     continue
-                for k, text in enumerate(_wrapped(cell, console.width - label - 2)):
-                    console.print(Text(f"  {c.label if k == 0 else '':<{label}}{text}"))
-    for text in _wrapped(caption, console.width):
-        console.print(Text(text, style="dim"))
+                for k, text in enumerate(_wrapped(cell, console.width - label - 2,
+                                                  figures=True)):
+                    _line(console, f"  {c.label if k == 0 else '':<{label}}{text}")
+    for text in _wrapped(caption, console.width, figures=True):
+        _line(console, text, style="dim")
 
 
 # Headers on two lines where that keeps the 32-layer demo's table within 80 columns.
@@ -542,24 +557,22 @@ def render_summary(facts: ModuleFacts, console) -> None:
     """The tables under the listing (all of `--summary`): host work saved and kernel launches
     captured per function, why launches stayed outside, the shared memory, the graphs keyed
     by symbolic values; then the notes."""
-    from rich.text import Text
-
-    for text in _wrapped(f"cgraph diff: {headline(facts)}", console.width, 2):
-        console.print(Text(text, style="bold"))
+    for text in _wrapped(f"cgraph diff: {headline(facts)}", console.width, 2, figures=True):
+        _line(console, text, style="bold")
     every = [*facts.functions, facts]
     rows = [(_summary_cells(f), f is facts) for f in every]
 
     def stacked(console):
         for f, (cells, total) in zip(every, rows):
-            console.print(Text(cells[0], style="bold" if total else ""))
+            _line(console, cells[0], style="bold" if total else "")
             one_kernel = f", {f.single_kernel_graphs} of them one-kernel" \
                 if f.single_kernel_graphs else ""
             removed = f" ({cells[2]} removed)" if cells[2] != "-" else ""
             for label, text in (("host work / call", cells[1] + removed),
                                 ("kernel launches captured", cells[3]),
                                 ("graph launches", cells[4] + one_kernel)):
-                for k, line in enumerate(_wrapped(text, console.width - 28)):
-                    console.print(Text(f"  {label if k == 0 else '':<26}{line}"))
+                for k, line in enumerate(_wrapped(text, console.width - 28, figures=True)):
+                    _line(console, f"  {label if k == 0 else '':<26}{line}")
 
     print_table(console, "per function: host work removed, kernel launches captured",
                 SUMMARY_COLUMNS, rows, SUMMARY_CAPTION, stacked)
@@ -577,8 +590,8 @@ def render_summary(facts: ModuleFacts, console) -> None:
                     "distinct value)", KEYED_TERMINAL_COLUMNS,
                     list(_keyed_rows(facts)), _KEYED_CAPTION)
     for note in facts.notes:
-        for text in _wrapped(f"note: {note}", console.width, 2):
-            console.print(Text(text))
+        for text in _wrapped(f"note: {note}", console.width, 2, figures=True):
+            _line(console, text)
 
 
 KEYED_TERMINAL_COLUMNS = tuple(Column(c, "left" if c in ("function", "capture function",
@@ -593,15 +606,13 @@ REASON_COLUMNS = (Column("function", "left"), Column("reason", "left"),
 def _print_reasons(facts: ModuleFacts, console) -> None:
     """Why launches stayed outside graphs: a row a function and reason; stacked, a line a
     reason under each function, as `rewrite --explain` counts them."""
-    from rich.text import Text
-
     def stacked(console):
         for f in facts.functions:
             if f.reasons:
-                console.print(Text(f.name, style="bold"))
+                _line(console, f.name, style="bold")
             for code, n, names in f.reasons:
                 for text in _wrapped(counted_text(code, n, names), console.width - 2, 2):
-                    console.print(Text("  " + text))
+                    _line(console, "  " + text)
 
     rows = [((f.name, code, str(n), about_text(code, names)), False)
             for f in facts.functions for code, n, names in f.reasons]
