@@ -9,12 +9,16 @@
     result = verify(module, out)               # same numbers? (CUDA-graph semantics, NumPy)
     facts = diff(module)                       # what `cgraph diff` shows, as data
 
-A path and a text are told apart by the function, as `json.load` and `json.loads` are, never by
-looking at the content. Every error bad input can cause is a `SourceError`; `str(err)` is
-its message and `err.render()` the `FILE:LINE:COL: error: message` form with the source line
-and a caret. `load` and `loads` locate their errors in the file; the other functions locate
-theirs in the `source` (a `Source`, the file's name and text) they are given, and leave the
-file to the caller otherwise (`err.located(name, text)`).
+`load` and `loads` tell a path and a text apart by the function, as `json.load` and
+`json.loads` do. `rewrite`, `verify`, `diff` and `check` take what people pass: a module, a
+path (a `Path`, or a `str` of one line) or TVMScript text (a `str` of several lines: a module's
+text always has them), or raise a TypeError that names `load` (module_of).
+
+Every error bad input can cause is a `SourceError`; `str(err)` is its message and
+`err.render()` the `FILE:LINE:COL: error: message` form with the source line and a caret.
+`load` and `loads` locate their errors in the file; the other functions locate theirs in the
+file or text they read, or in the `source` (a `Source`, the file's name and text) they are
+given, and leave the file to the caller otherwise (`err.located(name, text)`).
 
 Importing this module is cheap: each function imports the stages it needs when called, so
 `cgraph --help` and `import cudagraph_cli` load neither lark nor numpy.
@@ -76,6 +80,43 @@ def load(path: str | os.PathLike, *, name: str | None = None):
     return loads(source.text, name=name if name is not None else source.name)
 
 
+def module_of(value, caller: str, source: Source | None = None):
+    """`(module, source)` for what a caller of `rewrite`, `verify`, `diff` or `check` passed:
+    an `ir.Module` as it is (with `source`, the caller's); a path (an `os.PathLike`, or a
+    `str` without a line break: no file name has one, no module text lacks one) read and
+    parsed as `load` does; TVMScript text (a `str` with line breaks) parsed as `loads` does,
+    named `<string>`. The source read is returned, so that the caller's later errors are
+    located in it too (`source` given wins). A TypeError naming `load` for anything else:
+    `rewrite("x.relax")` raised AttributeError deep inside before (issue 47)."""
+    from .ir import Module
+
+    if isinstance(value, Module):
+        return value, source
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value):
+        read_source = read(value)
+    elif isinstance(value, str):
+        read_source = Source("<string>", value)
+    else:
+        hint = (" (a TVM IRModule: cgraph's pass on TVM's objects is "
+                "cudagraph_cli.tvm.RewriteCUDAGraph(), or pass loads(mod.script()))"
+                if type(value).__module__.startswith("tvm") else "")
+        raise TypeError(f"{caller}() takes a module (cudagraph_cli.load(path) reads one), a "
+                        f"path (str or Path) or TVMScript text, not "
+                        f"{type(value).__name__}{hint}")
+    module = loads(read_source.text, name=read_source.name)
+    return module, source if source is not None else read_source
+
+
+def modules_of(a, b, caller: str, sources: tuple) -> tuple:
+    """module_of of a pair (`verify`'s, `diff`'s, `check`'s), with their sources; `b` None
+    stays None."""
+    a, source_a = module_of(a, caller, sources[0])
+    if b is None:
+        return a, None, (source_a, sources[1])
+    b, source_b = module_of(b, caller, sources[1])
+    return a, b, (source_a, source_b)
+
+
 def print_module(module, dialect: str | None = None) -> str:
     """The module as canonical TVMScript: `cgraph fmt`'s output. `dialect`: "current" or
     "legacy" (None: the dialect the module was read in)."""
@@ -101,13 +142,19 @@ def check_function_names(known, names, source_name: str) -> None:
 
 
 def difference(got, expected, *, prim_bodies: str = "text"):
-    """The first structural difference between two modules (`cgraph check`): None when they
-    are equal up to the names of local variables, else a Difference (`.message`, `.function`,
-    `.loc_a` in `got`, `.loc_b` in `expected`). `prim_bodies`: "text" compares PrimFunc bodies
-    by their normalized text, "ignore" only their signatures."""
+    """The first structural difference between two modules (`cgraph check`; also exported as
+    `check`): None when they are equal up to the names of local variables, else a Difference
+    (`.message`, `.function`, `.loc_a` in `got`, `.loc_b` in `expected`). Each is a module, a
+    path or TVMScript text (module_of). `prim_bodies`: "text" compares PrimFunc bodies by
+    their normalized text, "ignore" only their signatures."""
     from .text.difference import module_difference
 
+    got, expected, _ = modules_of(got, expected, "check", (None, None))
     return module_difference(got, expected, prim_bodies)
+
+
+# `cgraph check`'s name: what a user of the command looks for first.
+check = difference
 
 
 class PairResult(namedtuple("PairResult", "got expected status difference error",
@@ -201,7 +248,8 @@ def check_pairs(pairs, *, prim_bodies: str = "text"):
 
 
 def rewrite(module, options=None, *, source: Source | None = None):
-    """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `options`: a
+    """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `module`: a module, a
+    path or TVMScript text (module_of). `options`: a
     `RewriteOptions` (None: cgraph's; `RewriteOptions.tvm_compat()`: TVM 0.27's exact output).
     The report holds the plans (`report.plan`, `report.merged`), why each kernel launch left
     outside stays there (`report.reasons`) and notes. A SourceError raised by the rewrite is
@@ -210,6 +258,7 @@ def rewrite(module, options=None, *, source: Source | None = None):
     from .passes.pipeline import rewrite as run_pipeline
     from .passes.region_planner import UnknownSymbolicVar
 
+    module, source = module_of(module, "rewrite", source)
     try:
         return run_pipeline(module, options)
     except SourceError as e:
@@ -299,7 +348,8 @@ def check_shapes(module, shapes: dict | None, source_name: str,
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
            sources: tuple[Source | None, Source | None] = (None, None),
            functions=None, progress=None, facts: bool = True):
-    """Does `rewritten` compute what `original` computes? `cgraph verify`: both run on the
+    """Does `rewritten` compute what `original` computes (each a module, a path or TVMScript
+    text: module_of)? `cgraph verify`: both run on the
     NumPy reference executor, `calls` times each public function (or those named in
     `functions`), with CUDA-graph semantics for the rewrite; `shapes` gives values of symbolic
     variables (name -> values, used in turn). Before anything runs: UnknownName for a name in
@@ -315,6 +365,7 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     located in `sources` (original's, rewritten's) where given."""
     from .exec.verify import ModuleFails, verify as run_verify
 
+    original, rewritten, sources = modules_of(original, rewritten, "verify", sources)
     name = source_name(sources[0])
     functions = public_names(original, functions, name)
     check_shapes(original, shapes, name, functions)
@@ -364,9 +415,12 @@ def diff(original, rewritten=None, *, options=None,
     --format json` prints it, is `report.views.to_json(facts, name)`). With `rewritten` None,
     `original` is rewritten first (with `options`) and which storage took which slot, and
     which binding went into which graph, come from the rewrite's plans. With `rewritten` given
-    (a rewrite by cgraph or TVM; NotARewrite if it is none), they come from its text."""
+    (a rewrite by cgraph or TVM; NotARewrite if it is none), they come from its text. Each is
+    a module, a path or TVMScript text (module_of); `diff_text` prints the facts as `cgraph
+    diff` does."""
     from .report.analysis import analyze
 
+    original, rewritten, sources = modules_of(original, rewritten, "diff", sources)
     if rewritten is None:
         refuse_rewritten(original, sources[0])
         rewritten, report = rewrite(original, options, source=sources[0])
@@ -374,6 +428,24 @@ def diff(original, rewritten=None, *, options=None,
         check_rewrite(original, rewritten, sources=sources)
         report = None
     return analyze(original, rewritten, report)
+
+
+def diff_text(facts, *, width: int = 100, function: str | None = None, fold: int = 12,
+              summary: bool = False) -> str:
+    """`diff`'s facts as `cgraph diff` prints them on a terminal `width` columns wide, without
+    colour: each function's listing (`function`: one only; `fold`: as `--fold`), then the
+    summary (`summary=True`: the summary only, `--summary`)."""
+    from .report.views import terminal_text
+
+    return terminal_text(facts, width, function, fold, summary)
+
+
+def verify_text(report, original: str = "original", rewritten: str = "rewritten") -> str:
+    """`verify`'s report as `cgraph verify` prints it, the modules called `original` and
+    `rewritten` (their file names, say)."""
+    from .report.verify_view import verify_text as report_text
+
+    return report_text(report, original, rewritten)
 
 
 class CpuRun:
@@ -451,7 +523,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
 
 
 __all__ = ["CpuRun", "Loc", "OverBound", "PairResult", "Source", "SourceError", "UnknownName",
-           "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
-           "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
-           "print_module", "public_names", "read", "rewrite", "run_cpu",
-           "verify"]
+           "check", "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
+           "diff_text", "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
+           "module_of", "print_module", "public_names", "read", "rewrite", "run_cpu",
+           "verify", "verify_text"]

@@ -122,6 +122,9 @@ class VerifyReport:
     # What the text proves for every value within the bounds (exec/shape_facts.py)
     shapes: ModuleShapes | None = None
     bounds: BoundsRun | None = None
+    # Each symbolic variable's tir_var_upper_bound, the least over the functions verified:
+    # what the text report says the shape facts were proved up to.
+    upper_bounds: dict = field(default_factory=dict)
 
     @property
     def equal(self) -> bool:
@@ -256,8 +259,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         names = [n for n in names if n in functions]
     guards = [g for g in find_guards(rewritten) if g.function in names]
     given = shapes or {}
-    picked = {k: v for k, v in guard_values(guards, module_ranges(original, names)).items()
-              if k not in given}
+    ranges = module_ranges(original, names)
+    picked = {k: v for k, v in guard_values(guards, ranges).items() if k not in given}
     shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
@@ -274,6 +277,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     else backend_factory())
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
+    report.upper_bounds = {k: r.most for k, r in ranges.items() if r.most is not None}
     fact = report.shapes.failure() if facts else None
     run = _run(report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original,
                rewritten, guards, progress)
