@@ -897,17 +897,18 @@ Examples:
 
 @main.command("kernels", help=KERNELS_HELP)
 @click.argument("input_path", metavar="IN")
-@click.option("-o", "--output", "output", default="-", metavar="OUT",
+@click.option("-o", "--output", "output", default="-", metavar="OUT.cu",
               help="Output file (default: - for standard output). Written atomically.")
 @click.option("--arch", default="sm_80", show_default=True, metavar="sm_XY",
               help="The CUDA architecture TVM generates code for.")
 def kernels_command(input_path: str, output: str, arch: str):
-    from .cuda.tvm_kernels import TvmUnavailable, lower_module
+    from .cuda.tvm_kernels import TvmUnavailable, check_arch, lower_module
     from .fileio import check_output, write_text
 
-    if not arch.startswith("sm_") or not arch[3:].rstrip("af").isdigit():
-        raise click.BadParameter(f"expected sm_XY (sm_80, sm_90a), not {arch!r}",
-                                 param_hint="--arch")
+    try:
+        check_arch(arch)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--arch") from None
     check_output(output, inputs=(input_path,))
     mod, source = load_input(input_path)
     try:

@@ -266,3 +266,22 @@ def test_gen():
     assert (code, out) == (0, gen.decode_module(2, 12, 0, ("prefill", "decode"), 4096, 128))
     code, out, _ = cgraph("gen", "chain", "--length", "5")
     assert (code, out) == (0, gen.chain_module(5))
+
+
+# ---- kernels ---------------------------------------------------------------------------------
+
+@pytest.mark.tvm
+def test_kernels(tvm):
+    from cudagraph_cli.cuda.tvm_kernels import lower_module
+
+    path = TVM_DIR / "vm_builtin_before.relax"
+    code, out, err = cgraph("kernels", path, "--arch", "sm_90")
+    kernels = lower_module(api.load(path), str(path), "sm_90")
+    assert (code, out) == (0, kernels.source)
+    assert err == "".join(f"{path}: note: {n}\n" for n in kernels.notes)
+    # --arch: one check, the library's, before anything is read
+    for arch in ("80", "sm_9x0", "sm_90ab"):
+        with pytest.raises(ValueError) as refused:
+            lower_module(api.load(path), str(path), arch)
+        assert cgraph("kernels", "no-such.relax", "--arch", arch) == \
+            (2, "", f"cgraph kernels: error: --arch: {refused.value}\n")

@@ -1,6 +1,7 @@
 """What `--help` and the docs both say is said once, or checked against the other (issue 46
-item 3, issue 47 item 2): the synopsis in README.md and docs/CLI.md is made from the commands'
-own parameters (cli.synopsis, which `cgraph --help` ends with); every `cgraph ...` example in
+item 3, issue 47 item 2): the synopsis in docs/CLI.md is made from the commands' own
+parameters (cli.synopsis, which `cgraph --help` ends with), and README.md's shorter one is
+checked against it, option by option; every `cgraph ...` example in
 the README, docs/CLI.md and each command's `--help` is a command line cgraph accepts; the
 rewrite's options table in docs/CLI.md lists the options RewriteOptions makes; api.verify's
 docstring names every kind of difference verify reports."""
@@ -15,7 +16,7 @@ import click.testing
 import pytest
 
 from conftest import ROOT
-from cudagraph_cli.cli import main, synopsis
+from cudagraph_cli.cli import argument_word, main, option_word, synopsis
 from docs_sync import DOCS, synopsis_blocks, synopsis_text
 
 
@@ -25,6 +26,55 @@ def test_the_synopsis_is_the_commands_own(name):
     assert blocks, f"{name} has no <!-- synopsis --> block"
     assert blocks == [synopsis_text()] * len(blocks), \
         f"{name}'s synopsis is out of date: run `python tests/helpers/docs_sync.py`"
+
+
+def readme_synopsis() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text[text.index("<!-- synopsis -->"):text.index("<!-- /synopsis -->")]
+    return [line.strip() for line in block.splitlines()[1:] if line.strip()]
+
+
+def accepted_forms(word: str) -> list[str]:
+    """How a shorter synopsis may write a generated option word: as it is, without the `...`
+    of a repeatable option, without the brackets of an optional one (the README shows what
+    a newcomer gives)."""
+    forms = [word, word.removesuffix("...")]
+    return forms + [f[1:-1] for f in forms if f.startswith("[") and f.endswith("]")]
+
+
+def test_the_readmes_synopsis_says_what_the_commands_take():
+    """README.md's synopsis: a line per command, `...` where options are left out. Each line's
+    arguments are the command's, each option it names is written as the whole synopsis
+    writes it (its first spelling, its value), and a line without `...` names them all."""
+    whole = {line.split()[1]: line for line in " ".join(synopsis(main)).replace(
+        " cgraph ", "\ncgraph ").splitlines()}
+    lines = readme_synopsis()
+    assert lines[-1] == "cgraph --version | --help"
+    assert sorted(line.split()[1] for line in lines[:-1]) == sorted(main.commands)
+    for line in lines[:-1]:
+        name = line.split()[1]
+        command = main.commands[name]
+        shown = " ".join(line.split()[2:])
+        arguments = [argument_word(p).strip("[]") for p in command.params
+                     if p.param_type_name == "argument"]
+        assert [w.strip("[]") for w in shown.split()[:len(arguments)]] == arguments, line
+        rest = " " + re.sub(r"\[(--[a-z-]+) \| (--[a-z-]+)\]", r"[\1] [\2]",
+                            " ".join(shown.split()[len(arguments):])) + " "
+        named = 0
+        for p in command.params:
+            if p.param_type_name != "option":
+                continue
+            form = next((f for f in sorted(accepted_forms(option_word(p)), key=len,
+                                           reverse=True) if f" {f} " in rest), None)
+            if form is not None:
+                rest = rest.replace(f" {form} ", " ", 1)
+                named += 1
+        left = rest.split()
+        assert all(w in ("...", "|") or re.fullmatch(r"[A-Z_]+", w) for w in left), \
+            f"{line}: {left} is no option of `cgraph {name}` as `cgraph --help` writes it"
+        if not line.endswith("..."):
+            assert named == sum(p.param_type_name == "option" for p in command.params), line
+        assert whole[name]  # the command is in the whole synopsis too
 
 
 def test_the_synopsis_is_what_help_ends_with():
@@ -79,7 +129,8 @@ def help_examples() -> list[tuple[str, str]]:
 
 
 def doc_examples() -> list[tuple[str, str]]:
-    return [(name, c) for name in ("README.md", "docs/CLI.md", "docs/TVM.md")
+    docs = ["README.md"] + sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))
+    return [(name, c) for name in docs
             for c in command_lines((ROOT / name).read_text(encoding="utf-8"))]
 
 

@@ -107,11 +107,17 @@ def prim_only_text(mod: ir.Module) -> str:
                                   list(mod.leading_comments), mod.dialect))
 
 
+def check_arch(arch: str) -> None:
+    """ValueError unless `arch` is a CUDA architecture as TVM's target takes it: sm_XY, with
+    an optional letter (sm_80, sm_90a). `cgraph kernels --arch` checks it first."""
+    if not _ARCH_RE.match(arch):
+        raise ValueError(f"expected sm_XY (sm_80, sm_90a), not {arch!r}")
+
+
 def lower_module(mod: ir.Module, name: str, arch: str = DEFAULT_ARCH) -> KernelSet:
     """The kernels of every PrimFunc of `mod`, for `arch` (sm_XY). Errors are SourceErrors
     located at the PrimFunc TVM rejected."""
-    if not _ARCH_RE.match(arch):
-        raise ValueError(f"expected an architecture like sm_80, not {arch!r}")
+    check_arch(arch)
     prims = [f for f in mod.functions if isinstance(f, ir.PrimFunc)]
     header = {"module": name, "target": {"kind": "cuda", "arch": arch}}
     if not prims:

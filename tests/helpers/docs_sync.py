@@ -1,7 +1,9 @@
 """The blocks of the docs made from cgraph's own commands, so that they cannot drift from
-`--help`: the synopsis (cli.synopsis, from the commands' click parameters) between
-`<!-- synopsis -->` and `<!-- /synopsis -->` in README.md and docs/CLI.md.
-tests/test_docs_sync.py checks them; this script rewrites them (from the repository root):
+`--help`: the whole synopsis (cli.synopsis, from the commands' click parameters) between
+`<!-- synopsis: ... -->` and `<!-- /synopsis -->` in docs/CLI.md. (README.md's shorter one, a
+line per command with the options a newcomer needs first, is checked against the same
+synopsis by tests/test_docs_sync.py, not written.) The test checks the block; this script
+rewrites it (from the repository root):
 
     python tests/helpers/docs_sync.py
 """
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ("README.md", "docs/CLI.md")
+DOCS = ("docs/CLI.md",)
 BLOCK = re.compile(r"(<!-- synopsis[^>]*-->\n```\n)(.*?)(```\n<!-- /synopsis -->)", re.S)
 
 
