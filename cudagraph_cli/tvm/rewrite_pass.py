@@ -238,10 +238,10 @@ def warn_fallback(message: str) -> None:
     build (or the same module built twice). No registry of places is kept (`registry=None`);
     the filters still apply, so "error" and "ignore" act as set. The warning points at the
     first frame outside TVM and cgraph: the build script's line."""
-    import sys
+    import inspect
     import warnings
 
-    frame = sys._getframe(1)
+    frame = inspect.currentframe().f_back
     while frame.f_back is not None and \
             frame.f_globals.get("__name__", "").startswith(("cudagraph_cli.", "tvm.", "tvm_ffi")):
         frame = frame.f_back
