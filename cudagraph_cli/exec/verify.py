@@ -58,6 +58,7 @@ from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values, upper_bounds
 from .handlers.cuda_graph import GraphRuntime
+from .handlers.memory import read_storages_as
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from .shape_facts import ModuleShapes, prove_modules
@@ -140,6 +141,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     if backend_factory is CpuBackend else backend_factory())
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
+    read_storages_as(original, ex_a, ex_b)  # one unit for both modules: the original's
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
     failed = report.shapes.failure() if facts else None
@@ -212,6 +214,7 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         table = TermTable()
         ex_a = Executor(original, backend(track_init=True, terms=table))
         ex_b = Executor(rewritten, backend(terms=table))
+        read_storages_as(original, ex_a, ex_b)
         calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
         sub = VerifyReport(report.functions, calls)
         report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",
