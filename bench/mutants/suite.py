@@ -148,7 +148,10 @@ def shape_mutants_of(model: str, original: ir.Module, rewritten: ir.Module, clas
         seen = set()
         for kind in classes:
             module = rewritten
-            if kind == "key-clamped":
+            # The key classes on the rewrite with --capture-symbolic VAR where the default
+            # one keys no graph of the function by VAR (MLC's batch_decode is keyed already).
+            if kind == "key-clamped" or (kind in keys.KEY_CLASSES and not any(
+                    shape.key_bindings(rewritten.function(fn), var))):
                 if keyed is None:
                     keyed = rewrite_text(original, f"{model}.keyed.relax",
                                          RewriteOptions(capture_symbolic=(var,)))

@@ -6,7 +6,8 @@ inequality over the ranges of passes/ranges.py):
 - **fits**: every tensor placed in a storage (`R.memory.alloc_tensor(storage, offset, shape,
   dtype)`) lies within it: offset + bytes <= the storage's size, for a storage of the
   function's own (`R.memory.alloc_storage(R.shape([BYTES]), ...)`, sizes in bytes; in
-  elements in a module that sizes them so, as the executor reads it) or a slot of the shared
+  elements where the original module sizes them so: verify reads both modules in the
+  original's unit, as the executor does, handlers/memory.py) or a slot of the shared
   allocation fetched through `vm.builtin.cuda_graph.get_cached_alloc`;
 - **view**: every view (`R.memory.view`, `R.reshape` of a tensor) lies within its tensor;
 - **disjoint**: two tensors of one storage that are alive at the same time never share a
@@ -20,17 +21,25 @@ inequality over the ranges of passes/ranges.py):
   `n <= 8` and the eager branch of another guard on `n <= 8`);
 - **returned**: a tensor a function returns never sits in a shared allocation's slot that a
   function of the module (itself on a later call, or another: prefill, then decode) places
-  tensors in: the next call overwrites what the caller still holds.
+  tensors in: the next call overwrites what the caller still holds;
+- **key**: every graph launch's key (`run_or_capture`'s `R.shape([...])`) determines every
+  symbolic value its graph depends on (exec/shape_key.py): no two values share a key while
+  their graphs differ;
+- **unit** (verify's pair, `prove_modules`): a rewrite that alone looks sized in elements,
+  where the original sizes its storages in bytes, fails it.
 
 Each fact is proved (for every value within the ranges: the then-branch of a guard
 `VAR <= MAX` narrows VAR's largest value, its else-branch raises VAR's least to MAX + 1),
 failed (with the smallest values that break it) or unproven (with its expression and why: a
 variable with no upper bound, an expression that is not monotone, a size the text does not
-give).
+give). What the walk does not read is unproven too, at its binding, never skipped: a tensor
+whose storage it does not resolve, a graph launch it does not follow (its arguments not a
+tuple written there, its capture function not in the module, 8 launches deep).
 
-A fact the original fails too -- the same kind, function and tensors, by name: a module that
-shares memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between
-the two (ModuleShapes.failure).
+A fact the original fails too -- the same kind, function and subject, by position (the n-th
+tensor placed, view or launch of the function's walk), not by name: a module that shares
+memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between the two
+(ModuleShapes.failure).
 """
 
 from __future__ import annotations
@@ -534,7 +543,8 @@ def at_(e, values: dict) -> int:
     return eval_prim(e, lambda v: values.get(v.name, 0))
 
 
-def shape_facts(module: ir.Module, functions=None, in_elements: bool | None = None) -> ShapeFacts:
+def shape_facts(module: ir.Module, functions=None,
+                in_elements: bool | None = None) -> ShapeFacts:
     """The facts of `module`'s public functions (module docstring), or of those named in
     `functions`; its storages sized in elements when `in_elements` (None: as the module
     itself looks, handlers/memory.py)."""
@@ -577,6 +587,15 @@ class ModuleShapes:
 
     def count(self, status: str) -> int:
         return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
+
+    def by_kind(self) -> dict:
+        """{kind: {"proved": n, "failed": n, "unproven": n}} over both modules, the kinds in
+        the order they first come."""
+        out: dict = {}
+        for facts in (self.rewritten, self.original):
+            for f in facts.facts if facts is not None else ():
+                out.setdefault(f.kind, {"proved": 0, "failed": 0, "unproven": 0})[f.status] += 1
+        return out
 
     def kept(self) -> list:
         """(module, fact) for each failed fact that is no difference: the original's (a

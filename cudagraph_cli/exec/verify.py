@@ -36,8 +36,9 @@ the stronger evidence, is reported first; an ownership finding when every value 
 
 What the run cannot see -- the values of the symbolic variables it did not take -- the text
 proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
-live tensors on distinct bytes, no returned tensor in a shared slot, for every value within
-the bounds. A fact of the rewritten module that fails (and that the original does not fail
+live tensors on distinct bytes, no returned tensor in a shared slot, every graph key
+one-to-one on what its graph depends on, for every value within the bounds; both modules'
+storages read in one unit, the original's (handlers/memory.py, read_storages_as). A fact of the rewritten module that fails (and that the original does not fail
 too) is a difference of kind "shape", reported when the run found none; it is also what a
 rewritten module that cannot run at a `shapes` value reports, where the fact explains it.
 """

@@ -54,7 +54,7 @@ def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
                  "message": f.message} for which, f in facts]
 
     return {"proved": shapes.count("proved"), "failed": shapes.count("failed"),
-            "unproven": listed(shapes.unproven()),
+            "by_kind": shapes.by_kind(), "unproven": listed(shapes.unproven()),
             "failed_as_in_the_original": listed(shapes.kept())}
 
 
@@ -69,8 +69,10 @@ def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
     if shapes is None:
         return ""
     unproven, kept = shapes.unproven(), shapes.kept()
+    kinds = ", ".join(f"{k} {n['proved']}" for k, n in shapes.by_kind().items()
+                      if n["proved"])
     text = (f"\n  shape facts: {shapes.count('proved')} proved for every value within the "
-            f"bounds, {len(unproven)} unproven")
+            f"bounds{f' ({kinds})' if kinds else ''}, {len(unproven)} unproven")
     if kept:
         text += f", {len(kept)} failed as in the original (no difference)"
     lines = [("unproven", which, f) for which, f in unproven] + \
