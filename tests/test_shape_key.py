@@ -259,3 +259,14 @@ def test_a_rewrite_of_a_module_sized_in_elements_is_read_in_elements():
     # elements too (more than needed), not as another unit: equal.
     report = verify(unit_module(1024), unit_module(2048), calls=1)
     assert report.equal, report.difference
+
+
+def test_a_call_that_may_return_an_alias_of_a_placed_tensor_is_unproven():
+    # samples/branches/nested_function_before.relax: `y = inner(alloc)` calls a closure
+    # given the placed tensor `alloc`: whether y aliases alloc is not read.
+    from conftest import ROOT
+    module = api.load(ROOT / "samples" / "branches" / "nested_function_before.relax")
+    [f] = [f for f in shape_facts(module).unproven if f.kind == "disjoint"]
+    assert f.loc.line == 34
+    assert f.message.startswith("'y' is the result of a call the prover does not read, "
+                                "given 'alloc'")

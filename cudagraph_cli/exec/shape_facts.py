@@ -294,7 +294,27 @@ class _Walk:
             return None
         if type(v.op) is ir.ExternFunc and v.op.name == "vm.builtin.reshape" and v.args:
             return self.value(v.args[0], env)
+        self.opaque(b, v, env)
         return None
+
+    def opaque(self, b, v: ir.Call, env) -> None:
+        """A call whose result the walk takes as fresh memory, though it may be an alias of a
+        placed tensor it is given (a packed function, a Relax function, a closure): unproven,
+        as the lifetime of that tensor is not known past it. A kernel (a PrimFunc), a Relax
+        operator and the host's `relax.run.*` make their results."""
+        op = v.op
+        known = type(op) is ir.Op or (type(op) is ir.ExternFunc and
+                                      op.name.startswith("relax.run.")) or \
+            (type(op) is ir.GlobalVarRef and not isinstance(self.module.function(op.name),
+                                                            ir.Function))
+        if known or not _holds_tensor(b.var.sinfo):
+            return
+        given = self.used(ir.Tuple(tuple(v.args)), env, set())
+        if given:
+            names = ", ".join(sorted(f"'{self.ids[i].name}'" for i in given))
+            self.add("disjoint", b.loc, "unproven", f"'{b.var.name}' is the result of a call "
+                     f"the prover does not read, given {names}: whether it aliases them, and "
+                     "so how long they are alive, is not known")
 
     def branches(self, b, env, ranges, path, depth):
         v = b.value
@@ -530,6 +550,11 @@ class _Walk:
                 f"{at_(a.offset, at):,}) in {b.storage.name} while '{a.name}' is alive "
                 f"({still})"),
             f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
+
+
+def _holds_tensor(s) -> bool:
+    t = type(s)
+    return t is ir.TensorSInfo or (t is ir.TupleSInfo and any(map(_holds_tensor, s.fields)))
 
 
 def _exclusive(p: tuple, q: tuple) -> bool:
