@@ -303,14 +303,12 @@ class _Walk:
         as the lifetime of that tensor is not known past it. A kernel (a PrimFunc), a Relax
         operator and the host's `relax.run.*` make their results."""
         op = v.op
-        known = type(op) is ir.Op or (type(op) is ir.ExternFunc and
-                                      op.name.startswith("relax.run.")) or \
-            (type(op) is ir.GlobalVarRef and not isinstance(self.module.function(op.name),
-                                                            ir.Function))
-        if known or not _holds_tensor(b.var.sinfo):
+        if not _holds_tensor(b.var.sinfo) or type(op) is ir.Op or (
+                type(op) is ir.ExternFunc and op.name.startswith("relax.run.")):
             return
         given = self.used(ir.Tuple(tuple(v.args)), env, set())
-        if given:
+        if given and not (type(op) is ir.GlobalVarRef and
+                          not isinstance(self.module.function(op.name), ir.Function)):
             names = ", ".join(sorted(f"'{self.ids[i].name}'" for i in given))
             self.add("disjoint", b.loc, "unproven", f"'{b.var.name}' is the result of a call "
                      f"the prover does not read, given {names}: whether it aliases them, and "
