@@ -574,13 +574,12 @@ def shape_facts(module: ir.Module, functions=None,
     return _Walk(module, functions, in_elements).run()
 
 
-def unit_fact(original: ir.Module, rewritten: ir.Module) -> ShapeFact | None:
+def unit_fact(rewritten: ir.Module, in_elements: bool) -> ShapeFact | None:
     """The failed fact of a rewrite that alone looks sized in elements (a storage of N
-    holding N elements wider than a byte) where the original sizes its storages in bytes:
-    the two disagree on the unit, and in the original's the storage is short."""
-    if storages_sized_in_elements(original):
-        return None
-    found = element_sized_witness(rewritten)
+    holding N elements wider than a byte) where the original sizes its storages in bytes
+    (`in_elements` False): the two disagree on the unit, and in the original's the storage
+    is short."""
+    found = None if in_elements else element_sized_witness(rewritten)
     if found is None:
         return None
     fname, b, n, dtype = found
@@ -643,7 +642,7 @@ def prove_modules(original: ir.Module, rewritten: ir.Module, functions) -> Modul
     facts = shape_facts(rewritten, functions, in_elements)
     if original is rewritten:
         return ModuleShapes(facts, None)
-    unit = unit_fact(original, rewritten)
+    unit = unit_fact(rewritten, in_elements)
     if unit is not None:
         facts.facts.insert(0, unit)
     return ModuleShapes(facts, shape_facts(original, functions, in_elements))
