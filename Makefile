@@ -42,7 +42,7 @@ demo: $(VENV)/.base
 	@echo "      ($(DEMO); see its first lines). cgraph rewrite lifts the static runs into CUDA graphs:"
 	$(BIN)/cgraph rewrite $(DEMO) -o $(VENV)/decode_32.graph.relax
 	@echo
-	@echo "== 2. What the rewrite did (cgraph diff --summary): launches captured, host launches per call"
+	@echo "== 2. What the rewrite saves (cgraph diff --summary): host work removed per call, kernel launches captured"
 	$(BIN)/cgraph diff $(DEMO) $(VENV)/decode_32.graph.relax --summary
 	@echo
 	@echo "== 3. One layer, binding by binding: R<n> = the graph a binding went into, S<n> = shared"
@@ -59,6 +59,8 @@ demo: $(VENV)/.base
 	@echo
 	@echo "== 6. The same pass on TVM's own test case equals TVM's expected output"
 	$(BIN)/cgraph rewrite samples/tvm/vm_builtin_before.relax | $(BIN)/cgraph check - samples/tvm/vm_builtin_expected.relax --prim-bodies ignore
+	@echo
+	@echo "cgraph is $(BIN)/cgraph ('. $(BIN)/activate' puts it on PATH); on your own model: README.md, 'On your own model'"
 
 # One worker per core, a test file per worker (a file's tests share its fixtures and order).
 test: $(VENV)/.test

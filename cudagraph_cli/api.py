@@ -9,12 +9,16 @@
     result = verify(module, out)               # same numbers? (CUDA-graph semantics, NumPy)
     facts = diff(module)                       # what `cgraph diff` shows, as data
 
-A path and a text are told apart by the function, as `json.load` and `json.loads` are, never by
-looking at the content. Every error bad input can cause is a `SourceError`; `str(err)` is
-its message and `err.render()` the `FILE:LINE:COL: error: message` form with the source line
-and a caret. `load` and `loads` locate their errors in the file; the other functions locate
-theirs in the `source` (a `Source`, the file's name and text) they are given, and leave the
-file to the caller otherwise (`err.located(name, text)`).
+`load` and `loads` tell a path and a text apart by the function, as `json.load` and
+`json.loads` do. `rewrite`, `verify`, `diff` and `check` take what people pass: a module, a
+path (a `Path`, or a `str` of one line) or TVMScript text (a `str` of several lines: a module's
+text always has them), or raise a TypeError that names `load` (module_of).
+
+Every error bad input can cause is a `SourceError`; `str(err)` is its message and
+`err.render()` the `FILE:LINE:COL: error: message` form with the source line and a caret.
+`load` and `loads` locate their errors in the file; the other functions locate theirs in the
+file or text they read, or in the `source` (a `Source`, the file's name and text) they are
+given, and leave the file to the caller otherwise (`err.located(name, text)`).
 
 Importing this module is cheap: each function imports the stages it needs when called, so
 `cgraph --help` and `import cudagraph_cli` load neither lark nor numpy.
@@ -40,9 +44,10 @@ class UnknownName(ValueError):
 
 
 class OverBound(ValueError):
-    """A value given for a symbolic variable (--shape) over the bound a function declares for
-    it (its `tir_var_upper_bound` attribute): the memory plan sized the storages for the
-    bound, so the run would only fail later, inside, with a view that does not fit."""
+    """A value given for a symbolic variable (--shape) outside the range a function declares
+    for it: over its `tir_var_upper_bound` (the memory plan sized the storages for the bound,
+    so the run would only fail later, inside, with a view that does not fit), or under its
+    least value (`tir_var_lower_bound`; 1, or 0 where `tir_non_negative_var` names it)."""
 
 
 def read(path: str | os.PathLike, keep_line_ends: bool = False) -> Source:
@@ -75,6 +80,43 @@ def load(path: str | os.PathLike, *, name: str | None = None):
     return loads(source.text, name=name if name is not None else source.name)
 
 
+def module_of(value, caller: str, source: Source | None = None):
+    """`(module, source)` for what a caller of `rewrite`, `verify`, `diff` or `check` passed:
+    an `ir.Module` as it is (with `source`, the caller's); a path (an `os.PathLike`, or a
+    `str` without a line break: no file name has one, no module text lacks one) read and
+    parsed as `load` does; TVMScript text (a `str` with line breaks) parsed as `loads` does,
+    named `<string>`. The source read is returned, so that the caller's later errors are
+    located in it too (`source` given wins). A TypeError naming `load` for anything else:
+    `rewrite("x.relax")` raised AttributeError deep inside before (issue 47)."""
+    from .ir import Module
+
+    if isinstance(value, Module):
+        return value, source
+    if isinstance(value, os.PathLike) or (isinstance(value, str) and "\n" not in value):
+        read_source = read(value)
+    elif isinstance(value, str):
+        read_source = Source("<string>", value)
+    else:
+        hint = (" (a TVM IRModule: cgraph's pass on TVM's objects is "
+                "cudagraph_cli.tvm.RewriteCUDAGraph(), or pass loads(mod.script()))"
+                if type(value).__module__.startswith("tvm") else "")
+        raise TypeError(f"{caller}() takes a module (cudagraph_cli.load(path) reads one), a "
+                        f"path (str or Path) or TVMScript text, not "
+                        f"{type(value).__name__}{hint}")
+    module = loads(read_source.text, name=read_source.name)
+    return module, source if source is not None else read_source
+
+
+def modules_of(a, b, caller: str, sources: tuple) -> tuple:
+    """module_of of a pair (`verify`'s, `diff`'s, `check`'s), with their sources; `b` None
+    stays None."""
+    a, source_a = module_of(a, caller, sources[0])
+    if b is None:
+        return a, None, (source_a, sources[1])
+    b, source_b = module_of(b, caller, sources[1])
+    return a, b, (source_a, source_b)
+
+
 def print_module(module, dialect: str | None = None) -> str:
     """The module as canonical TVMScript: `cgraph fmt`'s output. `dialect`: "current" or
     "legacy" (None: the dialect the module was read in)."""
@@ -100,13 +142,19 @@ def check_function_names(known, names, source_name: str) -> None:
 
 
 def difference(got, expected, *, prim_bodies: str = "text"):
-    """The first structural difference between two modules (`cgraph check`): None when they
-    are equal up to the names of local variables, else a Difference (`.message`, `.function`,
-    `.loc_a` in `got`, `.loc_b` in `expected`). `prim_bodies`: "text" compares PrimFunc bodies
-    by their normalized text, "ignore" only their signatures."""
+    """The first structural difference between two modules (`cgraph check`; also exported as
+    `check`): None when they are equal up to the names of local variables, else a Difference
+    (`.message`, `.function`, `.loc_a` in `got`, `.loc_b` in `expected`). Each is a module, a
+    path or TVMScript text (module_of). `prim_bodies`: "text" compares PrimFunc bodies by
+    their normalized text, "ignore" only their signatures."""
     from .text.difference import module_difference
 
+    got, expected, _ = modules_of(got, expected, "check", (None, None))
     return module_difference(got, expected, prim_bodies)
+
+
+# `cgraph check`'s name: what a user of the command looks for first.
+check = difference
 
 
 class PairResult(namedtuple("PairResult", "got expected status difference error",
@@ -200,7 +248,8 @@ def check_pairs(pairs, *, prim_bodies: str = "text"):
 
 
 def rewrite(module, options=None, *, source: Source | None = None):
-    """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `options`: a
+    """cgraph's RewriteCUDAGraph: `(rewritten module, RewriteReport)`. `module`: a module, a
+    path or TVMScript text (module_of). `options`: a
     `RewriteOptions` (None: cgraph's; `RewriteOptions.tvm_compat()`: TVM 0.27's exact output).
     The report holds the plans (`report.plan`, `report.merged`), why each kernel launch left
     outside stays there (`report.reasons`) and notes. A SourceError raised by the rewrite is
@@ -209,6 +258,7 @@ def rewrite(module, options=None, *, source: Source | None = None):
     from .passes.pipeline import rewrite as run_pipeline
     from .passes.region_planner import UnknownSymbolicVar
 
+    module, source = module_of(module, "rewrite", source)
     try:
         return run_pipeline(module, options)
     except SourceError as e:
@@ -252,12 +302,14 @@ def check_shapes(module, shapes: dict | None, source_name: str,
                  functions: list[str] | None = None) -> None:
     """UnknownName unless each name in `shapes` is a symbolic variable the parameters of the
     public functions that run (`functions`, None: all) have: a misspelled name would
-    otherwise silently leave the default values in place. OverBound for a value over a
-    function's `tir_var_upper_bound` for that variable."""
+    otherwise silently leave the default values in place. OverBound for a value outside a
+    function's range for that variable (passes/ranges.py): over its `tir_var_upper_bound`,
+    under its `tir_var_lower_bound`, or 0 where `tir_non_negative_var` does not allow it."""
     if not shapes:
         return
     from .exec.functions import public_functions
     from .ir import sinfo_prim_vars
+    from .passes.ranges import FunctionRanges
 
     run = [f for f in public_functions(module) if functions is None or f.name in functions]
     params_vars = {f.name: {v.name for p in f.params for v in sinfo_prim_vars(p.sinfo)}
@@ -272,21 +324,32 @@ def check_shapes(module, shapes: dict | None, source_name: str,
         raise UnknownName(f"no symbolic variable named {', '.join(unknown)} in {source_name} "
                           f"({has})")
     for name, values in shapes.items():
-        over = [(f.name, bound) for f in run if name in params_vars[f.name]
-                for bound in [f.upper_bounds().get(name)]
-                if bound is not None and any(v > bound for v in values)]
+        ranges = [(f, FunctionRanges(f).of(name)) for f in run if name in params_vars[f.name]]
+        over = [(f.name, r.most) for f, r in ranges
+                if r.most is not None and any(v > r.most for v in values)]
         if over:
             tightest = min(bound for _, bound in over)
             value = next(v for v in values if v > tightest)
             whose = " and ".join(f"{f}'s" for f, b in over if b == tightest)
             raise OverBound(f"{name}={value} is over {whose} tir_var_upper_bound "
                             f"({name} <= {tightest}) in {source_name}")
+        under = [(f, r.least) for f, r in ranges if any(v < r.least for v in values)]
+        if under:
+            tightest = max(least for _, least in under)
+            value = next(v for v in values if v < tightest)
+            at = [f for f, least in under if least == tightest]
+            whose = " and ".join(f"{f.name}'s" for f in at)
+            why = "tir_var_lower_bound" if name in at[0].lower_bounds() else \
+                "least value (a dimension is at least 1; tir_non_negative_var allows 0)"
+            raise OverBound(f"{name}={value} is under {whose} {why} ({name} >= {tightest}) "
+                            f"in {source_name}")
 
 
 def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict | None = None,
            sources: tuple[Source | None, Source | None] = (None, None),
            functions=None, progress=None, facts: bool = True):
-    """Does `rewritten` compute what `original` computes? `cgraph verify`: both run on the
+    """Does `rewritten` compute what `original` computes (each a module, a path or TVMScript
+    text: module_of)? `cgraph verify`: both run on the
     NumPy reference executor, `calls` times each public function (or those named in
     `functions`), with CUDA-graph semantics for the rewrite; `shapes` gives values of symbolic
     variables (name -> values, used in turn). Before anything runs: UnknownName for a name in
@@ -302,6 +365,7 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     located in `sources` (original's, rewritten's) where given."""
     from .exec.verify import ModuleFails, verify as run_verify
 
+    original, rewritten, sources = modules_of(original, rewritten, "verify", sources)
     name = source_name(sources[0])
     functions = public_names(original, functions, name)
     check_shapes(original, shapes, name, functions)
@@ -351,9 +415,12 @@ def diff(original, rewritten=None, *, options=None,
     --format json` prints it, is `report.views.to_json(facts, name)`). With `rewritten` None,
     `original` is rewritten first (with `options`) and which storage took which slot, and
     which binding went into which graph, come from the rewrite's plans. With `rewritten` given
-    (a rewrite by cgraph or TVM; NotARewrite if it is none), they come from its text."""
+    (a rewrite by cgraph or TVM; NotARewrite if it is none), they come from its text. Each is
+    a module, a path or TVMScript text (module_of); `diff_text` prints the facts as `cgraph
+    diff` does."""
     from .report.analysis import analyze
 
+    original, rewritten, sources = modules_of(original, rewritten, "diff", sources)
     if rewritten is None:
         refuse_rewritten(original, sources[0])
         rewritten, report = rewrite(original, options, source=sources[0])
@@ -361,6 +428,24 @@ def diff(original, rewritten=None, *, options=None,
         check_rewrite(original, rewritten, sources=sources)
         report = None
     return analyze(original, rewritten, report)
+
+
+def diff_text(facts, *, width: int = 100, function: str | None = None, fold: int = 12,
+              summary: bool = False) -> str:
+    """`diff`'s facts as `cgraph diff` prints them on a terminal `width` columns wide, without
+    colour: each function's listing (`function`: one only; `fold`: as `--fold`), then the
+    summary (`summary=True`: the summary only, `--summary`)."""
+    from .report.views import terminal_text
+
+    return terminal_text(facts, width, function, fold, summary)
+
+
+def verify_text(report, original: str = "original", rewritten: str = "rewritten") -> str:
+    """`verify`'s report as `cgraph verify` prints it, the modules called `original` and
+    `rewritten` (their file names, say)."""
+    from .report.verify_view import verify_text as report_text
+
+    return report_text(report, original, rewritten)
 
 
 class CpuRun:
@@ -438,7 +523,7 @@ def run_cpu(module, *, calls: int = 1, seed: int = 0, shapes: dict | None = None
 
 
 __all__ = ["CpuRun", "Loc", "OverBound", "PairResult", "Source", "SourceError", "UnknownName",
-           "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
-           "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
-           "print_module", "public_names", "read", "rewrite", "run_cpu",
-           "verify"]
+           "check", "check_functions", "check_pairs", "check_rewrite", "check_shapes", "diff",
+           "diff_text", "difference", "directory_pairs", "listed_pairs", "load", "loads", "located",
+           "module_of", "print_module", "public_names", "read", "rewrite", "run_cpu",
+           "verify", "verify_text"]

@@ -9,6 +9,13 @@ import re
 import unicodedata
 from operator import itemgetter
 
+# How to get apache-tvm, in every message that needs it (the TVM pass, `cgraph kernels`): the
+# version pyproject.toml's `tvm` extra pins, or that extra from cgraph's checkout. cgraph is
+# not on a package index: its own name with the extra finds nothing there
+# (tests/test_install_commands.py holds every install command to pyproject.toml).
+INSTALL_TVM = ("pip install apache-tvm==0.27.0.post1, or pip install '.[tvm]' in cgraph's "
+               "checkout")
+
 
 class Loc(tuple):
     """A position in a source file: 1-based line and column. Immutable and compared by value

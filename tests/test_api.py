@@ -185,6 +185,61 @@ def test_run_cpu_is_cgraph_run():
         (cli["kernel_launches"], cli["graph_captures"], cli["graph_replays"])
 
 
+# ---- what people pass: a path, TVMScript text or a module (issue 47) -------------------------
+
+def test_rewrite_takes_a_path_a_text_or_a_module():
+    expected = run_cli("rewrite", str(SAMPLE)).stdout.decode()
+    for given in (str(SAMPLE), SAMPLE, SAMPLE.read_text(), load(SAMPLE)):
+        out, _ = rewrite(given)
+        assert print_module(out) == expected, type(given)
+
+
+def test_verify_diff_check_take_paths_and_texts():
+    from cudagraph_cli import check
+
+    out_text = run_cli("rewrite", str(SAMPLE)).stdout.decode()
+    result = verify(str(SAMPLE), out_text)
+    assert result.equal and result.captures > 0
+    assert to_json(diff(SAMPLE, out_text), "s") == to_json(diff(load(SAMPLE), loads(out_text)), "s")
+    assert to_json(diff(str(SAMPLE)), "s") == to_json(diff(load(SAMPLE)), "s")
+    assert check(out_text, rewrite(SAMPLE)[0]) is None
+    assert check(SAMPLE, out_text).message == \
+        cudagraph_cli.difference(load(SAMPLE), loads(out_text)).message
+
+
+def test_errors_of_a_path_or_text_are_located_in_it(tmp_path):
+    bad = tmp_path / "bad.relax"
+    bad.write_text("@I.ir_module\nclass Module:\n    x = 1\n")
+    with pytest.raises(SourceError) as info:
+        rewrite(str(bad))
+    assert (info.value.filename, info.value.loc.line) == (str(bad), 3)
+    with pytest.raises(SourceError) as info:
+        verify(bad.read_text(), SAMPLE)
+    assert (info.value.filename, info.value.loc.line) == ("<string>", 3)
+    with pytest.raises(SourceError) as info:
+        diff(tmp_path / "missing.relax")
+    assert "missing.relax" in info.value.render()
+
+
+@pytest.mark.parametrize("call", [lambda x: rewrite(x), lambda x: verify(x, x),
+                                  lambda x: diff(x), lambda x: cudagraph_cli.check(x, x)])
+def test_anything_else_is_a_type_error_naming_load(call):
+    for wrong in (3, b"@I.ir_module", None, ["x.relax"]):
+        with pytest.raises(TypeError, match=r"\(\) takes a module \(cudagraph_cli\.load\(path\) "
+                           r"reads one\), a path \(str or Path\) or TVMScript text, not "):
+            call(wrong)
+
+
+def test_reports_as_text_are_the_commands_output():
+    from cudagraph_cli import diff_text, verify_text
+
+    out = ROOT / "samples" / "tvm" / "rewrite_cuda_graph_expected.relax"
+    cli = run_cli("verify", str(SAMPLE), str(out)).stdout.decode()
+    assert verify_text(verify(SAMPLE, out), str(SAMPLE), str(out)) + "\n" == cli
+    cli = run_cli("diff", str(SAMPLE), "--summary", env={"COLUMNS": "90"}).stdout.decode()
+    assert diff_text(diff(SAMPLE), width=90, summary=True) == cli
+
+
 def test_source_is_name_and_text():
     source = cudagraph_cli.read(SAMPLE)
     assert source == Source(str(SAMPLE), SAMPLE.read_text())

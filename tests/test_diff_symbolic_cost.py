@@ -120,7 +120,8 @@ def test_real_1b_explain_names_the_option(tmp_path):
                                      in ln for ln in others)
     term = run_cli("diff", str(BEFORE_1B), "--summary", "--function", "prefill",
                    env={"COLUMNS": "250"})
-    row = [ln for ln in term.stdout.decode().splitlines() if "symbolic-shape" in ln]
+    row = [ln for ln in term.stdout.decode().splitlines()
+           if "symbolic-shape" in ln and ln.startswith("│")]
     assert len(row) == 1 and "seq_len; --capture-symbolic seq_len[:MAX] would capture them" \
         in row[0]
     data = json.loads(run_cli("diff", str(BEFORE_1B), "--format", "json", "--function",

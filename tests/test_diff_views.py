@@ -88,6 +88,84 @@ def test_1b_terminal_view_folds_and_fits(width, facts_json):
     assert sum(ln[8:].startswith("  ✗ ") for ln in lines) == len(_reasons(facts_json)) == 171
 
 
+# ---- the summary at a terminal's width (issue 47: at 80 columns it cut 98.3% to `98…`) -------
+
+TVM_AFTER = ROOT / "samples" / "real" / "mlc_llama_1b.after.relax"
+
+
+@pytest.fixture(scope="module")
+def facts_1b_tvm():
+    """The 1B model against TVM's own rewrite of it (the two-file form)."""
+    from cudagraph_cli import diff, load
+
+    return diff(load(MLC_LLAMA), load(TVM_AFTER))
+
+
+def _summary(facts, width: int) -> str:
+    from rich.console import Console
+
+    out = io.StringIO()
+    render_terminal(facts, Console(file=out, width=width, color_system=None),
+                    summary_only=True)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_summary_numbers_and_headers_whole(width, facts_1b_tvm):
+    from cudagraph_cli.report.views import KEYED_COLUMNS, SUMMARY_COLUMNS
+
+    text = _summary(facts_1b_tvm, width)
+    lines = text.splitlines()
+    assert max(len(ln) for ln in lines) <= width
+    assert "…" not in text  # nothing cut: numbers, names, headers
+    # the figures by hand (tests/test_diff.py, test_host_work_on_the_1b_model): host work
+    # 195 -> 37 (1 - 37/195 = 81.0%) in decode, 176 of 179 captured = 98.3%; prefill 196 ->
+    # 196, 65 of 180 = 36.1%; total 587 -> 271 = 53.8%, 417 of 539 = 77.4%
+    for figure in ("195 -> 37", "81.0%", "176 of 179 (98.3%)", "196 -> 196",
+                   "65 of 180 (36.1%)", "587 -> 271", "53.8%", "417 of 539 (77.4%)", "667,947,008",
+                   "1,720,782,848", "1,052,835,840", "600,834,048", "448", "576"):
+        assert figure in text, figure
+    # every header whole, on one line or on the two lines it is written in
+    for header in [c.header for c in SUMMARY_COLUMNS] + list(KEYED_COLUMNS):
+        for part in header.split("\n"):
+            assert re.search(rf"(^|[ ┃]){re.escape(part)}( |\)|$)", text, re.M), part
+    # leads with what the graphs save
+    assert " ".join(text.split()).startswith(
+        "cgraph diff: host work per call 587 -> 271 (53.8% removed); 417 of 539 kernel "
+        "launches captured")
+    # a table where it fits whole (120 columns); stacked, a block a function, where not
+    tables = sum(ln.startswith("┏") for ln in lines)
+    if width == 120:
+        assert "│ prefill                   │ 196 -> 196 │      0% │  65 of 180 (36.1%) │" in text
+    else:
+        assert tables == 1  # the memory table only
+        at = lines.index("prefill")
+        assert lines[at + 1:at + 4] == [
+            "  host work / call          196 -> 196 (0% removed)",
+            "  kernel launches captured  65 of 180 (36.1%)",
+            "  graph launches            65, 65 of them one-kernel"]
+
+
+@pytest.mark.parametrize("width", [10, 30])
+def test_summary_on_a_very_narrow_console(width, facts_1b_tvm):
+    """Narrower than a label and its value: lines run over, but every figure is whole on one
+    line (stacked at 20 columns this raised ValueError: a negative wrap width)."""
+    text = _summary(facts_1b_tvm, width)
+    for figure in ("587 -> 271", "417 of 539", "(77.4%)", "1,052,835,840", "576"):
+        assert figure in text, figure
+    assert "…" not in text
+
+
+def test_summary_table_where_it_fits_at_80():
+    """The 32-layer decode step of `make demo` keeps its table at 80 columns."""
+    r = run_cli("diff", str(ROOT / "samples" / "models" / "decode_32.relax"), "--summary",
+                env={"COLUMNS": "80"})
+    text = r.stdout.decode()
+    assert r.returncode == 0 and max(len(ln) for ln in text.splitlines()) <= 80
+    assert "│ decode   │ 448 -> 68 │   84.8% │ 414 of 416 (99.5%) │       34 │          0 │" \
+        in text and "…" not in text
+
+
 def test_1b_region_keeps_one_bracket_across_a_storage():
     """batch_decode's graph R0: its storage2 (slot 3) lies between two of its bindings and
     is lifted into the shared allocation, not into R0; the bracket goes on through it."""

@@ -195,7 +195,7 @@ def test_default_verify_catches_every_shape_mutant_at_the_bounds(small_bounded):
         # and by the bounds run alone, without the facts of the text
         runs = api.verify(small_bounded["original"], m.module, calls=CALLS,
                           functions=[m.function], facts=False)
-        assert not runs.equal and runs.bounds["difference"], m.site
+        assert not runs.equal and runs.bounds.difference, m.site
 
 
 def test_a_storage_larger_than_needed_verifies_equal(small_bounded):

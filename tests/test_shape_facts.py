@@ -398,6 +398,23 @@ def test_prover_cases():
     assert got.status == "unproven" and "k has no upper bound" in got.why
 
 
+def test_verify_report_says_up_to_which_values_it_proved():
+    """In plain words (issue 47): the bound each variable was proved up to, and how many
+    facts; the JSON keeps its fields."""
+    from cudagraph_cli.exec.verify import verify
+    from cudagraph_cli.report.verify_view import verify_json, verify_text
+    text = FITS.format(bound=BOUND, size=131072)  # n <= 64: 2048 * 64 = 131,072 fits
+    report = verify(api.loads(text), api.loads(text), calls=1, shapes={"n": [3]})
+    words = verify_text(report, "a.relax", "b.relax")
+    proved = report.shapes.count("proved")
+    assert proved > 0 and report.shapes.count("unproven") == 0
+    assert f"memory: sizes and overlaps proved for every n ≤ 64 ({proved} shape facts" in words
+    assert verify_json(report, "a.relax", "b.relax")["shape_facts"] == {
+        "proved": proved, "failed": 0, "by_kind": {"fits": {"proved": 2, "failed": 0,
+                                                           "unproven": 0}},
+        "unproven": [], "failed_as_in_the_original": []}
+
+
 def test_unproven_facts_are_listed_in_the_verify_report():
     # n unbounded: the fit of `a` is unproven, listed in the text and the JSON with its
     # expression and why, counted apart from the proved ones; the verdict stays "equal".
@@ -407,7 +424,9 @@ def test_unproven_facts_are_listed_in_the_verify_report():
     report = verify(api.loads(text), api.loads(text), calls=1, shapes={"n": [3]})
     assert report.equal
     words = verify_text(report, "a.relax", "b.relax")
-    assert "shape facts: 0 proved for every value within the bounds, 2 unproven" in words
+    assert "memory: sizes and overlaps proved for every value of n (0 " \
+        "shape facts: every tensor fits its storage, every view its tensor, no two live " \
+        "tensors share a byte), 2 unproven" in words
     assert "b.relax:9:9: unproven (fits, main): offset + bytes of 'a' <= size of storage: " \
            "2048 * n <= 131072 (n has no upper bound)" in words
     facts_json = verify_json(report, "a.relax", "b.relax")["shape_facts"]

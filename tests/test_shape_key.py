@@ -122,7 +122,8 @@ def test_the_key_fact_is_the_verify_difference_and_in_the_json():
     same = verify(ok, ok, calls=1, shapes={"b": [1], "s": [1]})
     counts = verify_json(same, "a", "a")["shape_facts"]
     assert counts["by_kind"] == {"key": {"proved": 1, "failed": 0, "unproven": 0}}
-    assert "(key 1)" in verify_text(same, "a", "a")
+    assert "; 1 graph key tells apart every value its graph depends on), 0 unproven" in \
+        verify_text(same, "a", "a")
 
 
 # ---- the prover is total: what it does not read is unproven -----------------------------

@@ -334,8 +334,9 @@ def no_tvm(tmp_path):
 def test_cli_without_tvm_says_how_to_get_it(no_tvm):
     r = run_cli("kernels", str(REAL_SAMPLES / "nn_mlp.before.relax"), env=no_tvm)
     assert r.returncode == 2 and r.stdout == b""
-    assert r.stderr.decode() == ("cgraph: error: cgraph kernels needs apache-tvm "
-                                 "(pip install 'cudagraph-cli[tvm]')\n")
+    assert r.stderr.decode() == ("cgraph: error: cgraph kernels needs apache-tvm (pip install "
+                                 "apache-tvm==0.27.0.post1, or pip install '.[tvm]' in "
+                                 "cgraph's checkout)\n")
 
 
 def test_a_module_with_no_prim_func_needs_no_tvm(no_tvm):

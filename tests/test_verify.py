@@ -325,3 +325,20 @@ def test_run_reports_uninitialized_reads_located(tmp_path):
     r = run_cli("verify", str(src), str(src))
     assert r.returncode == 2 and b"before anything wrote it" in r.stderr
     assert r.stderr.decode().startswith(f"{src}:{line}:9: error: kernel 'add_one' reads")
+
+
+def test_a_rewritten_without_graphs_is_said(tmp_path):
+    """`cgraph verify a.relax a.relax`: equal, exit 0, and the report says that REWRITTEN
+    launches no CUDA graph (issue 47: "equal" alone read as a checked rewrite)."""
+    sample = str(TVM_DIR / "vm_builtin_before.relax")
+    r = run_cli("verify", sample, sample)
+    text = r.stdout.decode()
+    assert r.returncode == 0 and text.startswith("equal: ")
+    assert f"note: no CUDA graph was captured: {sample} launches none in main" in text
+    rewritten = tmp_path / "out.relax"
+    assert run_cli("rewrite", sample, "-o", str(rewritten)).returncode == 0
+    r = run_cli("verify", sample, str(rewritten))
+    assert r.returncode == 0 and "no CUDA graph was captured" not in r.stdout.decode()
+    # the JSON keeps its fields: the captures say it
+    data = json.loads(run_cli("verify", sample, sample, "--format", "json").stdout)
+    assert data["equal"] is True and data["captures"] == 0 and "note" not in data

@@ -119,8 +119,8 @@ def test_a_storage_short_past_2_is_caught_by_the_bounds_run_alone():
     assert d is not None and d.kind == "shape" and d.module == "rewritten"
     # The default run (n = 1, 2) is equal; the bounds run's second call, at n = 64, is not.
     assert report.symbolic == {"n": [1, 2]}
-    assert report.bounds["values"] == {"n": [2, 64]} and report.bounds["mode"] == "terms"
-    assert report.bounds["difference"] and (d.function, d.call) == ("main", 1)
+    assert report.bounds.values == {"n": [2, 64]} and report.bounds.mode == "terms"
+    assert report.bounds.difference and (d.function, d.call) == ("main", 1)
     assert "at n = 64" in d.message and "does not fit its storage of 8 bytes" in d.message
     assert d.loc.line > 0
 
@@ -128,8 +128,8 @@ def test_a_storage_short_past_2_is_caught_by_the_bounds_run_alone():
 def test_the_right_size_is_equal_at_every_value_the_bounds_run_takes():
     report = verify(parse_module(ORIGINAL), parse_module(rewritten(256)))
     assert report.equal, report.difference
-    assert report.bounds["values"] == {"n": [2, 64, 1]}
-    assert report.bounds["mode"] == "terms" and report.bounds["why_bytes"] is None
+    assert report.bounds.values == {"n": [2, 64, 1]}
+    assert report.bounds.mode == "terms" and report.bounds.why_bytes is None
     # A larger storage than needed is right too.
     assert verify(parse_module(ORIGINAL), parse_module(rewritten(1024))).equal
 
@@ -147,9 +147,9 @@ def test_a_shape_given_runs_no_bounds_run_and_its_fit_failure_is_a_difference():
 def test_the_host_reading_computed_bytes_runs_the_bound_with_bytes():
     report = verify(parse_module(READS_ON_HOST), parse_module(READS_ON_HOST))
     assert report.equal, report.difference
-    assert report.bounds["mode"] == "bytes"
-    assert "the host reads bytes a kernel computed" in report.bounds["why_bytes"]
-    assert report.bounds["values"] == {"n": [2, 64, 1]}
+    assert report.bounds.mode == "bytes"
+    assert "the host reads bytes a kernel computed" in report.bounds.why_bytes
+    assert report.bounds.values == {"n": [2, 64, 1]}
 
 
 def test_cli_says_which_values_ran_in_which_mode(tmp_path):

@@ -29,12 +29,12 @@ import time
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..diagnostics import Loc, SourceError
+from ..diagnostics import INSTALL_TVM, Loc, SourceError
 from ..text.printer import print_module
 from .launch_manifest import FUNCTIONS, Expr, HostLoop, Kernel, KernelParam, PrimKernels, \
     Workspace, render_comment, to_json
 
-TVM_MISSING = "cgraph kernels needs apache-tvm (pip install 'cudagraph-cli[tvm]')"
+TVM_MISSING = f"cgraph kernels needs apache-tvm ({INSTALL_TVM})"
 DEFAULT_ARCH = "sm_80"
 _ARCH_RE = re.compile(r"^sm_\d+[a-z]?$")
 

@@ -4,26 +4,15 @@ whether each graph ran exactly when its bound held."""
 
 from __future__ import annotations
 
-from .. import ir
 from ..passes.guards import Guard
+from ..passes.ranges import Range
 from .compare import Difference
 
 
-def upper_bounds(module: ir.Module, names) -> dict[str, int]:
-    """The smallest `tir_var_upper_bound` of each symbolic variable, over the functions
-    `names` (of `module`) that declare one."""
-    out: dict[str, int] = {}
-    for name in names:
-        f = module.function(name)
-        for k, v in (f.upper_bounds() if isinstance(f, ir.Function) else {}).items():
-            out[k] = min(out.get(k, v), v)
-    return out
-
-
-def guard_values(guards: list[Guard], uppers: dict[str, int]) -> dict[str, list[int]]:
+def guard_values(guards: list[Guard], ranges: dict[str, Range]) -> dict[str, list[int]]:
     """For each variable a guard bounds from above (T, the largest value it allows: 7 for
-    `n < 8`): 1, T + 1, T, T + 2 (as many of
-    them as are distinct, positive and within the variable's upper bound), the values within
+    `n < 8`): its least positive value, T + 1, T, T + 2 (as many of them as are distinct and
+    within the variable's range, `ranges`: passes/ranges.module_ranges), the values within
     the bound and above it taking turns."""
     thresholds: dict[str, int] = {}
     for g in guards:
@@ -31,12 +20,10 @@ def guard_values(guards: list[Guard], uppers: dict[str, int]) -> dict[str, list[
             thresholds.setdefault(name, value)
     out = {}
     for name, t in thresholds.items():
-        top = uppers.get(name)
-        values = []
-        for v in (1, t + 1, t, t + 2):
-            if v >= 1 and (top is None or v <= top) and v not in values:
-                values.append(v)
-        out[name] = values
+        r = ranges.get(name, Range(1, None))
+        values = r.within((r.first_values()[0], t + 1, t, t + 2))
+        if values:
+            out[name] = values
     return out
 
 

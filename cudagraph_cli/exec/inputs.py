@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import SourceError
+from ..passes.ranges import FunctionRanges
 from ..text.printer import Printer
 from .backend import Backend, ExecError, check_alloc_size, numpy_dtype
 from .functions import ModuleMismatch
@@ -29,18 +30,18 @@ class Inputs:
         self.rng = np.random.default_rng(seed)
         self.shapes = shapes
 
-    def sym_values(self, call: int, names: list[str]) -> dict[str, int]:
-        values = {}
-        for n in names:
-            choices = self.shapes.get(n, [1, 2])
-            values[n] = choices[call % len(choices)]
-        return values
-
     def syms(self, f: ir.Function, call: int) -> dict:
         """The values of the symbolic dimensions of `f`'s parameters for call number `call`
-        (shared with `cgraph run`, which times a call per distinct set)."""
-        return self.sym_values(call, sorted({v.name for p in f.params
-                                             for v in ir.sinfo_prim_vars(p.sinfo)}))
+        (shared with `cgraph run`, which times a call per distinct set): those `shapes` gives,
+        taken in turn; else the first values of the variable's range in `f`
+        (passes/ranges.py: 1 and 2 for a dimension, its `tir_var_lower_bound` and the next
+        where it has one)."""
+        ranges = FunctionRanges(f)
+        values = {}
+        for n in sorted({v.name for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}):
+            choices = self.shapes.get(n) or ranges.of(n).first_values()
+            values[n] = choices[call % len(choices)]
+        return values
 
     def fresh(self, f: ir.Function, call: int) -> list:
         """Host values for the inputs of a call (parameters before num_input)."""
@@ -105,7 +106,7 @@ class Inputs:
 
     def dim(self, d, syms: dict, name: str) -> int:
         """A dimension's value: each free variable takes its value for this call (see
-        sym_values), and an expression such as `T.max(n - m, 1)` is evaluated on them, so that
+        syms), and an expression such as `T.max(n - m, 1)` is evaluated on them, so that
         it agrees with the other parameters' dimensions."""
         if isinstance(d, ir.IntImm):
             return d.value

@@ -53,8 +53,8 @@ from .backend import ExecError
 from .handlers.memory import element_sized_witness, storages_sized_in_elements
 from .shape_bound import prove_le
 from .shape_key import key_text, pair_text, prove_key
-from .shape_text import (call_arg, dtype_arg, itemsize, launch_dependencies, launch_key,
-                         prim_arg, product, show, tensor_bytes, values_text)
+from .shape_text import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
+                         product, show, tensor_bytes, values_text)
 
 
 @dataclass
@@ -146,12 +146,6 @@ def _flatten(v, out: set) -> set:
     return out
 
 
-# Calls that make an alias of a tensor or release one: not a use of its bytes.
-_NO_USE = frozenset({"relax.reshape", "relax.memory.view", "relax.memory.ensure_zero_offset",
-                     "vm.builtin.reshape", "relax.memory.kill_tensor",
-                     "relax.memory.kill_storage", "relax.vm.kill_object"})
-
-
 # ---- one module ------------------------------------------------------------------------------
 
 class _Walk:
@@ -230,9 +224,12 @@ class _Walk:
         if t is ir.If:
             value = value.cond
         elif t is ir.Call:
-            name = value.op.name if type(value.op) in (ir.Op, ir.ExternFunc) else None
-            if name in _NO_USE or ir.builtin_called(value) == ir.RUN_OR_CAPTURE:
-                return  # a graph launch uses what its capture function's body uses
+            memory = ir.memory_call(value)
+            if memory is not None and (memory.is_view or memory.kind == ir.KILL) or \
+                    ir.builtin_called(value) == ir.RUN_OR_CAPTURE:
+                # A view or a release uses no byte; a graph launch uses what its capture
+                # function's body uses.
+                return
             value = ir.Tuple(tuple(value.args) + tuple(v for _, v in value.attrs))
         for i in self.used(value, env, set()):
             t = self.ids[i]
@@ -274,12 +271,11 @@ class _Walk:
             return self.storage(b, v, name)
         if name in ("relax.memory.alloc_tensor", "relax.vm.alloc_tensor"):
             return self.tensor(b, v, env, ranges, path)
-        if name in ("relax.reshape", "relax.memory.view"):
-            x = v.args[0] if v.args else None
-            self.view_fact(b, v, x, name, ranges)
-            return self.value(x, env)
-        if name == "relax.memory.ensure_zero_offset":
-            return self.value(v.args[0], env) if v.args else None
+        memory = ir.memory_call(v)
+        if memory is not None and memory.is_view:
+            if memory.kind != ir.ZERO_OFFSET:
+                self.view_fact(b, memory, ranges)
+            return self.value(memory.aliased, env)
         cached = ir.CachedAlloc.of(v)
         if cached is not None:
             return self.cached(cached)
@@ -292,8 +288,6 @@ class _Walk:
                 self.add(kind, b.loc, "unproven", f"the graph launch of '{b.var.name}' is "
                          "not followed: its items are not a tuple written at the launch")
             return None
-        if type(v.op) is ir.ExternFunc and v.op.name == "vm.builtin.reshape" and v.args:
-            return self.value(v.args[0], env)
         self.opaque(b, v, env)
         return None
 
@@ -369,19 +363,20 @@ class _Walk:
                        f"offset + bytes of '{b.var.name}' <= size of {storage.name}")
         return Tensors((id(t),))
 
-    def view_fact(self, b, v: ir.Call, x, name: str, ranges) -> None:
+    def view_fact(self, b, memory: ir.MemoryCall, ranges) -> None:
+        x = memory.aliased
         sinfo = x.sinfo if type(x) is ir.Var else None
         base = tensor_bytes(sinfo)
         self.subject = (self.next("view"),)
-        if name == "relax.reshape":
-            shape = call_arg(v, 1, "shape")
+        if memory.kind == ir.RESHAPE:
+            shape = memory.arg("shape")
             item = itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
             nbytes = product(shape.values, item) \
                 if type(shape) is ir.ShapeExpr and item else None
             offset = ir.IntImm(0)
         else:
-            shape, dtype = call_arg(v, 1, "shape"), call_arg(v, 2, "dtype")
-            off = call_arg(v, 3, "relative_byte_offset")
+            shape, dtype = memory.arg("shape"), memory.arg("dtype")
+            off = memory.arg("relative_byte_offset")
             offset = ir.IntImm(0) if off is None else prim_arg(off)
             dims = shape.values if type(shape) is ir.ShapeExpr else \
                 (sinfo.shape if type(sinfo) is ir.TensorSInfo else None)

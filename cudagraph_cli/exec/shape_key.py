@@ -12,8 +12,9 @@ the key is that variable, or strictly monotone in it over its range once the var
 recovered before are fixed (`batch_size`, `batch_size + 1`, `8 * n + m` with m recovered).
 Otherwise decided by enumerating every value of the variables involved when their ranges are
 small (at most SEARCH combinations; only the variables not recovered where no component
-mixes the two): proved when no two values collide, failed with the smallest two that do. Where the ranges are larger, a search with the recovered variables at
-their least values may still find two such values (failed); else the fact is unproven.
+mixes the two): proved when no two values collide, failed with the smallest two that do.
+Where the ranges are larger, a search with the recovered variables at their least values may
+still find two such values (failed); else the fact is unproven.
 """
 
 from __future__ import annotations

@@ -23,10 +23,12 @@ when the bound holds (exec/guard_check.py; a difference of kind "guard": the gua
 the branches swapped).
 
 Once the modules are equal, a second run on fresh executors takes each bounded variable that
-`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (bound_values,
-bounds_run): in terms alone (TermsBackend) unless the host reads bytes a kernel computed, then
-with bytes. A tensor or view the rewritten module cannot place, in a call the original ran,
-is a difference of kind "shape" (in the first run too).
+`--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (the value
+after its least and its least, passes/ranges.py: bound_values, bounds_run): in terms alone
+(TermsBackend) unless the host reads bytes a kernel computed, then with bytes. A tensor or
+view the rewritten module cannot place, in a call the original ran, is a difference of kind
+"shape", in either run; any other failure of the rewritten module is no verdict
+(ModuleFails), in either run too.
 
 Values can agree by chance (a result that depends only on weights is rewritten with the same
 values by every call), so verify also checks ownership in both modules (exec/ownership.py): a
@@ -38,26 +40,31 @@ What the run cannot see -- the values of the symbolic variables it did not take 
 proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
 live tensors on distinct bytes, no returned tensor in a shared slot, every graph key
 one-to-one on what its graph depends on, for every value within the bounds; both modules'
-storages read in one unit, the original's (handlers/memory.py, read_storages_as). A fact of the rewritten module that fails (and that the original does not fail
-too) is a difference of kind "shape", reported when the run found none; it is also what a
-rewritten module that cannot run at a `shapes` value reports, where the fact explains it.
+storages read in one unit, the original's (handlers/memory.py, read_storages_as). A fact
+of the rewritten module that fails (and that the original does not fail too) is a difference
+of kind "shape", reported when the run found none; it is also what a rewritten module that
+cannot run at a `shapes` value reports, where the fact explains it.
+
+Each stage collects its findings (RunFindings, the failed fact); `decide` alone ranks them
+into the verdict (docs/EXECUTOR.md, "The order of evidence").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import gc
-
 from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
+from ..passes.ranges import Range, module_ranges
 from .backend import CpuBackend, DoesNotFit, ExecError
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
-from .guard_check import check_guards, guard_values, upper_bounds
+from .guard_check import check_guards, guard_values
 from .handlers.cuda_graph import GraphRuntime
 from .handlers.memory import read_storages_as
 from .interpreter import Executor
@@ -74,6 +81,27 @@ class ModuleFails(SourceError):
     def __init__(self, which: str, error: SourceError):
         super().__init__(error.message, error.loc)
         self.which = which
+
+
+@dataclass
+class BoundsRun:
+    """The record of the run at the upper bounds (bounds_run), when one ran."""
+
+    mode: str  # "terms" (no bytes computed) | "bytes" (the host reads computed bytes)
+    calls: int
+    values: dict  # name -> the values it took, in call order
+    why_bytes: str | None = None  # where the terms-only try needed bytes
+    difference: bool = False  # whether the report's difference is this run's
+    stopped: str | None = None  # why the original could not run there
+    launches: list | None = None  # kernel launches [original's, rewritten's]
+    captures: int | None = None
+    replays: int | None = None
+
+    def as_json(self) -> dict:
+        """Its fields, those that a run that stopped did not count left out."""
+        out = dataclasses.asdict(self)
+        return {k: v for k, v in out.items()
+                if v is not None or k not in ("launches", "captures", "replays")}
 
 
 @dataclass
@@ -96,16 +124,123 @@ class VerifyReport:
     warnings: list = field(default_factory=list)
     # What the text proves for every value within the bounds (exec/shape_facts.py)
     shapes: ModuleShapes | None = None
-    # The run at the upper bounds (bounds_run), when one ran: {"values": name -> values in
-    # call order, "mode": "terms" | "bytes", "calls", "why_bytes", "difference": whether
-    # report.difference is its, "stopped": why the original could not run there}.
-    bounds: dict | None = None
-    at: tuple = ()  # (function, call, its symbolic values): the call running or last run
+    bounds: BoundsRun | None = None
+    # Each symbolic variable's tir_var_upper_bound, the least over the functions verified:
+    # what the text report says the shape facts were proved up to.
+    upper_bounds: dict = field(default_factory=dict)
 
     @property
     def equal(self) -> bool:
         return self.difference is None
 
+
+# ---- the findings of each stage, and the one verdict --------------------------------------
+
+@dataclass(frozen=True)
+class RunFailure:
+    """A module that could not run a call: `which`, the error, the call (function, call
+    number, symbolic values) and, for the rewritten module, the ownership finding of that very
+    call that explains it (a graph replayed with wrong inputs), if any."""
+
+    which: str  # "original" | "rewritten"
+    error: SourceError
+    at: tuple
+    cause: Difference | None = None
+
+
+@dataclass
+class RunFindings:
+    """What one run of both modules saw. The run stops after the first call that shows a
+    difference of values or guards, or a module that fails; what that call showed is all
+    kept. Terms (the first output whose bytes agree and whose terms differ) are looked for
+    after each call, ownership (the first finding) once every call has run."""
+
+    values: Difference | None = None
+    guard: Difference | None = None
+    failure: RunFailure | None = None
+    ownership: Difference | None = None
+    terms: Difference | None = None
+
+
+@dataclass(frozen=True)
+class Findings:
+    """The evidence of every stage: the first run, the first fact of the rewritten module that
+    fails (exec/shape_facts.py: (module, fact), or None) and the bounds run's, if one ran."""
+
+    run: RunFindings
+    fact: tuple | None = None
+    bounds: RunFindings | None = None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """`difference`, found by `stage` ("run", "facts", "bounds"); or `fails`, a module that
+    cannot run where the other runs (verify raises it); neither: equal."""
+
+    difference: Difference | None = None
+    stage: str | None = None
+    fails: ModuleFails | None = None
+
+
+def decide(findings: Findings) -> Verdict:
+    """The verdict, in the order of the evidence:
+
+    1. the original cannot run: no verdict (ModuleFails);
+    2. the rewritten module fails at a call the original ran: the ownership finding of that
+       call that explains it; else the failed fact, for every value, that explains it; else a
+       tensor it cannot place (DoesNotFit: "shape"); else no verdict (ModuleFails);
+    3. values (at the call the run stopped at), then the guards (that call's);
+    4. ownership, then terms (bytes equal, made of other things);
+    5. a fact of the rewritten module that fails (for the values the run did not take);
+    6. the bounds run, read as the first run is in 1-4, except that the original failing
+       there only stops it;
+    7. equal."""
+    run = findings.run
+    failure = run.failure
+    if failure is not None and failure.which == "original":
+        return Verdict(fails=ModuleFails("original", failure.error))
+    if failure is not None:
+        if failure.cause is None and findings.fact is not None:
+            return Verdict(_fact_difference(*findings.fact), "facts")
+        return _failure_verdict(failure, "run")
+    found = _run_difference(run)
+    if found is not None:
+        return Verdict(found, "run")
+    if findings.fact is not None:
+        return Verdict(_fact_difference(*findings.fact), "facts")
+    bounds = findings.bounds
+    if bounds is None or (bounds.failure is not None and bounds.failure.which == "original"):
+        return Verdict()
+    if bounds.failure is not None:
+        return _failure_verdict(bounds.failure, "bounds")
+    found = _run_difference(bounds)
+    return Verdict(found, "bounds") if found is not None else Verdict()
+
+
+def _run_difference(run: RunFindings) -> Difference | None:
+    """The difference of a run that ran every call it could: values, guards, ownership,
+    terms, the first there is."""
+    return run.values or run.guard or run.ownership or run.terms
+
+
+def _failure_verdict(failure: RunFailure, stage: str) -> Verdict:
+    """The rewritten module failed where the original ran: the ownership finding that
+    explains it, a tensor it cannot place ("shape"), or no verdict (ModuleFails): the same
+    in every run."""
+    if failure.cause is not None:
+        return Verdict(failure.cause, stage)
+    if isinstance(failure.error, DoesNotFit):
+        return Verdict(shape_difference(*failure.at, failure.error), stage)
+    return Verdict(fails=ModuleFails("rewritten", failure.error))
+
+
+def _fact_difference(which: str, fact) -> Difference:
+    """The difference of a fact of the text that fails (for every value: no call ran it)."""
+    return Difference(fact.function, 0, "", "", message=fact.message, kind="shape",
+                      module=which, loc=fact.loc, site=f"the {fact.kind} fact that fails")
+
+
+# ---- the stages ----------------------------------------------------------------------------
 
 def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int = 0,
            shapes: dict | None = None, backend_factory=CpuBackend,
@@ -115,7 +250,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     names). `facts=False`: only what the runs see, without the facts of the text (what the
     mutation tools use to prove, by a run, that a mutant is wrong at the value it names). `progress(function, index, total, captures)`: called before each call of a
     function, `index` of `total` (0-based, over all functions' calls in the order they run),
-    with the rewritten module's graph captures so far -- a real model's call takes seconds."""
+    with the rewritten module's graph captures so far -- a real model's call takes seconds.
+    The stages collect their findings; `decide` gives the verdict."""
     for which, mod in (("original", original), ("rewritten", rewritten)):
         try:
             runnable_functions(mod)
@@ -126,8 +262,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
         names = [n for n in names if n in functions]
     guards = [g for g in find_guards(rewritten) if g.function in names]
     given = shapes or {}
-    picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
-              if k not in given}
+    ranges = module_ranges(original, names)
+    picked = {k: v for k, v in guard_values(guards, ranges).items() if k not in given}
     shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
@@ -145,24 +281,14 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     read_storages_as(original, ex_a, ex_b)  # one unit for both modules: the original's
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
-    failed = report.shapes.failure() if facts else None
-    try:
-        report.difference = _first_difference(
-            report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original, rewritten,
-            guards, progress)
-    except ModuleFails as e:
-        # A rewrite that cannot run where its own facts fail: the fact is the finding, for
-        # every value it fails at.
-        if e.which == "original" or failed is None:
-            raise
-    if failed is not None and (report.difference is None or report.difference.kind == "shape"):
-        # After what the run saw (values, guards, ownership, terms: the evidence at the values
-        # run, explained down to a kernel), the fact for every value; a tensor the run could
-        # not place is reported as the fact that explains it, with its smallest values.
-        which, fact = failed
-        report.difference = Difference(fact.function, 0, "", "", message=fact.message,
-                                       kind="shape", module=which, loc=fact.loc,
-                                       site=f"the {fact.kind} fact that fails")
+    report.upper_bounds = {k: r.most for k, r in ranges.items() if r.most is not None}
+    fact = report.shapes.failure() if facts else None
+    run = _run(report, CallDriver([ex_a, ex_b], seed, shapes, named=True), original,
+               rewritten, guards, progress)
+    verdict = decide(Findings(run, fact))
+    if verdict.fails is not None:
+        raise verdict.fails from None
+    report.difference = verdict.difference
     _finish(report, ex_a, ex_b)
     if report.difference is None and backend_factory is CpuBackend:
         values = bound_values(original, names, given, guards)
@@ -171,8 +297,13 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
             # before the second starts.
             del ex_a, ex_b
             gc.collect()
-            bounds_run(report, original, rewritten, seed, {**given, **values}, guards,
-                       progress)
+            bounds = bounds_run(report, original, rewritten, seed, {**given, **values},
+                                guards, progress)
+            verdict = decide(Findings(run, fact, bounds))
+            if verdict.fails is not None:
+                raise verdict.fails from None
+            report.difference = verdict.difference
+            report.bounds.difference = verdict.stage == "bounds"
     return report
 
 
@@ -184,32 +315,30 @@ BOUND_CALLS = 3
 def bound_values(original: ir.Module, names: list, given: dict,
                  guards: list) -> dict[str, list[int]]:
     """The values of the bounds run, for each variable `given` (--shape) does not set whose
-    bounds reach past 2: 2, the bound of its guard (`--capture-symbolic VAR:MAX`: the largest
-    value its graph runs at) if any, its `tir_var_upper_bound`, then 1."""
-    uppers = upper_bounds(original, names)
+    range (passes/ranges.module_ranges) reaches past 2: the value after its least (2 for a
+    dimension), the bound of its guard (`--capture-symbolic VAR:MAX`: the largest value its
+    graph runs at) if any, its `tir_var_upper_bound`, then its least (1 for a dimension, its
+    `tir_var_lower_bound`, 0 for a `tir_non_negative_var`)."""
+    ranges = module_ranges(original, names)
     thresholds: dict[str, int] = {}
     for g in guards:
         for k, t in g.bounds.items():
             thresholds.setdefault(k, t)
     out = {}
-    for k in sorted(set(uppers) | set(thresholds)):
-        top = uppers.get(k)
-        values = []
-        for v in (2, thresholds.get(k), top, 1):
-            if v is not None and v >= 1 and (top is None or v <= top) and v not in values:
-                values.append(v)
-        if k not in given and max(values) > 2:
+    for k in sorted({k for k, r in ranges.items() if r.most is not None} | set(thresholds)):
+        r = ranges.get(k, Range(1, None))
+        values = r.within((r.least + 1, thresholds.get(k), r.most, r.least))
+        if k not in given and values and max(values) > 2:
             out[k] = values
     return out
 
 
 def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, seed: int,
-               shapes: dict, guards: list, progress) -> None:
+               shapes: dict, guards: list, progress) -> RunFindings:
     """A second run, on fresh executors, with each bounded variable at 2, its bounds, then 1
     (`shapes`: bound_values), in terms alone (TermsBackend: what the bound costs is its bytes), or
-    with bytes when the host reads bytes a kernel made. Its difference becomes the report's; a
-    rewritten module that cannot run where the original runs (a tensor past its storage's end
-    at the bound) is a difference of kind "shape"."""
+    with bytes when the host reads bytes a kernel made. Its findings, for `decide`; its record
+    in `report.bounds`."""
     why_bytes = None
     for backend in (TermsBackend, CpuBackend):
         table = TermTable()
@@ -218,41 +347,36 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         read_storages_as(original, ex_a, ex_b)
         calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
         sub = VerifyReport(report.functions, calls)
-        report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",
-                         "calls": calls, "values": sub.symbolic,
-                         "why_bytes": why_bytes, "difference": False, "stopped": None}
+        report.bounds = BoundsRun("terms" if backend is TermsBackend else "bytes", calls,
+                                  sub.symbolic, why_bytes)
         driver = CallDriver([ex_a, ex_b], seed, shapes, named=True)
-        try:
-            found = _first_difference(sub, driver, original, rewritten, guards, progress)
-        except ModuleFails as e:
-            needed = [ex for ex in (ex_a, ex_b) if ex.backend.needed_bytes]
-            if needed:
-                why_bytes = f"{e.message} (line {e.loc.line})" if e.loc.line else e.message
-                continue
-            if e.which == "original":
-                report.bounds["stopped"] = e.message
-                return
-            found = shape_difference(*sub.at, e)
-        _finish(sub, ex_a, ex_b)
-        report.bounds.update(launches=[sub.launches_original, sub.launches_rewritten],
-                             captures=sub.captures, replays=sub.replays)
-        if found is not None:
-            report.difference = found
-            report.bounds["difference"] = True
-        return
+        found = _run(sub, driver, original, rewritten, guards, progress)
+        failure = found.failure
+        if failure is None or backend is not TermsBackend or \
+                not any(ex.backend.needed_bytes for ex in (ex_a, ex_b)):
+            break
+        # Terms alone cannot run it: again with bytes, saying where they were needed.
+        e = failure.error
+        why_bytes = f"{e.message} (line {e.loc.line})" if e.loc.line else e.message
+    if failure is not None and failure.which == "original":
+        report.bounds.stopped = failure.error.message
+        return found
+    _finish(sub, ex_a, ex_b)
+    report.bounds.launches = [sub.launches_original, sub.launches_rewritten]
+    report.bounds.captures, report.bounds.replays = sub.captures, sub.replays
+    return found
 
 
-def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Module,
-                      rewritten: ir.Module, guards: list,
-                      progress) -> Difference | None:
-    """Runs the calls; the first difference found, in the order of the evidence (values,
-    then the guards, then ownership, then terms), or None. Counts into `report`."""
+def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritten: ir.Module,
+         guards: list, progress) -> RunFindings:
+    """Runs the calls, until the first that shows a difference of values or guards or a
+    module that fails (RunFindings); counts into `report`."""
     ex_a, ex_b = driver.executors
     graphs_a, graphs_b = ex_a.state(GraphRuntime), ex_b.state(GraphRuntime)
     owners = (("original", OwnershipCheck(original, graphs_a)),
               ("rewritten", OwnershipCheck(rewritten, graphs_b)))
     names = report.functions
-    term_difference: Difference | None = None
+    found = RunFindings()
     results: list = []  # (function, call, original's output, rewritten's): snapshot_value
     schedule = driver.schedule([original.function(n) for n in names], report.calls, progress,
                                lambda: graphs_b.captures)
@@ -262,7 +386,7 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         for _, check in owners:
             check.calling(name, call)
         prepared = driver.prepare(f, call)
-        report.at = (name, call, prepared.syms)
+        at = (name, call, prepared.syms)
         for k, v in prepared.syms.items():
             seen = report.symbolic.setdefault(k, [])
             if v not in seen:
@@ -270,46 +394,48 @@ def _first_difference(report: VerifyReport, driver: CallDriver, original: ir.Mod
         try:
             out_a = driver.run(prepared, 0)
         except ExecError as e:
-            raise ModuleFails("original", e) from None
+            # Without its traceback: its frames hold the executors' memory.
+            found.failure = RunFailure("original", e.with_traceback(None), at)
+            return found
         graphs_b.log = []
         try:
             out_b = driver.run(prepared, 1)
         except ExecError as e:
             finding = owners[1][1].first
-            if finding is None or (finding.function, finding.call) != (name, call):
-                if isinstance(e, DoesNotFit):
-                    # The original ran this call: the rewrite placed a tensor wrongly.
-                    return shape_difference(name, call, prepared.syms, e)
-                raise ModuleFails("rewritten", e) from None
-            # A graph replayed with wrong inputs in this very call (a graph keyed without
-            # a variable it is given): that, not the failure it leads to, is the cause.
-            return _ownership_difference(finding, "rewritten", after, f" (the rewritten "
-                                         f"module then fails: {e.message})")
-        # Checked after the values: a difference in them is the stronger evidence.
-        wrong_path = check_guards(guards, graphs_b.log, prepared.syms, name, call)
+            cause = None
+            if finding is not None and (finding.function, finding.call) == (name, call):
+                # A graph replayed with wrong inputs in this very call (a graph keyed without
+                # a variable it is given): that, not the failure it leads to, is the cause.
+                cause = _ownership_difference(finding, "rewritten", after, f" (the rewritten "
+                                              f"module then fails: {e.message})")
+            found.failure = RunFailure("rewritten", e.with_traceback(None), at, cause)
+            return found
+        found.guard = check_guards(guards, graphs_b.log, prepared.syms, name, call)
         owners[0][1].returned(graphs_a, out_a)
         owners[1][1].returned(graphs_b, out_b)
         # Kept, not held: an output nothing else holds is freed after this call's
         # comparison (Kept says why that is exact).
         results.append((name, call, driver.keep(0, out_a), driver.keep(1, out_b)))
         for k, (fname, c, a, b) in enumerate(results):
-            found = compare_snapshots(a, b, fresh=k == len(results) - 1)
+            compared = compare_snapshots(a, b, fresh=k == len(results) - 1)
             report.outputs_compared += 1
-            if found:
-                return _values_difference(fname, c, found, after, graphs_b, original)
+            if compared:
+                found.values = _values_difference(fname, c, compared, after, graphs_b,
+                                                  original)
+                return found
         del out_a, out_b, prepared  # compared: what nothing else holds is freed now
-        if wrong_path is not None:
-            return wrong_path
-        if term_difference is None and ex_a.backend.terms is not None:
-            term_difference = _term_difference(ex_a, ex_b, results, after)
+        if found.guard is not None:
+            return found
+        if found.terms is None and ex_a.backend.terms is not None:
+            found.terms = _term_difference(ex_a, ex_b, results, after)
     # The first finding in the order of the run, the original's first when both have one at
     # the same call (sorted is stable).
-    found = sorted(((c.first.call, names.index(c.first.function), which, c.first)
+    first = sorted(((c.first.call, names.index(c.first.function), which, c.first)
                     for which, c in owners if c.first is not None), key=lambda t: t[:2])
-    if found:
-        _, _, which, o = found[0]
-        return _ownership_difference(o, which, f"{o.function}, call {o.call + 1}")
-    return term_difference
+    if first:
+        _, _, which, o = first[0]
+        found.ownership = _ownership_difference(o, which, f"{o.function}, call {o.call + 1}")
+    return found
 
 
 def shape_difference(name: str, call: int, syms: dict, e: SourceError) -> Difference:

@@ -762,9 +762,6 @@ GET_CACHED_ALLOC = "vm.builtin.cuda_graph.get_cached_alloc"
 RUN_OR_CAPTURE = "vm.builtin.cuda_graph.run_or_capture"
 CUDA_GRAPH_BUILTINS = (GET_CACHED_ALLOC, RUN_OR_CAPTURE)
 
-MEMORY_OPS = frozenset({"relax.memory.alloc_storage", "relax.memory.alloc_tensor",
-                        "relax.memory.kill_storage", "relax.memory.kill_tensor"})
-
 
 def walk(e):
     """The Relax expression `e` and every expression inside it, depth first: a call's callee,
@@ -876,29 +873,40 @@ def builtin_called(value) -> str | None:
 class BuiltinArgs:
     """The arguments of a CUDA-graph builtin, by position: as the IR writes them (`of`, from
     `R.call_builtin_with_ctx("<builtin>", (items...))`) or as the executor evaluated them (the
-    items given). The one place that knows their layout; `function` and `index` are the
-    items at those positions, None where there are too few."""
+    items given). The one place that knows their layout, and the one that writes such a call
+    (`build`); `function` and `index` are the items at those positions, None where there are
+    too few."""
 
     BUILTIN = ""
     INDEX = 1  # the position of the graph's (or the allocation's) index
 
-    __slots__ = ("items", "call")
+    __slots__ = ("items", "call", "defs")
 
-    def __init__(self, items: tuple, call: "Call | None" = None):
+    def __init__(self, items: tuple, call: "Call | None" = None, defs: dict | None = None):
         self.items = items
         self.call = call  # the IR call read, for `of`
+        self.defs = defs  # var -> the value bound to it: the items read through aliases
 
     @classmethod
-    def of(cls, value):
+    def of(cls, value, defs: dict | None = None):
         """The view of `value` when it calls this builtin with a tuple of arguments, else
-        None."""
-        if builtin_called(value) == cls.BUILTIN and len(value.args) >= 2 and \
-                type(value.args[1]) is Tuple:
-            return cls(value.args[1].fields, value)
-        return None
+        None. With `defs` (var -> the value bound to it, as `resolve` takes), the tuple and
+        each item may be a var bound to it (`args = (x, y)`, `key = R.shape([n])`): read
+        through the aliases to what they stand for."""
+        if builtin_called(value) != cls.BUILTIN or len(value.args) < 2:
+            return None
+        packed = resolve(value.args[1], defs) if defs else value.args[1]
+        return cls(packed.fields, value, defs) if type(packed) is Tuple else None
+
+    @classmethod
+    def build(cls, items: tuple, ret: StructInfo) -> Call:
+        """The call of this builtin with `items`, returning `ret`: what the rewrite writes."""
+        return Call(Op("relax.call_builtin_with_ctx"), (ExternFunc(cls.BUILTIN), Tuple(items)),
+                    (), (ret,))
 
     def item(self, i: int):
-        return self.items[i] if i < len(self.items) else None
+        x = self.items[i] if i < len(self.items) else None
+        return resolve(x, self.defs) if self.defs else x
 
     @property
     def function(self):
@@ -926,12 +934,25 @@ class CachedAlloc(BuiltinArgs):
     BUILTIN = GET_CACHED_ALLOC
     INDEX = 1
 
+    @classmethod
+    def write(cls, function: str, index: int, ret: StructInfo) -> Call:
+        """The fetch of the storages allocation function `function` makes, by index."""
+        return cls.build((GlobalVarRef(function), PrimValue(IntImm(index))), ret)
+
 
 class GraphLaunch(BuiltinArgs):
     """`vm.builtin.cuda_graph.run_or_capture(capture_function, args, index[, shape])`."""
 
     BUILTIN = RUN_OR_CAPTURE
     INDEX = 2
+
+    @classmethod
+    def write(cls, function: str, args: tuple, index: int, key: tuple | None,
+              ret: StructInfo) -> Call:
+        """The launch of capture function `function` with `args`, as graph `index`, keyed by
+        the symbolic values `key` (`R.shape([...])`; None: no key)."""
+        items = (GlobalVarRef(function), Tuple(args), PrimValue(IntImm(index)))
+        return cls.build(items + ((ShapeExpr(key),) if key is not None else ()), ret)
 
     @property
     def args(self):

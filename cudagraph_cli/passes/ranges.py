@@ -7,7 +7,10 @@ a `tir_var_lower_bound` attribute raises the least value. The largest value is t
 variable with neither has no largest value (`most` None): unbounded.
 
 report/graph_cost.py (how many graphs a keyed launch captures) and exec/shape_facts.py (what
-holds for every value) both read ranges here.
+holds for every value) read a function's ranges here; verify (the values its runs take: the
+inputs' defaults, a guard's both sides, the bounds run), exec/guard_check.py and
+api.check_shapes (a `--shape` value outside them) read a module's (`module_ranges`: where every
+function that runs holds).
 """
 
 from __future__ import annotations
@@ -36,6 +39,31 @@ class Range:
     def text(self, name: str) -> str:
         top = "unbounded" if self.most is None else f"{self.most:,}"
         return f"{name} in {self.least:,}..{top}"
+
+    def holds(self, value: int) -> bool:
+        return self.least <= value and (self.most is None or value <= self.most)
+
+    def within(self, values) -> list[int]:
+        """`values` that lie in the range, each once, in their order."""
+        out: list[int] = []
+        for v in values:
+            if v is not None and self.holds(v) and v not in out:
+                out.append(v)
+        return out
+
+    def both(self, other: "Range") -> "Range":
+        """The values in both ranges (a variable of two functions that both run)."""
+        tops = [r for r in (self, other) if r.most is not None]
+        top = min(tops, key=lambda r: r.most) if tops else self
+        return Range(max(self.least, other.least), top.most, top.source)
+
+    def first_values(self) -> list[int]:
+        """The values a run takes when nothing says which (verify's and `cgraph run`'s
+        inputs): the least positive value and the next, within the range (1 and 2 for a
+        dimension: a graph captured at the first replays at the second); the least, when
+        no positive value lies within."""
+        low = max(self.least, 1)
+        return self.within((low, low + 1)) or [self.least]
 
 
 def named_list(value) -> tuple:
@@ -89,6 +117,24 @@ class FunctionRanges:
         an eager one under `n > 8` together)?"""
         return any((r.most is not None and r.least > r.most)
                    for r in map(self.of, set(self.guard) | set(self.floor)))
+
+
+def module_ranges(module: ir.Module, names) -> dict[str, Range]:
+    """The range of each symbolic variable of the functions `names` of `module` (those their
+    parameters use or their attributes bound) where every one of them holds: the largest least
+    value, the smallest largest."""
+    out: dict[str, Range] = {}
+    for name in names:
+        f = module.function(name)
+        if not isinstance(f, ir.Function):
+            continue
+        ranges = FunctionRanges(f)
+        own = {v.name for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}
+        own |= set(ranges.upper) | set(ranges.lower) | ranges.non_negative
+        for k in sorted(own):
+            r = ranges.of(k)
+            out[k] = out[k].both(r) if k in out else r
+    return out
 
 
 def else_floors(cond, defs: dict) -> dict:

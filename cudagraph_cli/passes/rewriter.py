@@ -346,10 +346,7 @@ class _FunctionRewriter:
                 self.launch(alloc)
         if plan.kind == "alloc":
             ret = o.alloc_ret
-            call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
-                           (ir.ExternFunc(ir.GET_CACHED_ALLOC),
-                            ir.Tuple((ir.GlobalVarRef(o.alloc_name),
-                                      ir.PrimValue(ir.IntImm(0))))), (), (ret,))
+            call = ir.CachedAlloc.write(o.alloc_name, 0, ret)
             gv = self.emit(_new_var(self.fresh("gv"), ret, self.dataflow), call)
             pid = o.alloc_plan_index[plan]
             for v in plan.outputs.values():
@@ -376,12 +373,8 @@ class _FunctionRewriter:
                 call_ty = substitute(call_ty, binding)
             index = o.next_capture_index
             o.next_capture_index += 1
-            fields = (ir.GlobalVarRef(name), ir.Tuple(tuple(args)),
-                      ir.PrimValue(ir.IntImm(index)))
-            if shape is not None:
-                fields += (ir.ShapeExpr(shape.values),)
-            call = ir.Call(ir.Op("relax.call_builtin_with_ctx"),
-                           (ir.ExternFunc(ir.RUN_OR_CAPTURE), ir.Tuple(fields)), (), (call_ty,))
+            call = ir.GraphLaunch.write(name, tuple(args), index,
+                                        shape.values if shape is not None else None, call_ty)
             if plan.guards:
                 gv = self.guarded(plan, call, call_ty, outputs)
             else:

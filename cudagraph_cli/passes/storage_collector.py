@@ -38,29 +38,6 @@ def free_vars(e, out: list) -> list:
     return out
 
 
-# Calls whose result is a view of their first tensor argument (the same bytes), as the
-# executor runs them: the operators, and the VM builtins TVM lowers them to.
-VIEW_OPS = {"relax.reshape", "relax.memory.view"}
-VIEW_BUILTINS = {"vm.builtin.reshape", "vm.builtin.ensure_zero_offset"}
-
-
-def viewed(call: ir.Call):
-    """The argument whose bytes `call`'s result views, or None when the result is not a view."""
-    op, args = call.op, call.args
-    if type(op) is ir.Op:
-        if op.name in VIEW_OPS and args:
-            return args[0]
-        if op.name in ("relax.call_pure_packed", "relax.call_builtin_with_ctx") and \
-                len(args) > 1 and type(args[0]) is ir.ExternFunc and args[0].name in VIEW_BUILTINS:
-            inner = args[1]
-            if op.name == "relax.call_builtin_with_ctx":  # its arguments come as one tuple
-                inner = inner.fields[0] if type(inner) is ir.Tuple and inner.fields else None
-            return inner
-    elif type(op) is ir.ExternFunc and op.name in VIEW_BUILTINS and args:
-        return args[0]
-    return None
-
-
 def output_storages(f: ir.Function, follow_getitem: bool = True,
                     relax_functions: frozenset = frozenset()) -> set[ir.Var]:
     """The storage vars whose tensors may be returned by `f` (`relax_functions`: the
@@ -120,17 +97,17 @@ def flow_to_return(f: ir.Function, follow_getitem: bool,
                     # A nested tuple literal: all the vars in it (TVM skips these).
                     outputs.update(free_vars(field, []))
         elif t is ir.Call:
-            if whole and isinstance(v.op, ir.Op) and \
-                    v.op.name == "relax.memory.alloc_tensor" and type(v.args[0]) is ir.Var:
-                storages.add(v.args[0])
-            elif whole and follow_getitem and isinstance(v.op, ir.Op) and \
-                    v.op.name == "relax.memory.alloc_storage":
+            memory = ir.memory_call(v)
+            kind = memory.kind if memory is not None else None
+            if whole and kind == ir.ALLOC_TENSOR and type(memory.aliased) is ir.Var:
+                storages.add(memory.aliased)
+            elif whole and follow_getitem and kind == ir.ALLOC_STORAGE:
                 # The storage itself is returned (TVM looks only for tensors in one).
                 storages.add(b.var)
-            elif follow_getitem and viewed(v) is not None:
+            elif follow_getitem and kind is not None and memory.is_view:
                 # A view shares its input's bytes: returning it returns them (TVM's
                 # collector stops at any call, and lifts the input's storage).
-                x = viewed(v)
+                x = memory.aliased
                 if whole:
                     outputs.update(free_vars(x, []))
                 elif type(x) is ir.Var:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
-from ..passes.explain import reason_counts
+from ..passes.explain import capture_hint, reason_counts
 from ..passes.guards import find_guards, graph_branch, graph_path
 from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
@@ -302,12 +302,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
                 fact.reason = reasons[b]
         functions.append(facts)
     notes = list(report.notes) if report is not None else []
-    for facts in functions:
-        if facts.single_kernel_graphs:
-            notes.append(f"{facts.name}: {facts.single_kernel_graphs} of {facts.regions} "
-                         "graph(s) launch a single kernel: each replaces one kernel launch "
-                         "with one graph launch and saves no host work (--min-kernels 2 "
-                         "leaves such kernels outside graphs)")
+    notes += [single_kernel_note(facts) for facts in functions if facts.single_kernel_graphs]
     guards = find_guards(rewritten) if any(f.host_work_above_bound is not None
                                            for f in functions) else []
     for facts in functions:
@@ -336,6 +331,35 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         notes.append("nothing to capture: the module has no kernel launch" +
                      ("" if original.relax_functions() else " (no Relax function)"))
     return ModuleFacts(original.name, functions, static, unshared, notes)
+
+
+def single_kernel_note(facts: FunctionFacts) -> str:
+    """The note on a function's one-kernel graphs. When every graph it launches is one (the
+    1B model's prefill by default: 65 graphs, host work 196 -> 196), the graphs save nothing
+    at all: the note says so and names what would: the option that captures what breaks its
+    kernel runs, where there is one (`--capture-symbolic seq_len:MAX`)."""
+    leave_out = "--min-kernels 2 leaves such kernels outside graphs"
+    if facts.single_kernel_graphs < facts.regions:
+        return (f"{facts.name}: {facts.single_kernel_graphs} of {facts.regions} graph(s) "
+                "launch a single kernel: each replaces one kernel launch with one graph "
+                f"launch and saves no host work ({leave_out})")
+    every = "its one graph launches" if facts.regions == 1 else \
+        f"all {facts.regions} of its graphs launch"
+    text = (f"{facts.name}: {every} a single kernel: host work {facts.host_work_before} -> "
+            f"{facts.host_work_after} per call, nothing saved")
+    hinted = [(code, n, names) for code, n, names in facts.reasons
+              if capture_hint(code, names)]
+    if hinted:
+        code, n, names = hinted[0]
+        option = capture_hint(code, names).replace("[:MAX]", ":MAX")
+        return (f"{text}; {n} kernel launches stay outside for {code} ({', '.join(names)}): "
+                f"{option} would capture them into longer graphs (docs/REWRITE.md, "
+                f"\"Capturing symbolic shapes\"; choose MAX so that cgraph diff gives no "
+                f"graph-count warning); {leave_out}")
+    outside = "; ".join(f"{code}: {n}" for code, n, _ in facts.reasons)
+    return (text + (f"; its other launches stay outside ({outside}, `cgraph rewrite --explain` "
+                    "says why)" if outside else "") +
+            f"; {leave_out} (the same host work, without the graphs)")
 
 
 def one_function(original: ir.Module, rewritten: ir.Module,

@@ -161,9 +161,8 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     visit(v.true_branch.blocks, here.under(guard_bounds(v.cond, defs)))
                     visit(v.false_branch.blocks, here)
                 elif builtin_call(v, ir.RUN_OR_CAPTURE):
-                    packed = resolve(v.args[1], defs)
-                    launch = ir.GraphLaunch(packed.fields if type(packed) is ir.Tuple else ())
-                    key = resolve(launch.shape, defs) if launch.shape is not None else None
+                    launch = ir.GraphLaunch.of(v, defs) or ir.GraphLaunch(())
+                    key = launch.shape
                     names = []
                     for x in (key.values if type(key) is ir.ShapeExpr else ()):
                         for s in ir.prim_vars(x, []):
@@ -229,8 +228,9 @@ def _alloc_sizes(rewritten: ir.Module, g: ir.Function) -> dict:
 def _storages(e, defs: dict, module: ir.Module, depth: int) -> set:
     """The shared storages, as (allocation function, slot), that the value `e` of the calling
     function is or lives in: a storage fetched from `get_cached_alloc`, a tensor allocated in
-    one (`R.memory.alloc_tensor`) or a view of it (`R.reshape`), an output of an earlier graph
-    that its capture function allocated in a storage it was given; tuples field by field."""
+    one (`R.memory.alloc_tensor`) or a view of it (in any spelling: ir.aliased), an output of
+    an earlier graph that its capture function allocated in a storage it was given; tuples
+    field by field."""
     if depth > 50:
         return set()
     e = resolve(e, defs)
@@ -241,23 +241,22 @@ def _storages(e, defs: dict, module: ir.Module, depth: int) -> set:
         source = resolve(e.tuple_value, defs)
         if builtin_call(source, ir.GET_CACHED_ALLOC):
             return {(builtin_target(source), e.index)}
-        if builtin_call(source, ir.RUN_OR_CAPTURE):
+        launch = ir.GraphLaunch.of(source, defs)
+        if launch is not None:
             param = _output_param(module.function(builtin_target(source)), e.index)
-            packed = resolve(source.args[1], defs)
-            launch = ir.GraphLaunch(packed.fields if type(packed) is ir.Tuple else ())
-            args = resolve(launch.args, defs) if launch.args is not None else None
+            args = launch.args
             if param is not None and type(args) is ir.Tuple and param < len(args.fields):
                 return _storages(args.fields[param], defs, module, depth + 1)
         return set()
-    if t is ir.Call and isinstance(e.op, ir.Op) and e.args and \
-            e.op.name in ("relax.memory.alloc_tensor", "relax.reshape"):
-        return _storages(e.args[0], defs, module, depth + 1)
+    if t is ir.Call and ir.aliased(e) is not None:
+        return _storages(ir.aliased(e), defs, module, depth + 1)
     return set()
 
 
 def _output_param(capture, index: int) -> int | None:
     """The parameter of a capture function whose storage holds its output `index` (the
-    output allocated there by `R.memory.alloc_tensor`, or a view of such), or None."""
+    output allocated there by `R.memory.alloc_tensor`, or a view of such: ir.aliased), or
+    None."""
     if not isinstance(capture, ir.Function):
         return None
     defs = {b.var: b.value for b in ir.nested_bindings(capture.blocks)}
@@ -267,9 +266,7 @@ def _output_param(capture, index: int) -> int | None:
     e = out.fields[index]
     for _ in range(50):
         e = resolve(e, defs)
-        if type(e) is ir.Call and isinstance(e.op, ir.Op) and e.args and \
-                e.op.name in ("relax.memory.alloc_tensor", "relax.reshape"):
-            e = e.args[0]
-            continue
-        break
+        if ir.aliased(e) is None:
+            break
+        e = ir.aliased(e)
     return next((i for i, p in enumerate(capture.params) if p is e), None)

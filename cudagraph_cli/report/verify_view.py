@@ -20,7 +20,7 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
     if result.bounds is not None:
         # The second run, at the upper bounds: its values, and "terms" (no bytes computed)
         # or "bytes" (the host reads computed bytes: why_bytes says where).
-        report["bounds_run"] = dict(result.bounds)
+        report["bounds_run"] = result.bounds.as_json()
     if d is not None:
         report["difference"] = {
             "kind": d.kind,
@@ -63,16 +63,25 @@ def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
 LISTED = 20
 
 
-def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
-    """One line of counts, and a line for each unproven fact (none is counted as proved) and
-    each failed fact that is the original's."""
+def shape_facts_text(shapes, name_a: str, name_b: str, upper: dict | None = None,
+                     variables=()) -> str:
+    """What the text proves, in plain words (docs/GLOSSARY.md, "shape fact"): for which values
+    sizes and overlaps hold, over how many facts; then a line for each unproven fact (none is
+    counted as proved) and each failed fact that is the original's. `upper`: the variables'
+    upper bounds (VerifyReport.upper_bounds); `variables`: the symbolic variables of the
+    functions verified."""
     if shapes is None:
         return ""
     unproven, kept = shapes.unproven(), shapes.kept()
-    kinds = ", ".join(f"{k} {n['proved']}" for k, n in shapes.by_kind().items()
-                      if n["proved"])
-    text = (f"\n  shape facts: {shapes.count('proved')} proved for every value within the "
-            f"bounds{f' ({kinds})' if kinds else ''}, {len(unproven)} unproven")
+    proved = shapes.count("proved")
+    keys = shapes.by_kind().get("key", {}).get("proved", 0)
+    text = (f"\n  memory: sizes and overlaps proved{values_words(upper or {}, variables)} "
+            f"({proved:,} shape fact{'' if proved == 1 else 's'}: every tensor fits its "
+            f"storage, every view its tensor, no two live tensors share a byte"
+            + (f"; {keys:,} graph keys tell apart every value their graphs depend on"
+               if keys > 1 else "; 1 graph key tells apart every value its graph depends on"
+               if keys else "") +
+            f"), {len(unproven)} unproven")
     if kept:
         text += f", {len(kept)} failed as in the original (no difference)"
     lines = [("unproven", which, f) for which, f in unproven] + \
@@ -86,19 +95,33 @@ def shape_facts_text(shapes, name_a: str, name_b: str) -> str:
     return text
 
 
-def bounds_text(bounds: dict | None) -> str:
+def values_words(upper: dict, variables) -> str:
+    """` for every batch_size ≤ 32, seq_len ≤ 2048 and total_seq_len ≤ 8192`: the variables
+    with an upper bound (a proved fact holds for every value of the others too); without
+    one, ` for every value of n`; "" for a module without symbolic variables."""
+    if upper:
+        return " for every " + _and([f"{name} ≤ {most}" for name, most in sorted(upper.items())])
+    return f" for every value of {_and(sorted(variables))}" if variables else ""
+
+
+def _and(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def bounds_text(bounds) -> str:
     """The line that says which values the run at the upper bounds took, and in which mode
-    (exec/verify.py, bounds_run); "" when none ran."""
+    (exec/verify.py, bounds_run: a BoundsRun); "" when none ran."""
     if bounds is None:
         return ""
-    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds["values"].items())
-    mode = ("terms only (no bytes computed)" if bounds["mode"] == "terms" else
-            "with bytes" + (f" (the host reads computed bytes: {bounds['why_bytes']})"
-                            if bounds["why_bytes"] else ""))
-    text = f"\n  at the upper bounds: {values}, {bounds['calls']} calls each, {mode}"
-    if bounds["stopped"]:
-        text += f"; stopped, the original cannot run there: {bounds['stopped']}"
-    if bounds["difference"]:
+    values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds.values.items())
+    mode = ("terms only (each output compared by what it is made of, no bytes computed)"
+            if bounds.mode == "terms" else
+            "with bytes" + (f" (the host reads computed bytes: {bounds.why_bytes})"
+                            if bounds.why_bytes else ""))
+    text = f"\n  at the upper bounds: {values}, {bounds.calls} calls each, {mode}"
+    if bounds.stopped:
+        text += f"; stopped, the original cannot run there: {bounds.stopped}"
+    if bounds.difference:
         text += "; the difference above is this run's"
     return text
 
@@ -129,8 +152,13 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
             text += (f"\n  {len(result.guards)} bounded graph launch(es) "
                      f"({', '.join(sorted({text for _, _, text in result.guards}))})"
                      f"; ran with {values}: each graph ran exactly within its bound")
+        if not result.captures:
+            text += (f"\n  note: no CUDA graph was captured: {name_b} launches none in "
+                     f"{', '.join(result.functions) or 'the functions run'}, so nothing of "
+                     "CUDA-graph semantics was checked (cgraph rewrite makes the graphs)")
         return text + bounds_text(result.bounds) + \
-            shape_facts_text(result.shapes, name_a, name_b)
+            shape_facts_text(result.shapes, name_a, name_b, result.upper_bounds,
+                             result.symbolic)
     return difference_text(result, name_a, name_b, texts) + bounds_text(result.bounds)
 
 

@@ -13,7 +13,7 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..passes.explain import about_text, capture_hint, names_text
+from ..passes.explain import about_text, capture_hint, counted_text, names_text
 from .analysis import BindingFact, FunctionFacts, ModuleFacts
 from .graph_cost import KeyedGraphs
 from .graph_warnings import GraphCountCheck, GraphWarning, check_graph_counts
@@ -146,6 +146,10 @@ def _host_work_json(facts, functions: list) -> dict:
     }
 
 
+def _graph_launches_text(n: int) -> str:
+    return f"{n} graph launch" + ("" if n == 1 else "es")
+
+
 def _single_kernel_flag(f: FunctionFacts) -> str:
     return (f"; {f.single_kernel_graphs} of them a single kernel, saving nothing "
             "(--min-kernels 2)" if f.single_kernel_graphs else "")
@@ -157,13 +161,14 @@ def _html_hint(code: str, names) -> str:
 
 
 # What graphs keyed by symbolic values cost: a row per capture function and bounds, then a
-# row per function with the graphs it can make at most (its unkeyed graphs included).
-KEYED_COLUMNS = ("function", "capture function", "launches", "keyed by", "graphs",
+# row per function with the graphs it can make at most (its unkeyed graphs included). A site
+# is a binding that launches a capture function's graph (docs/GLOSSARY.md).
+KEYED_COLUMNS = ("function", "capture function", "sites", "keyed by", "graphs at most",
                  "static bytes")
 _KEYED_CAPTION = ("keyed by: each variable's values and where their bound comes from (a "
-                  "guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); graphs: "
-                  "launches x the values of the keying variables together; static bytes: "
-                  "the shared allocation's storages the graphs are given, "
+                  "guard of --capture-symbolic VAR:MAX, or tir_var_upper_bound); graphs at "
+                  "most: sites x the values of the keying variables together; "
+                  "static bytes: the shared allocation's storages the graphs are given, "
                   "held once: every graph of the capture function replays into them")
 
 
@@ -340,12 +345,19 @@ def _gutter(row: Row, tag: str, tag_style: str, bracket: str):
     return line
 
 
-def _wrapped(text: str, width: int, indent: int = 0) -> list:
+def _wrapped(text: str, width: int, indent: int = 0, figures: bool = False) -> list:
     """`text` in lines of at most `width` characters, continuation lines indented; an option
-    and its value (`--min-kernels 2`) kept on one line."""
+    and its value (`--min-kernels 2`) kept on one line. `figures`: a figure is never broken
+    either (`587 -> 271`, `417 of 539`, a long number): on a console too narrow for it, it
+    runs past the width whole. A console too narrow for a label beside the text still gets a
+    few characters a line (never an error)."""
+    width = max(width, indent + 8)
     text = re.sub(r"(--[\w-]+) (\w+)", "\\1\xa0\\2", text)
+    if figures:
+        text = re.sub(r"(\d) (->|of) (\d)", "\\1\xa0\\2\xa0\\3", text)
     return [line.replace("\xa0", " ") for line in textwrap.wrap(
-        text, width, subsequent_indent=" " * indent, break_on_hyphens=False)] or [""]
+        text, width, subsequent_indent=" " * indent, break_on_hyphens=False,
+        break_long_words=not figures)] or [""]
 
 
 def _print_rows(rows: list, console, fold: int) -> None:
@@ -396,9 +408,21 @@ def _crop(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
+def terminal_text(facts: ModuleFacts, width: int, function: str | None = None,
+                  fold: int = 12, summary_only: bool = False) -> str:
+    """render_terminal's text on a console `width` columns wide, without colour (api.diff_text)."""
+    import io
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    render_terminal(facts, Console(file=out, width=width, color_system=None, highlight=False,
+                                   soft_wrap=True), function, fold, summary_only)
+    return out.getvalue()
+
+
 def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                     fold: int = 12, summary_only: bool = False) -> None:
-    from rich.table import Table
     from rich.text import Text
 
     if not summary_only:
@@ -406,7 +430,7 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
             if function is not None and f.name != function:
                 continue
             head = (f"function {f.name}: {f.captured} of {f.kernel_launches} kernel launches "
-                    f"captured in {f.regions} graph(s)")
+                    f"captured in {_graph_launches_text(f.regions)}")
             flag = _single_kernel_flag(f)
             # The flag on a line of its own when both do not fit: its option kept whole.
             parts = [head + flag] if len(head + flag) <= console.width else [head + ";",
@@ -416,58 +440,184 @@ def render_terminal(facts: ModuleFacts, console, function: str | None = None,
                     console.print(Text("  " * (k > 0) + text, style="bold"))
             _print_rows(listing(f, fold), console, fold)
             console.print()
-    table = Table(title="cgraph diff: kernel launches captured into CUDA graphs, host work "
-                  "removed", caption="host work: kernel launches, graph launches and builtin "
-                  "calls that launch device work, per call (docs/DIFF.md)")
-    for col, just in (("function", "left"), ("kernel launches", "right"),
-                      ("captured", "right"), ("%", "right"), ("graphs", "right"),
-                      ("one-kernel graphs", "right"), ("host work / call", "right"),
-                      ("removed", "right"), ("kernel launches / call", "right")):
-        # Names whole (the 1B model's create_tir_paged_kv_cache); the headers wrap instead.
-        table.add_column(col, justify=just, no_wrap=col == "function")
-    for f in facts.functions:
-        table.add_row(f.name, str(f.kernel_launches), str(f.captured),
-                      _pct(f.captured, f.kernel_launches), str(f.regions),
-                      str(f.single_kernel_graphs), _host_work(f), _removed(f),
-                      f"{f.kernel_launches} -> {f.kernel_launches_after}")
-    table.add_row("total", str(facts.kernel_launches), str(facts.captured),
-                  _pct(facts.captured, facts.kernel_launches),
-                  str(sum(f.regions for f in facts.functions)), str(facts.single_kernel_graphs),
-                  _host_work(facts), _removed(facts),
-                  f"{facts.kernel_launches} -> "
-                  f"{sum(f.kernel_launches_after for f in facts.functions)}", style="bold")
-    console.print(table, soft_wrap=False)  # titles and captions wrapped at the width
+    render_summary(facts, console)
+
+
+# ---- the terminal summary: tables that fit the console, or stacked ---------------------------
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a terminal table. Its header and cells are shown whole; a `prose` column
+    (words, not numbers or names) may wrap, and is given at least PROSE_WIDTH."""
+
+    header: str  # a line break where a header takes two lines
+    justify: str = "right"
+    prose: bool = False
+
+    @property
+    def width(self) -> int:
+        return max(len(line) for line in self.header.split("\n"))
+
+    @property
+    def label(self) -> str:
+        return self.header.replace("\n", " ")
+
+
+PROSE_WIDTH = 24
+
+
+def table_width(columns: tuple, rows: list) -> int:
+    """The width a rich table of `rows` ((cells, bold) pairs) takes with every header and every
+    cell whole (prose at PROSE_WIDTH): its cells, a space each side, and the rules between."""
+    widths = [max(c.width, PROSE_WIDTH) if c.prose else
+              max([c.width] + [len(cells[i]) for cells, _ in rows])
+              for i, c in enumerate(columns)]
+    return sum(widths) + 3 * len(columns) + 1
+
+
+def _line(console, text: str, style: str = "") -> None:
+    """A line the summary wrapped itself, printed as it is: a figure that runs past a very
+    narrow console stays whole rather than folded by rich."""
+    from rich.text import Text
+
+    console.print(Text(text, style=style), no_wrap=True, overflow="ignore", crop=False)
+
+
+def print_table(console, title: str, columns: tuple, rows: list, caption: str = "",
+                stacked=None) -> None:
+    """`rows` as a table when every number, name and header fits the console whole; else
+    stacked: `stacked(console)` if given, or a block a row, its first cell on a line of its
+    own and each other cell under it beside its header. A number is never cut: at 80 columns
+    the 1B model's summary cut 98.3% to `98…` and its headers to `ke…`."""
+    from rich.table import Table
+
+    if table_width(columns, rows) <= console.width:
+        table = Table(title=title, caption=caption or None)
+        for c in columns:
+            table.add_column(c.header, justify=c.justify, no_wrap=not c.prose,
+                             min_width=PROSE_WIDTH if c.prose else None)
+        for cells, bold in rows:
+            table.add_row(*cells, style="bold" if bold else None)
+        console.print(table, soft_wrap=False)  # titles and captions wrapped at the width
+        return
+    for text in _wrapped(title, console.width, figures=True):
+        _line(console, text, style="italic")
+    if stacked is not None:
+        stacked(console)
+    else:
+        label = max(len(c.label) for c in columns[1:]) + 2
+        for cells, bold in rows:
+            _line(console, cells[0], style="bold" if bold else "")
+            for c, cell in zip(columns[1:], cells[1:]):
+                if not cell:
+                    continue
+                for k, text in enumerate(_wrapped(cell, console.width - label - 2,
+                                                  figures=True)):
+                    _line(console, f"  {c.label if k == 0 else '':<{label}}{text}")
+    for text in _wrapped(caption, console.width, figures=True):
+        _line(console, text, style="dim")
+
+
+# Headers on two lines where that keeps the 32-layer demo's table within 80 columns.
+SUMMARY_COLUMNS = (Column("function", "left"), Column("host work\nper call"),
+                   Column("removed"), Column("kernel launches\ncaptured"),
+                   Column("graph\nlaunches"), Column("one-kernel"))
+SUMMARY_CAPTION = ("host work: kernel launches, graph launches and builtin calls that launch "
+                   "device work, per call; graph launches: per call; one-kernel: graph "
+                   "launches of a single kernel, which save nothing (docs/GLOSSARY.md)")
+
+
+def _summary_cells(f) -> tuple:
+    """One function's (or the totals') row of the summary: what it saves first."""
+    return (f.name if isinstance(f, FunctionFacts) else "total", _host_work(f), _removed(f),
+            f"{f.captured} of {f.kernel_launches} ({_pct(f.captured, f.kernel_launches)})",
+            str(graph_launches(f)), str(f.single_kernel_graphs))
+
+
+def graph_launches(f) -> int:
+    """Graph launches per call: a function's sites, or the module's."""
+    if isinstance(f, FunctionFacts):
+        return f.regions
+    return sum(g.regions for g in f.functions)
+
+
+def headline(facts: ModuleFacts) -> str:
+    """The summary's first line: host work saved, then kernel launches captured and the
+    graph launches that launch one kernel (those save nothing: docs/GLOSSARY.md)."""
+    text = (f"host work per call {facts.host_work_before} -> {facts.host_work_after} "
+            f"({_removed(facts)} removed); {facts.captured} of {facts.kernel_launches} kernel "
+            f"launches captured ({_pct(facts.captured, facts.kernel_launches)}) in "
+            f"{_graph_launches_text(graph_launches(facts))}")
+    if facts.single_kernel_graphs:
+        text += f", {facts.single_kernel_graphs} of them one-kernel (saving nothing)"
+    return text
+
+
+def render_summary(facts: ModuleFacts, console) -> None:
+    """The tables under the listing (all of `--summary`): host work saved and kernel launches
+    captured per function, why launches stayed outside, the shared memory, the graphs keyed
+    by symbolic values; then the notes."""
+    for text in _wrapped(f"cgraph diff: {headline(facts)}", console.width, 2, figures=True):
+        _line(console, text, style="bold")
+    every = [*facts.functions, facts]
+    rows = [(_summary_cells(f), f is facts) for f in every]
+
+    def stacked(console):
+        for f, (cells, total) in zip(every, rows):
+            _line(console, cells[0], style="bold" if total else "")
+            one_kernel = f", {f.single_kernel_graphs} of them one-kernel" \
+                if f.single_kernel_graphs else ""
+            removed = f" ({cells[2]} removed)" if cells[2] != "-" else ""
+            for label, text in (("host work / call", cells[1] + removed),
+                                ("kernel launches captured", cells[3]),
+                                ("graph launches", cells[4] + one_kernel)):
+                for k, line in enumerate(_wrapped(text, console.width - 28, figures=True)):
+                    _line(console, f"  {label if k == 0 else '':<26}{line}")
+
+    print_table(console, "per function: host work removed, kernel launches captured",
+                SUMMARY_COLUMNS, rows, SUMMARY_CAPTION, stacked)
     if any(f.reasons for f in facts.functions):
-        why = Table(title="why launches stayed outside graphs")
-        for col, just in (("function", "left"), ("reason", "left"), ("launches", "right"),
-                          ("about", "left")):
-            why.add_column(col, justify=just)
-        for f in facts.functions:
-            for code, n, names in f.reasons:
-                why.add_row(f.name, code, str(n), about_text(code, names))
-        console.print(why, soft_wrap=False)
+        _print_reasons(facts, console)
     scopes = sorted(set(facts.static_bytes) | set(facts.unshared_bytes))
     if scopes:
-        mem = Table(title="static memory held by cuda_graph_alloc (bytes)")
-        for col in ("scope", "allocated", "unshared", "saved by sharing"):
-            mem.add_column(col, justify="left" if col == "scope" else "right")
-        for s in scopes:
-            st, un = facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0)
-            mem.add_row(s, f"{st:,}", f"{un:,}", f"{un - st:,}")
-        console.print(mem, soft_wrap=False)
+        rows = [((s, f"{st:,}", f"{un:,}", f"{un - st:,}"), False) for s in scopes
+                for st, un in [(facts.static_bytes.get(s, 0), facts.unshared_bytes.get(s, 0))]]
+        print_table(console, "static memory held by cuda_graph_alloc (bytes)",
+                    (Column("scope", "left"), Column("allocated"), Column("unshared"),
+                     Column("saved by sharing")), rows)
     if any(f.keyed for f in facts.functions):
-        keyed = Table(title="graphs keyed by symbolic values (one graph per launch and "
-                      "distinct value)", caption=_KEYED_CAPTION)
-        for col in KEYED_COLUMNS:
-            keyed.add_column(col, justify="left" if col in ("function", "capture function",
-                                                            "keyed by") else "right",
-                             no_wrap=col != "keyed by")
-        for row, total in _keyed_rows(facts):
-            keyed.add_row(*row, style="bold" if total else None)
-        console.print(keyed, soft_wrap=False)
+        print_table(console, "graphs keyed by symbolic values (one graph per site and "
+                    "distinct value)", KEYED_TERMINAL_COLUMNS,
+                    list(_keyed_rows(facts)), _KEYED_CAPTION)
     for note in facts.notes:
-        for text in _wrapped(f"note: {note}", console.width, 2):
-            console.print(Text(text))
+        for text in _wrapped(f"note: {note}", console.width, 2, figures=True):
+            _line(console, text)
+
+
+KEYED_TERMINAL_COLUMNS = tuple(Column(c, "left" if c in ("function", "capture function",
+                                                "keyed by") else "right",
+                                      prose=c == "keyed by")
+                               for c in KEYED_COLUMNS)
+# "launches": of kernels and of builtins that launch device work (docs/GLOSSARY.md, "launch")
+REASON_COLUMNS = (Column("function", "left"), Column("reason", "left"),
+                  Column("launches\nleft outside"), Column("about", "left", prose=True))
+
+
+def _print_reasons(facts: ModuleFacts, console) -> None:
+    """Why launches stayed outside graphs: a row a function and reason; stacked, a line a
+    reason under each function, as `rewrite --explain` counts them."""
+    def stacked(console):
+        for f in facts.functions:
+            if f.reasons:
+                _line(console, f.name, style="bold")
+            for code, n, names in f.reasons:
+                for text in _wrapped(counted_text(code, n, names), console.width - 2, 2):
+                    _line(console, "  " + text)
+
+    rows = [((f.name, code, str(n), about_text(code, names)), False)
+            for f in facts.functions for code, n, names in f.reasons]
+    print_table(console, "why launches stayed outside graphs", REASON_COLUMNS, rows,
+                stacked=stacked)
 
 
 # ---- HTML ---------------------------------------------------------------------------------
@@ -566,30 +716,15 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
     out = ["<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
            f"<title>cgraph diff: {esc(source)}</title><style>{_CSS}</style></head><body>",
            f"<h1>cgraph diff: {esc(source)}</h1>",
-           f"<p id=\"summary\">{facts.captured} of {facts.kernel_launches} kernel launches "
-           f"captured ({_pct(facts.captured, facts.kernel_launches)}) in "
-           f"{sum(f.regions for f in facts.functions)} graph(s); host work per call "
-           f"{facts.host_work_before} &rarr; {facts.host_work_after} ({_removed(facts)} "
-           "removed)</p>",
-           "<p>host work: kernel launches, graph launches and builtin calls that launch device "
-           "work, per call</p>",
-           "<table id=\"functions\"><tr><th>function</th><th>kernel launches</th>"
-           "<th>captured</th><th>%</th><th>graphs</th><th>one-kernel graphs</th>"
-           "<th>host work / call</th><th>removed</th><th>kernel launches / call</th></tr>"]
-    for f in facts.functions:
-        out.append(f"<tr><td>{_fn_link(f.name)}</td><td>{f.kernel_launches}</td><td>{f.captured}"
-                   f"</td><td>{_pct(f.captured, f.kernel_launches)}</td><td>{f.regions}</td>"
-                   f"<td>{f.single_kernel_graphs}</td>"
-                   f"<td>{f.host_work_before} &rarr; {f.host_work_after}</td>"
-                   f"<td>{_removed(f)}</td>"
-                   f"<td>{f.kernel_launches} &rarr; {f.kernel_launches_after}</td></tr>")
-    out.append(f"<tr class=\"total\"><td>total</td><td>{facts.kernel_launches}</td>"
-               f"<td>{facts.captured}</td><td>{_pct(facts.captured, facts.kernel_launches)}"
-               f"</td><td>{sum(f.regions for f in facts.functions)}</td>"
-               f"<td>{facts.single_kernel_graphs}</td>"
-               f"<td>{facts.host_work_before} &rarr; {facts.host_work_after}</td>"
-               f"<td>{_removed(facts)}</td><td>{facts.kernel_launches} &rarr; "
-               f"{sum(f.kernel_launches_after for f in facts.functions)}</td></tr></table>")
+           f"<p id=\"summary\">{esc(headline(facts)).replace('-&gt;', '&rarr;')}</p>",
+           "<table id=\"functions\"><tr>" +
+           "".join(f"<th>{esc(c.label)}</th>" for c in SUMMARY_COLUMNS) + "</tr>"]
+    for f in [*facts.functions, facts]:
+        cells = [esc(c).replace("-&gt;", "&rarr;") for c in _summary_cells(f)]
+        out.append(("<tr class=\"total\"><td>total</td>" if f is facts else
+                    f"<tr><td>{_fn_link(f.name)}</td>") +
+                   "".join(f"<td>{c}</td>" for c in cells[1:]) + "</tr>")
+    out.append(f"</table><p>{esc(SUMMARY_CAPTION)}</p>")
     if any(f.reasons for f in facts.functions):
         out.append("<table id=\"reasons\"><tr><th>function</th><th class=\"l\">reason</th>"
                    "<th>launches left outside</th><th class=\"l\">about</th></tr>")
@@ -618,7 +753,8 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
         out.append(f"</table><p>{esc(_KEYED_CAPTION)}</p>")
     for f in facts.functions:
         out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
-                   f"{f.kernel_launches} kernel launches captured in {f.regions} graph(s)"
+                   f"{f.kernel_launches} kernel launches captured in "
+                   f"{_graph_launches_text(f.regions)}"
                    f"{esc(_single_kernel_flag(f)).replace(_MIN_KERNELS, _OPT)}</h2>")
         out.append("<div class=\"code\">")
         out += _html_listing(f, fold)

@@ -26,7 +26,8 @@ as the `metadata` it omitted), each Relax function cgraph left as it was is the 
 object, the module is keyed by the input's GlobalVars (the functions read from text refer to
 them too), and it keeps its attrs and global infos. See docs/TVM.md.
 
-tvm is imported only when a pass is made (the `tvm` extra: pip install 'cudagraph-cli[tvm]').
+tvm is imported only when a pass is made (the `tvm` extra: pip install '.[tvm]' in cgraph's
+checkout).
 """
 
 from __future__ import annotations

@@ -9,12 +9,11 @@ import dataclasses
 import re
 import threading
 
-from ..diagnostics import SourceError
+from ..diagnostics import INSTALL_TVM, SourceError
 
 PASS_NAME = "RewriteCUDAGraph"  # TVM's name: instruments and pass lists find it by name
 CONFIG_KEY = "relax.backend.use_cuda_graph"
 SCHEDULE_NAME = "ApplyDefaultSchedule"  # dlight's pass in TVM's cuda legalize passes
-EXTRA = "pip install 'cudagraph-cli[tvm]'"
 SCRIPT_NAME = "<mod.script()>"  # what errors name as the file: TVM's text of the input module
 REWRITTEN_NAME = "<cgraph rewrite>"
 
@@ -40,7 +39,7 @@ def import_tvm():
         import tvm.relax  # noqa: F401  (the pass and the pipeline need relax)
         import tvm.script  # noqa: F401
     except ImportError as e:
-        raise ImportError(f"cudagraph_cli.tvm needs apache-tvm 0.27 (the `tvm` extra: {EXTRA})"
+        raise ImportError(f"cudagraph_cli.tvm needs apache-tvm 0.27 ({INSTALL_TVM})"
                           f": {e}") from e
     import tvm_ffi
 

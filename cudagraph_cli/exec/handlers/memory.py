@@ -3,7 +3,8 @@
 `R.memory.alloc_storage` makes a storage (bytes on the backend), `R.memory.alloc_tensor` a view
 of one at a byte offset (views of one storage share bytes), `R.builtin.alloc_tensor` a tensor
 in fresh memory; `R.memory.kill_*` releases. `R.vm.*` are the same after TVM's lowering, with
-the alloc_storage's parameters in another order."""
+the alloc_storage's parameters in another order. Which names each construct has, the order of
+their parameters and what a call aliases or releases are ir.memory_call's (ir/memory.py)."""
 
 from __future__ import annotations
 
@@ -32,13 +33,13 @@ def memory_of(ex) -> Memory:
     return memory
 
 
-@operator("relax.memory.alloc_storage", "relax.vm.alloc_storage", min_args=1)
+@operator(*ir.spellings(ir.ALLOC_STORAGE), min_args=1)
 def alloc_storage(ex, call: OpCall):
-    size = as_shape(ex.eval(call.args[0], call.env, call.syms), "alloc_storage's size")
-    # relax.memory.alloc_storage(size, device, scope, dtype); relax.vm's
-    # (size, device, dtype, scope)
-    at = 3 if call.name == "relax.memory.alloc_storage" else 2
-    dtype = ex.eval(call.args[at], call.env, call.syms) if len(call.args) > at else None
+    # The parameters' order differs between the spellings: ir.memory_call knows it.
+    memory = ir.memory_call(call.node)
+    size = as_shape(ex.eval(memory.arg("size"), call.env, call.syms), "alloc_storage's size")
+    given = memory.arg("dtype")
+    dtype = ex.eval(given, call.env, call.syms) if given is not None else None
     return new_storage(ex, math.prod(size), dtype)
 
 
@@ -55,15 +56,15 @@ def new_storage(ex, size: int, dtype):
     return storage
 
 
-@operator("relax.memory.alloc_tensor", "relax.vm.alloc_tensor", min_args=4)
+@operator(*ir.spellings(ir.ALLOC_TENSOR), min_args=4)
 def alloc_tensor(ex, call: OpCall):
-    args, env, syms = call.args, call.env, call.syms
-    storage = ex.eval(args[0], env, syms)
+    memory, env, syms = ir.memory_call(call.node), call.env, call.syms
+    storage = ex.eval(memory.aliased, env, syms)  # the tensor is bytes of this storage
     if not ex.backend.is_storage(storage):
         raise ExecError(f"alloc_tensor's first argument is {describe(storage)}, not a storage")
-    offset = integer(ex.eval(args[1], env, syms), "alloc_tensor's offset")
-    shape = as_shape(ex.eval(args[2], env, syms), "alloc_tensor's shape")
-    dtype = as_dtype(ex.eval(args[3], env, syms), "alloc_tensor")
+    offset = integer(ex.eval(memory.arg("offset"), env, syms), "alloc_tensor's offset")
+    shape = as_shape(ex.eval(memory.arg("shape"), env, syms), "alloc_tensor's shape")
+    dtype = as_dtype(ex.eval(memory.arg("dtype"), env, syms), "alloc_tensor")
     nbytes = math.prod(shape) * numpy_dtype(dtype).itemsize
     check_alloc_size(nbytes, "a tensor")
     declared = memory_of(ex).declared.get(storage)
@@ -85,10 +86,9 @@ def builtin_alloc_tensor(ex, call: OpCall):
     return ex.backend.alloc_tensor(shape, dtype)
 
 
-@operator("relax.memory.kill_storage", "relax.memory.kill_tensor", "relax.vm.kill_object",
-          min_args=1)
+@operator(*ir.spellings(ir.KILL), min_args=1)
 def kill(ex, call: OpCall):
-    ex.backend.free(ex.eval(call.args[0], call.env, call.syms))
+    ex.backend.free(ex.eval(ir.memory_call(call.node).released, call.env, call.syms))
     return ()
 
 

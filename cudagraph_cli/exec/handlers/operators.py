@@ -20,6 +20,8 @@ from ..values import (NULL, Closure, FuncRef, PartialCall, allocatable, as_dtype
 
 
 # ---- views -------------------------------------------------------------------------------
+# Each result shares the bytes of its first argument (ir.memory_call's `aliased`): the names
+# each view is called by are ir/memory.py's.
 
 def reshape(ex, x, shape, what: str) -> Tensor:
     """A view of the same bytes with another shape, as TVM's vm.builtin.reshape."""
@@ -33,17 +35,17 @@ def reshape(ex, x, shape, what: str) -> Tensor:
     return ex.backend.tensor_view(x, 0, shape, x.dtype)
 
 
-@operator("relax.reshape", params=("x", "shape"))
+@operator(*ir.spellings(ir.RESHAPE), params=("x", "shape"))
 def relax_reshape(ex, call: OpCall):
     return reshape(ex, *call.values, "R.reshape")
 
 
-@function("vm.builtin.reshape", arity=2)
+@function(*ir.spellings(ir.RESHAPE, packed=True), arity=2)
 def vm_reshape(ex, call: FunctionCall):
     return reshape(ex, *call.values, call.name)
 
 
-@operator("relax.memory.view", params=("data", "shape=", "dtype=", "relative_byte_offset="))
+@operator(*ir.spellings(ir.VIEW), params=("data", "shape=", "dtype=", "relative_byte_offset="))
 def memory_view(ex, call: OpCall) -> Tensor:
     """R.memory.view: shape, dtype and byte offset relative to `x`, each defaulting to
     `x`'s own; the view may not reach past `x`'s bytes."""
@@ -55,12 +57,12 @@ def memory_view(ex, call: OpCall) -> Tensor:
     return ex.backend.tensor_view(x, offset, shape, dtype)
 
 
-@operator("relax.memory.ensure_zero_offset", params=("data",))
+@operator(*ir.spellings(ir.ZERO_OFFSET), params=("data",))
 def ensure_zero_offset(ex, call: OpCall):
     return as_tensor(call.values[0], "ensure_zero_offset's argument")
 
 
-@function("vm.builtin.ensure_zero_offset", arity=1)
+@function(*ir.spellings(ir.ZERO_OFFSET, packed=True), arity=1)
 def vm_ensure_zero_offset(ex, call: FunctionCall):
     return as_tensor(call.values[0], f"{call.name}'s argument")
 
