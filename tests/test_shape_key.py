@@ -271,3 +271,21 @@ def test_a_call_that_may_return_an_alias_of_a_placed_tensor_is_unproven():
     assert f.loc.line == 34
     assert f.message.startswith("'y' is the result of a call the prover does not read, "
                                 "given 'alloc'")
+
+
+def test_cgraph_verify_exits_1_at_a_shared_key_and_at_a_rewrite_sized_in_elements(tmp_path):
+    from conftest import run_cli
+    pairs = {"key": (KEYED.replace("KEY", "R.shape([b, s])").replace("DIM", "b"),
+                     KEYED.replace("KEY", "R.shape([b // 2, s])").replace("DIM", "b"),
+                     "rewritten.relax:20:9: note: the key fact that fails"),
+             "unit": (UNIT.replace("SIZE", "2048"), UNIT.replace("SIZE", "1024"),
+                      "rewritten.relax:8:9: note: the unit fact that fails")}
+    for name, (a, b, note) in pairs.items():
+        (tmp_path / "original.relax").write_text(a)
+        (tmp_path / "rewritten.relax").write_text(b)
+        r = run_cli("verify", str(tmp_path / "original.relax"),
+                    str(tmp_path / "rewritten.relax"), "--calls", "1")
+        out = r.stdout.decode()
+        assert r.returncode == 1, (name, out, r.stderr.decode())
+        assert out.startswith("differ: shape in the rewritten module"), out
+        assert note in out, out
