@@ -99,7 +99,8 @@ def main() -> None:
                 name, why = c
                 not_built[(group, "control " + name, "")].add(f"{model}: {why}")
                 continue
-            outcome, detail, seconds = verdict(original, c.module, c.function, args.calls)
+            outcome, detail, seconds = verdict(c.original or original, c.module, c.function,
+                                               args.calls)
             kind = c.name.split(".")[0]
             row = ctl[(group, kind)]
             row["count"] += 1

@@ -224,3 +224,58 @@ def test_a_reshape_made_a_view_of_the_same_shape_verifies_equal(small_bounded):
     assert "R.shape([2 * T.min(n, 2)])" in text
     same = api.loads(text.replace("R.shape([2 * T.min(n, 2)])", "R.shape([2 * n])"))
     assert equal(small_bounded["original"], same, m.function)
+
+
+# ---- issue 44: the graph key and the storage unit (bench/mutants/keys.py) ------------------
+
+@pytest.fixture(scope="module")
+def batch_decode(llama_1b):
+    fn, var, top = next(x for x in shape.shape_functions(llama_1b["rewritten"])
+                        if x[0] == "batch_decode")
+    return fn, var, top
+
+
+@pytest.mark.parametrize("kind,position", [("key-halved", "early"), ("key-capped", "late"),
+                                           ("key-dropped", "middle")])
+def test_default_verify_catches_a_key_two_values_share(llama_1b, batch_decode, kind, position):
+    fn, var, top = batch_decode
+    m = mutants.suite.SHAPE_BUILDERS[kind]("mlc_llama_1b", llama_1b["original"],
+                                           llama_1b["rewritten"], fn, var, top, position)
+    assert caught(llama_1b["original"], m), f"missed: {m.site} ({m.proof})"
+
+
+def test_a_key_capped_past_every_value_run_is_caught_by_the_key_fact(llama_1b, batch_decode):
+    # T.min(batch_size, 16): the values verify runs (1, 2; 2, 32, 1) have distinct keys, so
+    # only the fact sees it, at 16 and 17 (both give 16).
+    fn, var, top = batch_decode
+    m = mutants.suite.SHAPE_BUILDERS["key-capped"]("mlc_llama_1b", llama_1b["original"],
+                                                   llama_1b["rewritten"], fn, var, top, "early")
+    report = api.verify(llama_1b["original"], m.module, calls=CALLS, functions=[fn])
+    gc.collect()
+    d = report.difference
+    assert d.kind == "shape" and d.site == "the key fact that fails"
+    assert d.message.startswith("at batch_size = 16 and 17: one key (16), a graph captured at "
+                                "16 replayed at 17")
+
+
+@pytest.mark.parametrize("position", ["early", "middle"])
+def test_default_verify_catches_a_slot_sized_in_elements(llama_1b, position):
+    m = mutants.BUILDERS["slot-elements"](llama_1b["decode"], position)
+    report = api.verify(llama_1b["original"], m.module, calls=CALLS, functions=["decode"])
+    gc.collect()
+    assert report.difference is not None and report.difference.kind == "shape", m.site
+    assert "sizes this storage in elements, the original sizes every storage in bytes" in \
+        report.difference.message
+
+
+def test_a_key_shifted_one_to_one_verifies_equal(llama_1b, batch_decode):
+    fn, var, _ = batch_decode
+    c = mutants.suite.keys.key_shifted("mlc_llama_1b", llama_1b["rewritten"], fn, var)
+    assert "R.shape([batch_size + 1])" in api.print_module(c.module)
+    assert equal(llama_1b["original"], c.module, fn)
+
+
+def test_both_modules_sized_in_elements_verify_equal(llama_1b):
+    c = mutants.suite.keys.elements_both("mlc_llama_1b", llama_1b["original"],
+                                         llama_1b["rewritten"])
+    assert equal(c.original, c.module, "decode")

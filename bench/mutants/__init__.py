@@ -45,6 +45,9 @@ The package, one job a file:
     storage.py   overlap-offset, overlap-slot, storage-twice
     graph.py     frozen-input, frozen-object, output-index, graph-owned-return
     guards.py    guard-inverted, graph-unkeyed
+    shape.py     slot-short, offset-past, key-clamped, reshape-wrong; slot-larger, guard-raised
+    keys.py      key-halved, key-capped, key-dropped, slot-elements; key-shifted,
+                 elements-both (issue 44: the graph key, the storage unit)
     controls.py  the rewrite with two independent launches swapped
     suite.py     BUILDERS (class -> builder), every mutant and control of a model
 

@@ -33,6 +33,10 @@ CLASSES = (
     "offset-past",     # a tensor moved just past what a live one holds at VAR = 2
     "key-clamped",     # a graph keyed by T.min(VAR, 2)
     "reshape-wrong",   # a reshape made a view whose shape has T.min(VAR, 2) for VAR
+    "key-halved",      # a graph keyed by VAR keyed by VAR // 2 (keys.py)
+    "key-capped",      # keyed by T.min(VAR, BOUND // 2): wrong past BOUND // 2 only
+    "key-dropped",     # VAR removed from a graph's key
+    "slot-elements",   # a cuda_graph_alloc slot sized in elements of its tensor, not bytes
 )
 POSITIONS = ("early", "middle", "late")
 

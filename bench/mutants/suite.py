@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from cudagraph_cli import api, ir
 
-from . import graph, guards, kernel, shape, storage
+from functools import partial
+
+from . import graph, guards, kernel, keys, shape, storage
 from .builder import CLASSES, POSITIONS, Builder, Control, NotBuildable
 from .controls import reorder_control
 from .edits import reparsed
@@ -22,12 +24,14 @@ BUILDERS = {
     "frozen-object": graph.frozen_object, "output-index": graph.output_index,
     "graph-owned-return": graph.graph_owned_return,
     "guard-inverted": guards.guard_inverted, "graph-unkeyed": guards.graph_unkeyed,
+    "slot-elements": keys.slot_elements,
 }
 GUARD_CLASSES = ("guard-inverted", "graph-unkeyed")
 # The shape classes (shape.py): (model, original, rewrite, function, variable, its bound,
 # position) -> Mutant; key-clamped on the rewrite with --capture-symbolic VAR.
 SHAPE_BUILDERS = {"slot-short": shape.slot_short, "offset-past": shape.offset_past,
-                  "key-clamped": shape.key_clamped, "reshape-wrong": shape.reshape_wrong}
+                  "key-clamped": shape.key_clamped, "reshape-wrong": shape.reshape_wrong,
+                  **{kind: partial(keys.key_mutant, kind) for kind in keys.KEY_CLASSES}}
 
 REAL_SIZE = ("mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b")
 # The bounded rewrite the guard classes start from, per model family: MLC's prefill is keyed by
@@ -144,7 +148,10 @@ def shape_mutants_of(model: str, original: ir.Module, rewritten: ir.Module, clas
         seen = set()
         for kind in classes:
             module = rewritten
-            if kind == "key-clamped":
+            # The key classes on the rewrite with --capture-symbolic VAR where the default
+            # one keys no graph of the function by VAR (MLC's batch_decode is keyed already).
+            if kind == "key-clamped" or (kind in keys.KEY_CLASSES and not any(
+                    shape.key_bindings(rewritten.function(fn), var))):
                 if keyed is None:
                     keyed = rewrite_text(original, f"{model}.keyed.relax",
                                          RewriteOptions(capture_symbolic=(var,)))
@@ -222,11 +229,19 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
         yield Control(model, None, "TVM after.relax", "TVM 0.27's RewriteCUDAGraph",
                       api.load(after_path))
     rewritten = rewrite_text(original, f"{model}.rewritten.relax")
-    for fn, _, _ in shape.shape_functions(rewritten):
+    for fn, var, _ in shape.shape_functions(rewritten):
         try:
             yield shape.slot_larger(model, rewritten, fn)
         except NotBuildable as e:
             yield (f"slot-larger {fn}", e)
+        try:
+            yield keys.key_shifted(model, rewritten, fn, var)
+        except NotBuildable as e:
+            yield (f"key-shifted {fn}", e)
+    try:
+        yield keys.elements_both(model, original, rewritten)
+    except NotBuildable as e:
+        yield ("elements-both", e)
     for fn in functions or mutant_functions(model, rewritten):
         builder = Builder(model, original, rewritten, fn)
         seen = set()

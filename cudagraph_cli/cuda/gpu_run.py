@@ -25,6 +25,7 @@ import numpy as np
 from .. import ir
 from ..exec.backend import CpuBackend, ExecError, Tensor
 from ..exec.handlers.cuda_graph import GraphRuntime
+from ..exec.handlers.memory import read_storages_as
 from ..exec.interpreter import Executor
 from ..exec.values import leaves
 from ..exec.compare import Difference, compare_snapshots
@@ -184,6 +185,7 @@ def _run(original, rewritten, name, names, options, driver,
                                 "kernel")
         report.notes.extend(manifest_notes(lib.manifest, original, options.kernels_name))
         executors = [ex for ex in (ex_r, ex_e, ex_g) if ex is not None]
+        read_storages_as(original, *executors)  # one unit, the original's, as verify reads
         labels = [lb for lb, ex in zip(("reference (cpu)", "eager (GPU)", "graph (GPU)"),
                                        (ex_r, ex_e, ex_g)) if ex is not None]
         caller = CallDriver(executors, options.seed, options.shapes)

@@ -6,7 +6,8 @@ inequality over the ranges of passes/ranges.py):
 - **fits**: every tensor placed in a storage (`R.memory.alloc_tensor(storage, offset, shape,
   dtype)`) lies within it: offset + bytes <= the storage's size, for a storage of the
   function's own (`R.memory.alloc_storage(R.shape([BYTES]), ...)`, sizes in bytes; in
-  elements in a module that sizes them so, as the executor reads it) or a slot of the shared
+  elements where the original module sizes them so: verify reads both modules in the
+  original's unit, as the executor does, handlers/memory.py) or a slot of the shared
   allocation fetched through `vm.builtin.cuda_graph.get_cached_alloc`;
 - **view**: every view (`R.memory.view`, `R.reshape` of a tensor) lies within its tensor;
 - **disjoint**: two tensors of one storage that are alive at the same time never share a
@@ -20,17 +21,25 @@ inequality over the ranges of passes/ranges.py):
   `n <= 8` and the eager branch of another guard on `n <= 8`);
 - **returned**: a tensor a function returns never sits in a shared allocation's slot that a
   function of the module (itself on a later call, or another: prefill, then decode) places
-  tensors in: the next call overwrites what the caller still holds.
+  tensors in: the next call overwrites what the caller still holds;
+- **key**: every graph launch's key (`run_or_capture`'s `R.shape([...])`) determines every
+  symbolic value its graph depends on (exec/shape_key.py): no two values share a key while
+  their graphs differ;
+- **unit** (verify's pair, `prove_modules`): a rewrite that alone looks sized in elements,
+  where the original sizes its storages in bytes, fails it.
 
 Each fact is proved (for every value within the ranges: the then-branch of a guard
 `VAR <= MAX` narrows VAR's largest value, its else-branch raises VAR's least to MAX + 1),
 failed (with the smallest values that break it) or unproven (with its expression and why: a
 variable with no upper bound, an expression that is not monotone, a size the text does not
-give).
+give). What the walk does not read is unproven too, at its binding, never skipped: a tensor
+whose storage it does not resolve, a graph launch it does not follow (its arguments not a
+tuple written there, its capture function not in the module, 8 launches deep).
 
-A fact the original fails too -- the same kind, function and tensors, by name: a module that
-shares memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between
-the two (ModuleShapes.failure).
+A fact the original fails too -- the same kind, function and subject, by position (the n-th
+tensor placed, view or launch of the function's walk), not by name: a module that shares
+memory so on purpose, as tests/helpers/module_gen.py's do -- is no difference between the two
+(ModuleShapes.failure).
 """
 
 from __future__ import annotations
@@ -41,21 +50,29 @@ from .. import ir
 from ..diagnostics import Loc
 from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
 from .backend import ExecError
-from .handlers.memory import storages_sized_in_elements
+from .handlers.memory import element_sized_witness, storages_sized_in_elements
 from .shape_bound import prove_le
-from .shape_text import (dtype_arg, itemsize, prim_arg, product, show, tensor_bytes,
-                         values_text)
+from .shape_key import key_text, pair_text, prove_key
+from .shape_text import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
+                         product, show, tensor_bytes, values_text)
 
 
 @dataclass
 class ShapeFact:
-    kind: str  # "fits" | "view" | "disjoint" | "returned"
+    kind: str  # "fits" | "view" | "disjoint" | "returned" | "key" | "unit"
     function: str  # the public function whose call it concerns
-    loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors)
+    loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors, the launch)
     status: str  # "proved" | "failed" | "unproven"
     message: str = ""  # failed: at the smallest breaking values; unproven: the expression
     values: dict = field(default_factory=dict)  # failed: the smallest breaking values
-    subject: tuple = ()  # the tensors it is about, by name (matches a fact across modules)
+    # What it is about, by position (matches a fact across modules, whatever the names): the
+    # place in the function's walk of its tensors (the n-th alloc_tensor run), of its view or
+    # of its graph launch.
+    subject: tuple = ()
+    # What a proved fact claims, for tests to evaluate at any values (tests/
+    # test_shape_facts_sampled.py): ("le", lhs, rhs, ranges): lhs <= rhs; ("key", key,
+    # dependencies, ranges): one key, one set of dependencies.
+    claim: tuple = field(default=(), repr=False)
 
     def key(self) -> tuple:
         return (self.kind, self.function, self.subject)
@@ -90,10 +107,11 @@ class Placed:
     """A tensor placed in a storage: what its bytes are, when it is alive, on which path."""
 
     __slots__ = ("storage", "offset", "nbytes", "born", "last", "path", "ranges", "loc",
-                 "name", "returned", "last_loc", "used", "uses")
+                 "name", "returned", "last_loc", "used", "uses", "position")
 
-    def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name):
+    def __init__(self, storage, offset, nbytes, born, path, ranges, loc, name, position):
         self.storage, self.offset, self.nbytes = storage, offset, nbytes
+        self.position = position  # the n-th tensor placed in the function's walk
         self.born = self.last = born
         self.path, self.ranges, self.loc, self.name = path, ranges, loc, name
         self.returned = False
@@ -134,10 +152,11 @@ class _Walk:
     """The facts of one module: each public function walked once, capture functions inlined
     at their launches."""
 
-    def __init__(self, module: ir.Module, functions=None):
+    def __init__(self, module: ir.Module, functions=None, in_elements: bool | None = None):
         self.module = module
         self.functions = functions
-        self.in_elements = storages_sized_in_elements(module)
+        self.in_elements = storages_sized_in_elements(module) if in_elements is None \
+            else in_elements
         self.facts: list[ShapeFact] = []
         self.shared: dict = {}  # (alloc function, index) -> TupleV of Storage
         self.returned: list = []  # (function, Placed) held past the call in a shared slot
@@ -150,7 +169,7 @@ class _Walk:
         for fname, t in self.returned:
             for other, u in self.writers.get(t.storage.key, ()):
                 self.facts.append(ShapeFact(
-                    "returned", fname, t.loc, "failed", subject=(t.name,), message=
+                    "returned", fname, t.loc, "failed", subject=(t.position,), message=
                     f"'{t.name}' is returned by {fname} from slot {t.storage.name} of the "
                     f"shared allocation, where {other} places '{u.name}' "
                     f"({u.loc.line and f'line {u.loc.line}' or 'its binding'}): the next "
@@ -166,6 +185,7 @@ class _Walk:
         self.ids: dict = {}  # id(Placed) -> Placed
         self.subject: tuple = ()
         self.ifs = 0
+        self.counts = {"tensor": 0, "view": 0, "launch": 0}  # positions in the walk
         env: dict = {}
         self.defs: dict = {}
         ranges = FunctionRanges(f)
@@ -260,9 +280,33 @@ class _Walk:
         if cached is not None:
             return self.cached(cached)
         launch = ir.GraphLaunch.of(v)
-        if launch is not None and depth < 8:
-            return self.launch(launch, env, ranges, path, depth)
+        if launch is not None:
+            return self.launch(b, launch, env, ranges, path, depth)
+        if ir.builtin_called(v) == ir.RUN_OR_CAPTURE:
+            self.subject = (self.next("launch"),)
+            for kind in ("key", "disjoint"):
+                self.add(kind, b.loc, "unproven", f"the graph launch of '{b.var.name}' is "
+                         "not followed: its items are not a tuple written at the launch")
+            return None
+        self.opaque(b, v, env)
         return None
+
+    def opaque(self, b, v: ir.Call, env) -> None:
+        """A call whose result the walk takes as fresh memory, though it may be an alias of a
+        placed tensor it is given (a packed function, a Relax function, a closure): unproven,
+        as the lifetime of that tensor is not known past it. A kernel (a PrimFunc), a Relax
+        operator and the host's `relax.run.*` make their results."""
+        op = v.op
+        if not _holds_tensor(b.var.sinfo) or type(op) is ir.Op or (
+                type(op) is ir.ExternFunc and op.name.startswith("relax.run.")):
+            return
+        given = self.used(ir.Tuple(tuple(v.args)), env, set())
+        if given and not (type(op) is ir.GlobalVarRef and
+                          not isinstance(self.module.function(op.name), ir.Function)):
+            names = ", ".join(sorted(f"'{self.ids[i].name}'" for i in given))
+            self.add("disjoint", b.loc, "unproven", f"'{b.var.name}' is the result of a call "
+                     f"the prover does not read, given {names}: whether it aliases them, and "
+                     "so how long they are alive, is not known")
 
     def branches(self, b, env, ranges, path, depth):
         v = b.value
@@ -291,14 +335,20 @@ class _Walk:
 
     def tensor(self, b, v: ir.Call, env, ranges, path):
         storage = self.value(v.args[0], env)
+        self.subject = (self.next("tensor"),)
         if type(storage) is not Storage:
+            # A tensor in memory the walk does not know: neither its fit nor who else uses
+            # those bytes is read.
+            self.add("fits", b.loc, "unproven", f"'{b.var.name}': its storage is not one "
+                     "the text resolves (an alloc_storage of the function, a slot of the "
+                     "shared allocation)")
             return None
         offset, shape = prim_arg(v.args[1]), v.args[2] if len(v.args) > 2 else None
         item = itemsize(dtype_arg(v.args[3])) if len(v.args) > 3 else None
         nbytes = product(shape.values, item) \
             if type(shape) is ir.ShapeExpr and item is not None else None
-        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name)
-        self.subject = (b.var.name,)
+        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name,
+                   self.subject[0])
         self.placed.append(t)
         self.ids[id(t)] = t
         if offset is None or nbytes is None or storage.size is None:
@@ -317,7 +367,7 @@ class _Walk:
         x = memory.aliased
         sinfo = x.sinfo if type(x) is ir.Var else None
         base = tensor_bytes(sinfo)
-        self.subject = (b.var.name,)
+        self.subject = (self.next("view"),)
         if memory.kind == ir.RESHAPE:
             shape = memory.arg("shape")
             item = itemsize(sinfo.dtype) if type(sinfo) is ir.TensorSInfo else None
@@ -368,10 +418,22 @@ class _Walk:
             self.shared[key] = value
         return self.shared[key]
 
-    def launch(self, launch: ir.GraphLaunch, env, ranges, path, depth):
+    def launch(self, b, launch: ir.GraphLaunch, env, ranges, path, depth):
+        self.subject = (self.next("launch"),)
+        self.key_fact(b, launch, ranges)
         capture = self.module.function(launch.function_name or "")
         args = launch.args
-        if not isinstance(capture, ir.Function) or type(args) is not ir.Tuple:
+        why = None if isinstance(capture, ir.Function) else \
+            f"its capture function '{launch.function_name}' is not in the module"
+        if why is None and type(args) is not ir.Tuple:
+            why = "its arguments are not a tuple written at the launch"
+        if why is None and depth >= 8:
+            why = "it is launched from within 8 graph launches"
+        if why is not None:
+            # What the graph's replay touches is not walked: the lifetimes of the tensors
+            # passed to it are not known past here.
+            self.add("disjoint", b.loc, "unproven", f"the graph launch of '{b.var.name}' is "
+                     f"not followed: {why}")
             return None
         inner: dict = {}
         for p, a in zip(capture.params, args.fields):
@@ -379,16 +441,43 @@ class _Walk:
         self.blocks(capture.blocks, inner, ranges, path, depth + 1)
         return self.value(capture.body, inner)
 
+    def key_fact(self, b, launch: ir.GraphLaunch, ranges) -> None:
+        """The launch's key determines what its graph depends on (exec/shape_key.py)."""
+        key, deps, why = launch_key(launch, self.defs), [], None
+        if key is None:
+            why = "its key is not a shape the text gives"
+        else:
+            deps, why = launch_dependencies(launch.args)
+            deps = [d for d in deps if ir.prim_vars(d, [])]  # a constant never differs
+        if why is not None:
+            self.add("key", b.loc, "unproven", f"the key of the graph launch of "
+                     f"'{b.var.name}': {why}")
+            return
+        got = prove_key(key, deps, ranges.of)
+        if got.status == "proved":
+            self.add("key", b.loc, "proved", "", claim=("key", key, deps, ranges))
+        elif got.status == "unproven":
+            self.add("key", b.loc, "unproven", f"{key_text(key)} of the graph launch of "
+                     f"'{b.var.name}' determines {', '.join(show(d) for d in deps)}: {got.why}")
+        else:
+            self.add("key", b.loc, "failed", f"{pair_text(got.pair, got.key_value)} (the "
+                     f"graph launch of '{b.var.name}', keyed by {key_text(key)}, depends on "
+                     f"{', '.join(dict.fromkeys(show(d) for d in deps))})", got.pair[1])
+
+    def next(self, what: str) -> int:
+        self.counts[what] += 1
+        return self.counts[what]
+
     # -- facts --
-    def add(self, kind, loc, status, message, values=None) -> None:
+    def add(self, kind, loc, status, message, values=None, claim=()) -> None:
         self.facts.append(ShapeFact(kind, self.fname, loc, status, message, values or {},
-                                    self.subject))
+                                    self.subject, claim))
 
     def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> bool:
         """Adds the fact; False when it fails."""
         got = prove_le(lhs, rhs, ranges.of)
         if got.status == "proved":
-            self.add(kind, loc, "proved", "")
+            self.add(kind, loc, "proved", "", claim=("le", lhs, rhs, ranges))
         elif got.status == "unproven":
             self.add(kind, loc, "unproven", f"{expression}: {show(lhs)} <= {show(rhs)} "
                      f"({got.why})")
@@ -415,7 +504,7 @@ class _Walk:
                 alive.append(b)
 
     def disjoint(self, a: Placed, b: Placed) -> None:
-        self.subject = tuple(sorted((a.name, b.name)))
+        self.subject = tuple(sorted((a.position, b.position)))
         if None in (a.offset, b.offset, a.nbytes, b.nbytes):
             self.add("disjoint", b.loc, "unproven",
                      f"'{b.name}' and '{a.name}' in {b.storage.name}: no constant offsets")
@@ -456,6 +545,11 @@ class _Walk:
             f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
 
 
+def _holds_tensor(s) -> bool:
+    t = type(s)
+    return t is ir.TensorSInfo or (t is ir.TupleSInfo and any(map(_holds_tensor, s.fields)))
+
+
 def _exclusive(p: tuple, q: tuple) -> bool:
     """Are two paths in different branches of one `if` (never both taken in one call)?"""
     sides = dict(p)
@@ -467,10 +561,29 @@ def at_(e, values: dict) -> int:
     return eval_prim(e, lambda v: values.get(v.name, 0))
 
 
-def shape_facts(module: ir.Module, functions=None) -> ShapeFacts:
+def shape_facts(module: ir.Module, functions=None,
+                in_elements: bool | None = None) -> ShapeFacts:
     """The facts of `module`'s public functions (module docstring), or of those named in
-    `functions`."""
-    return _Walk(module, functions).run()
+    `functions`; its storages sized in elements when `in_elements` (None: as the module
+    itself looks, handlers/memory.py)."""
+    return _Walk(module, functions, in_elements).run()
+
+
+def unit_fact(rewritten: ir.Module, in_elements: bool) -> ShapeFact | None:
+    """The failed fact of a rewrite that alone looks sized in elements (a storage of N
+    holding N elements wider than a byte) where the original sizes its storages in bytes
+    (`in_elements` False): the two disagree on the unit, and in the original's the storage
+    is short."""
+    found = None if in_elements else element_sized_witness(rewritten)
+    if found is None:
+        return None
+    fname, b, n, dtype = found
+    size = n * itemsize(dtype)
+    return ShapeFact("unit", fname, b.loc, "failed", (
+        f"'{b.var.name}' ({n:,} {dtype} elements, {size:,} bytes) at offset 0 in a storage "
+        f"of {n:,}: the rewritten module sizes this storage in elements, the original sizes "
+        f"every storage in bytes; in bytes, as both are read, it is {size - n:,} bytes "
+        "short"), subject=("unit",))
 
 
 @dataclass
@@ -492,6 +605,15 @@ class ModuleShapes:
     def count(self, status: str) -> int:
         return sum(f.count(status) for f in (self.rewritten, self.original) if f is not None)
 
+    def by_kind(self) -> dict:
+        """{kind: {"proved": n, "failed": n, "unproven": n}} over both modules, the kinds in
+        the order they first come."""
+        out: dict = {}
+        for facts in (self.rewritten, self.original):
+            for f in facts.facts if facts is not None else ():
+                out.setdefault(f.kind, {"proved": 0, "failed": 0, "unproven": 0})[f.status] += 1
+        return out
+
     def kept(self) -> list:
         """(module, fact) for each failed fact that is no difference: the original's (a
         module that shares memory so on purpose), and the rewritten module's copies of them."""
@@ -509,6 +631,13 @@ class ModuleShapes:
 
 
 def prove_modules(original: ir.Module, rewritten: ir.Module, functions) -> ModuleShapes:
-    """The facts of the functions `functions` of both modules (verify's)."""
-    return ModuleShapes(shape_facts(rewritten, functions),
-                        None if original is rewritten else shape_facts(original, functions))
+    """The facts of the functions `functions` of both modules (verify's), both read in the
+    original's unit (handlers/memory.py, read_storages_as), the disagreement on it first."""
+    in_elements = storages_sized_in_elements(original)
+    facts = shape_facts(rewritten, functions, in_elements)
+    if original is rewritten:
+        return ModuleShapes(facts, None)
+    unit = unit_fact(rewritten, in_elements)
+    if unit is not None:
+        facts.facts.insert(0, unit)
+    return ModuleShapes(facts, shape_facts(original, functions, in_elements))

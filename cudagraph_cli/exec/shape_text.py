@@ -76,3 +76,70 @@ def show(e) -> str:
 
 def values_text(values: dict) -> str:
     return ", ".join(f"{k} = {v:,}" for k, v in values.items())
+
+
+def launch_key(launch: ir.GraphLaunch, defs: dict) -> tuple | None:
+    """The key of a graph launch as PrimExprs: () when it has none (one graph for every
+    value), the values of its `R.shape([...])` (written there, bound to a var, or the var's
+    struct info), or None when the text does not give them."""
+    key = launch.shape
+    if key is None:
+        return ()
+    key = ir.resolve(key, defs)
+    if type(key) is ir.ShapeExpr:
+        return tuple(key.values)
+    sinfo = getattr(key, "sinfo", None)
+    if type(sinfo) is ir.ShapeSInfo and sinfo.values is not None:
+        return tuple(sinfo.values)
+    return None
+
+
+def launch_dependencies(args) -> tuple[list, str | None]:
+    """(the PrimExprs a graph launch's arguments carry: the dimensions of its tensors, the
+    values of its shapes and scalars -- what its capture bakes in --, why not when the text
+    does not give one of them)."""
+    out: list = []
+    why = _carried(args, out)
+    seen: dict = {}
+    for e in out:
+        seen.setdefault(Printer().prim(e), e)
+    return list(seen.values()), why
+
+
+def _carried(e, out: list) -> str | None:
+    t = type(e)
+    if t is ir.Tuple:
+        return next((w for w in (_carried(x, out) for x in e.fields) if w), None)
+    if t is ir.ShapeExpr:
+        out.extend(e.values)
+        return None
+    if t is ir.PrimValue:
+        out.append(e.value)
+        return None
+    if t in (ir.Literal, ir.StringImm, ir.DataTypeImm, ir.GlobalVarRef, ir.ExternFunc,
+             ir.Constant):
+        return None  # no symbolic value
+    sinfo = getattr(e, "sinfo", None)
+    if sinfo is not None:
+        return _carried_by(sinfo, getattr(e, "name", "an argument"), out)
+    return "an argument whose type the text does not give"
+
+
+def _carried_by(s, name: str, out: list) -> str | None:
+    """The PrimExprs struct info `s` of argument `name` gives, appended to `out`."""
+    t = type(s)
+    if t is ir.TensorSInfo:
+        if s.shape is None:
+            return f"the shape of '{name}' is not in its type"
+        out.extend(s.shape)
+    elif t is ir.ShapeSInfo:
+        if s.values is None:
+            return f"the values of shape '{name}' are not in its type"
+        out.extend(s.values)
+    elif t is ir.PrimSInfo:
+        if s.value is None:
+            return f"the value of scalar '{name}' is not in its type"
+        out.append(s.value)
+    elif t is ir.TupleSInfo:
+        return next((w for w in (_carried_by(f, name, out) for f in s.fields) if w), None)
+    return None  # an object (a storage, a KV cache): no shape of its own

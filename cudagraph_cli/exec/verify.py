@@ -38,10 +38,12 @@ the stronger evidence, is reported first; an ownership finding when every value 
 
 What the run cannot see -- the values of the symbolic variables it did not take -- the text
 proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
-live tensors on distinct bytes, no returned tensor in a shared slot, for every value within
-the bounds. A fact of the rewritten module that fails (and that the original does not fail
-too) is a difference of kind "shape", reported when the run found none; it is also what a
-rewritten module that cannot run at a `shapes` value reports, where the fact explains it.
+live tensors on distinct bytes, no returned tensor in a shared slot, every graph key
+one-to-one on what its graph depends on, for every value within the bounds; both modules'
+storages read in one unit, the original's (handlers/memory.py, read_storages_as). A fact
+of the rewritten module that fails (and that the original does not fail too) is a difference
+of kind "shape", reported when the run found none; it is also what a rewritten module that
+cannot run at a `shapes` value reports, where the fact explains it.
 
 Each stage collects its findings (RunFindings, the failed fact); `decide` alone ranks them
 into the verdict (docs/EXECUTOR.md, "The order of evidence").
@@ -64,6 +66,7 @@ from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values
 from .handlers.cuda_graph import GraphRuntime
+from .handlers.memory import read_storages_as
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from .shape_facts import ModuleShapes, prove_modules
@@ -275,6 +278,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     if backend_factory is CpuBackend else backend_factory())
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
+    read_storages_as(original, ex_a, ex_b)  # one unit for both modules: the original's
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
     report.upper_bounds = {k: r.most for k, r in ranges.items() if r.most is not None}
@@ -340,6 +344,7 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         table = TermTable()
         ex_a = Executor(original, backend(track_init=True, terms=table))
         ex_b = Executor(rewritten, backend(terms=table))
+        read_storages_as(original, ex_a, ex_b)
         calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
         sub = VerifyReport(report.functions, calls)
         report.bounds = BoundsRun("terms" if backend is TermsBackend else "bytes", calls,

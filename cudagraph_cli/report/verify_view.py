@@ -54,7 +54,7 @@ def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
                  "message": f.message} for which, f in facts]
 
     return {"proved": shapes.count("proved"), "failed": shapes.count("failed"),
-            "unproven": listed(shapes.unproven()),
+            "by_kind": shapes.by_kind(), "unproven": listed(shapes.unproven()),
             "failed_as_in_the_original": listed(shapes.kept())}
 
 
@@ -74,10 +74,14 @@ def shape_facts_text(shapes, name_a: str, name_b: str, upper: dict | None = None
         return ""
     unproven, kept = shapes.unproven(), shapes.kept()
     proved = shapes.count("proved")
+    keys = shapes.by_kind().get("key", {}).get("proved", 0)
     text = (f"\n  memory: sizes and overlaps proved{values_words(upper or {}, variables)} "
             f"({proved:,} shape fact{'' if proved == 1 else 's'}: every tensor fits its "
-            f"storage, every view its tensor, no two live tensors share a byte), "
-            f"{len(unproven)} unproven")
+            f"storage, every view its tensor, no two live tensors share a byte"
+            + (f"; {keys:,} graph keys tell apart every value their graphs depend on"
+               if keys > 1 else "; 1 graph key tells apart every value its graph depends on"
+               if keys else "") +
+            f"), {len(unproven)} unproven")
     if kept:
         text += f", {len(kept)} failed as in the original (no difference)"
     lines = [("unproven", which, f) for which, f in unproven] + \

@@ -93,21 +93,32 @@ def kill(ex, call: OpCall):
 
 
 def storages_sized_in_elements(module: ir.Module) -> bool:
-    """Whether the module sizes storages in elements of their dtype, not in bytes: some
-    storage of a constant size N holds, at offset 0, a tensor of exactly N elements wider
-    than a byte. TVM's own test modules are written so (`alloc_storage(R.shape([8]), ...,
-    "float32")` for 8 float32 values); a module that does it once is read so throughout."""
+    """Whether the module sizes storages in elements of their dtype, not in bytes (read
+    alone: verify reads both of its modules in the original's unit, `read_storages_as`)."""
+    return element_sized_witness(module) is not None
+
+
+def read_storages_as(original: ir.Module, *executors) -> bool:
+    """The one unit of a verify: storages sized as the original sizes them, for both
+    modules. A rewrite's storage that holds N elements where the original's sizes are in
+    bytes is short, not another convention (a shape difference, exec/shape_facts.py); and a
+    rewrite of a module sized in elements is read in elements, whatever sizes it writes."""
+    in_elements = storages_sized_in_elements(original)
+    for ex in executors:
+        ex.state(Memory).in_elements = in_elements
+    return in_elements
+
+
+def element_sized_witness(module: ir.Module) -> tuple | None:
+    """(function, the alloc_tensor binding, N, dtype) that shows the module sizes storages in
+    elements, or None: some storage of a constant size N holds, at offset 0, a tensor of
+    exactly N elements wider than a byte. TVM's own test modules are written so
+    (`alloc_storage(R.shape([8]), ..., "float32")` for 8 float32 values); a module that does
+    it once is read so throughout."""
     sizes: dict[ir.Var, tuple] = {}  # var -> (N,), or a tuple of those for get_cached_alloc
     returned: dict[str, tuple] = {}  # function -> sizes of the storages it returns
 
-    def const(e):
-        if isinstance(e, ir.Literal) and isinstance(e.value, int):
-            return e.value
-        if isinstance(e, ir.PrimValue) and isinstance(e.value, ir.IntImm):
-            return e.value.value
-        return None
-
-    def scan(f: ir.Function) -> bool:
+    def scan(f: ir.Function):
         for block in f.blocks:
             for b in block.bindings:
                 v = b.value
@@ -125,31 +136,41 @@ def storages_sized_in_elements(module: ir.Module) -> bool:
                     if got is not None:
                         sizes[b.var] = got
                 elif op == "relax.memory.alloc_tensor" and len(v.args) >= 4:
-                    n = _size_of(v.args[0], sizes)
-                    shape = v.args[2]
-                    if not (isinstance(n, tuple) and len(n) == 1 and isinstance(n[0], int)
-                            and const(v.args[1]) == 0 and isinstance(shape, ir.ShapeExpr)
-                            and all(isinstance(d, ir.IntImm) for d in shape.values)):
-                        continue
-                    dtype = v.args[3]
-                    name = dtype.value if isinstance(dtype, ir.DataTypeImm) else \
-                        dtype.value if isinstance(dtype, ir.Literal) else None
-                    count = math.prod(d.value for d in shape.values)
-                    try:
-                        wide = isinstance(name, str) and numpy_dtype(name).itemsize > 1
-                    except ExecError:
-                        wide = False
-                    if wide and count == n[0]:
-                        return True
+                    found = _elements_of(v, sizes)
+                    if found is not None:
+                        return (f.name, b) + found
         s = _size_of(f.body, sizes)
         if isinstance(s, tuple) and s and isinstance(s[0], tuple):
             returned[f.name] = s
-        return False
+        return None
 
     functions = module.relax_functions()
     # Allocation functions first: the functions that call get_cached_alloc read their sizes.
-    functions = sorted(functions, key=lambda f: not f.is_private)
-    return any(scan(f) for f in functions)
+    for f in sorted(functions, key=lambda f: not f.is_private):
+        found = scan(f)
+        if found is not None:
+            return found
+    return None
+
+
+def _elements_of(v: ir.Call, sizes: dict) -> tuple | None:
+    """(N, dtype) when alloc_tensor `v` places exactly N elements wider than a byte at offset
+    0 of a storage of constant size N, else None."""
+    n = _size_of(v.args[0], sizes)
+    shape = v.args[2]
+    if not (isinstance(n, tuple) and len(n) == 1 and isinstance(n[0], int)
+            and ir.literal_int(v.args[1]) == 0 and isinstance(shape, ir.ShapeExpr)
+            and all(isinstance(d, ir.IntImm) for d in shape.values)):
+        return None
+    dtype = v.args[3]
+    name = dtype.value if isinstance(dtype, (ir.DataTypeImm, ir.Literal)) else None
+    try:
+        wide = isinstance(name, str) and numpy_dtype(name).itemsize > 1
+    except ExecError:
+        wide = False
+    if wide and math.prod(d.value for d in shape.values) == n[0]:
+        return n[0], name
+    return None
 
 
 def _size_of(e, sizes: dict):
