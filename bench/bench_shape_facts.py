@@ -1,4 +1,4 @@
-"""Benchmark: what verify's shape facts cost (exec/shape_facts.py), on the largest real dumps.
+"""Benchmark: what verify's shape facts cost (proof/facts.py), on the largest real dumps.
 
     python bench/bench_shape_facts.py [--model mlc_gemma2_2b --model mlc_llama_8b]
                                       [--repeat 5] [--write docs/BENCHMARKS.md]
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.report import machine, write_section  # noqa: E402
 from cudagraph_cli import api  # noqa: E402
-from cudagraph_cli.exec.shape_facts import prove_modules  # noqa: E402
+from cudagraph_cli.proof.facts import prove_modules  # noqa: E402
 
 MODELS = ("mlc_gemma2_2b", "mlc_llama_8b")
 

@@ -305,13 +305,13 @@ def check_shapes(module, shapes: dict | None, source_name: str,
     """UnknownName unless each name in `shapes` is a symbolic variable the parameters of the
     public functions that run (`functions`, None: all) have: a misspelled name would
     otherwise silently leave the default values in place. OverBound for a value outside a
-    function's range for that variable (passes/ranges.py): over its `tir_var_upper_bound`,
+    function's range for that variable (proof/ranges.py): over its `tir_var_upper_bound`,
     under its `tir_var_lower_bound`, or 0 where `tir_non_negative_var` does not allow it."""
     if not shapes:
         return
     from .exec.functions import public_functions
     from .ir import sinfo_prim_vars
-    from .passes.ranges import FunctionRanges
+    from .proof.ranges import FunctionRanges
 
     run = [f for f in public_functions(module) if functions is None or f.name in functions]
     params_vars = {f.name: {v.name for p in f.params for v in sinfo_prim_vars(p.sinfo)}
@@ -359,7 +359,7 @@ def verify(original, rewritten, *, calls: int = 4, seed: int = 0, shapes: dict |
     have no symbolic variable of; OverBound for a `shapes` value over a function's
     `tir_var_upper_bound`. `progress(function, index, total, captures)`, if given, is called
     before each call (exec/verify.py). `facts=False` leaves out what the text proves for
-    every value within the bounds (exec/shape_facts.py): only what the runs see.
+    every value within the bounds (proof/facts.py): only what the runs see.
     Returns a VerifyReport: `.equal`, `.difference` (None, or an exec.compare.Difference;
     its `.kind` one of the kinds: "values" (an output's bytes), "ownership" (values agree, but
     memory is shared wrongly), "terms" (the bytes agree, what they are made of does not),

@@ -275,7 +275,7 @@ def test_a_storage_sized_in_elements_grows_with_a_located_warning(tmp_path):
 def test_a_storage_too_small_in_a_module_sized_in_bytes_is_still_an_error():
     # vm_builtin_expected sizes in bytes (32 bytes for 8 float32); one storage cut to 16
     # bytes is a broken module, not another convention: as the original it cannot run; as
-    # the rewrite, the fact that fails is the difference (exec/shape_facts.py).
+    # the rewrite, the fact that fails is the difference (proof/facts.py).
     text = (TVM_DIR / "vm_builtin_expected.relax").read_text().replace(
         "storage1: R.Any = R.memory.alloc_storage(R.shape([32])",
         "storage1: R.Any = R.memory.alloc_storage(R.shape([16])", 1)

@@ -174,7 +174,8 @@ FLOORS = (
     ("ir",),                                  # the data: nodes, struct info, equality
     ("text",),                                # TVMScript in and out
     ("passes",),                              # the rewrite
-    ("exec",),                                # the NumPy reference executor, verify
+    ("exec", "proof"),                        # the NumPy reference executor, verify; the
+                                              # static proof beside it (each uses the other)
     ("cuda",),                                # the GPU stack
     ("report",),                              # diff facts and views (a run's view: cuda)
     ("api", "commands", "tvm", "gen", "fileio", "golden", "pytest_plugin", ""),  # the library's top

@@ -13,7 +13,7 @@ import pytest
 from cudagraph_cli import api, ir
 from cudagraph_cli.exec.backend import CpuBackend
 from cudagraph_cli.exec.interpreter import Executor
-from cudagraph_cli.exec.shape_facts import shape_facts
+from cudagraph_cli.proof.facts import shape_facts
 from cudagraph_cli.passes.storage_collector import output_storages
 from cudagraph_cli.report.graph_cost import graph_cost
 

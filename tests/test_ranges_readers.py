@@ -1,4 +1,4 @@
-"""Every "which values can this variable take" question goes through passes/ranges.py: verify's
+"""Every "which values can this variable take" question goes through proof/ranges.py: verify's
 first run (its inputs' defaults, a guard's both sides), its bounds run, and `--shape`'s check
 (api.check_shapes) all honour `tir_var_lower_bound` and `tir_non_negative_var` as well as
 `tir_var_upper_bound`. A variable with a lower bound of 4 is never run below 4; a
@@ -14,7 +14,7 @@ from cudagraph_cli import OverBound, api
 from cudagraph_cli.exec.guard_check import guard_values
 from cudagraph_cli.exec.inputs import Inputs
 from cudagraph_cli.exec.verify import bound_values, verify
-from cudagraph_cli.passes.ranges import Range, module_ranges
+from cudagraph_cli.proof.ranges import Range, module_ranges
 from cudagraph_cli.text.reader import parse_module
 from conftest import run_cli
 from test_verify_bounds import ORIGINAL

@@ -1,4 +1,4 @@
-"""What the text proves for every value within the bounds (exec/shape_facts.py): each fact
+"""What the text proves for every value within the bounds (proof/facts.py): each fact
 kind on a small module, wrong (caught, at the smallest values derived by hand in the
 comment) and right (proved); the issue's example on the 1B's prefill through `cgraph verify`;
 and cgraph's own rewrite of every sample proves all its facts."""
@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from cudagraph_cli import api
-from cudagraph_cli.exec.shape_facts import shape_facts
+from cudagraph_cli.proof.facts import shape_facts
 
 from conftest import ROOT, run_cli
 
@@ -351,7 +351,7 @@ def test_rewrite_verify_refuses_a_pool_too_small_for_its_bounds(monkeypatch, tmp
            "bytes at offset 0 in a storage of 16 bytes" in r.output
 
 
-# ---- the prover of one inequality (exec/shape_bound.py) --------------------------------------
+# ---- the prover of one inequality (proof/bound.py) --------------------------------------
 
 def _expr(text: str):
     """A PrimExpr as the reader reads it in a shape."""
@@ -371,8 +371,8 @@ class Module:
 
 
 def test_prover_cases():
-    from cudagraph_cli.exec.shape_bound import prove_le
-    from cudagraph_cli.passes.ranges import Range
+    from cudagraph_cli.proof.bound import prove_le
+    from cudagraph_cli.proof.ranges import Range
     from cudagraph_cli import ir
     ranges = {"b": Range(1, 32), "v": Range(0, 1000), "n": Range(1, 20), "m": Range(1, 5)}
     le = lambda a, c: prove_le(_expr(a), _expr(c), ranges.__getitem__)  # noqa: E731

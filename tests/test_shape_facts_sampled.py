@@ -1,4 +1,4 @@
-"""The prover tested as a checker: every fact exec/shape_facts.py claims as proved, evaluated
+"""The prover tested as a checker: every fact proof/facts.py claims as proved, evaluated
 at concrete values within its bounds with the executor's own eval_prim. One counterexample is
 a bug in the prover, whatever any suite says.
 
@@ -20,7 +20,7 @@ from bench.mutants import shape, suite
 from conftest import ROOT
 from cudagraph_cli import api, ir
 from cudagraph_cli.exec.prim import eval_prim
-from cudagraph_cli.exec.shape_facts import shape_facts
+from cudagraph_cli.proof.facts import shape_facts
 
 REAL = ROOT / "samples" / "real"
 MLC = sorted(p.name[: -len(".before.relax")] for p in REAL.glob("mlc_*.before.relax"))

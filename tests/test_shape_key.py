@@ -1,4 +1,4 @@
-"""The facts issue 44 added to exec/shape_facts.py: the graph key (exec/shape_key.py), the one
+"""The facts issue 44 added to proof/facts.py: the graph key (proof/keys.py), the one
 storage unit of a verify, the facts matched to the original's by position, and what the
 prover does not read listed as unproven. Each expected pair of values is derived by hand in
 the comment beside it."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from cudagraph_cli import api
-from cudagraph_cli.exec.shape_facts import prove_modules, shape_facts
+from cudagraph_cli.proof.facts import prove_modules, shape_facts
 from cudagraph_cli.exec.verify import verify
 from cudagraph_cli.report.verify_view import verify_json, verify_text
 

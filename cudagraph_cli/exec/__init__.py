@@ -6,6 +6,6 @@ prim.py (symbolic expressions), values.py (runtime values), kernels.py (what eac
 computes), backend.py (memory, launches, capture/replay), repeating.py and terms.py (what the
 reference backend keeps), constants.py (a module's constants as arrays); and verify: inputs.py,
 driver.py, compare.py, ownership.py (who may write a captured graph's storage),
-guard_check.py, functions.py, verify.py (original vs rewrite). docs/EXECUTOR.md has the
-table. The same executor runs on a GPU through cuda/.
+guard_check.py, functions.py, verify.py (original vs rewrite). What verify proves without
+running (the shape facts) is its sibling package, proof/. docs/EXECUTOR.md has the table. The same executor runs on a GPU through cuda/.
 """

@@ -5,14 +5,14 @@ whether each graph ran exactly when its bound held."""
 from __future__ import annotations
 
 from ..passes.guards import Guard
-from ..passes.ranges import Range
+from ..proof.ranges import Range
 from .compare import Difference
 
 
 def guard_values(guards: list[Guard], ranges: dict[str, Range]) -> dict[str, list[int]]:
     """For each variable a guard bounds from above (T, the largest value it allows: 7 for
     `n < 8`): its least positive value, T + 1, T, T + 2 (as many of them as are distinct and
-    within the variable's range, `ranges`: passes/ranges.module_ranges), the values within
+    within the variable's range, `ranges`: proof/ranges.module_ranges), the values within
     the bound and above it taking turns."""
     thresholds: dict[str, int] = {}
     for g in guards:

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import ir
 from ..diagnostics import SourceError
-from ..passes.ranges import FunctionRanges
+from ..proof.ranges import FunctionRanges
 from ..text.printer import Printer
 from .backend import Backend, ExecError, check_alloc_size, numpy_dtype
 from .functions import ModuleMismatch
@@ -34,7 +34,7 @@ class Inputs:
         """The values of the symbolic dimensions of `f`'s parameters for call number `call`
         (shared with `cgraph run`, which times a call per distinct set): those `shapes` gives,
         taken in turn; else the first values of the variable's range in `f`
-        (passes/ranges.py: 1 and 2 for a dimension, its `tir_var_lower_bound` and the next
+        (proof/ranges.py: 1 and 2 for a dimension, its `tir_var_lower_bound` and the next
         where it has one)."""
         ranges = FunctionRanges(f)
         values = {}

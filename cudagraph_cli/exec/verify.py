@@ -24,7 +24,7 @@ the branches swapped).
 
 Once the modules are equal, a second run on fresh executors takes each bounded variable that
 `--shape` does not set to 2, its guard's bound, its `tir_var_upper_bound` and 1 (the value
-after its least and its least, passes/ranges.py: bound_values, bounds_run): in terms alone
+after its least and its least, proof/ranges.py: bound_values, bounds_run): in terms alone
 (TermsBackend) unless the host reads bytes a kernel computed, then with bytes. A tensor or
 view the rewritten module cannot place, in a call the original ran, is a difference of kind
 "shape", in either run; any other failure of the rewritten module is no verdict
@@ -37,7 +37,7 @@ than the captured one, is a difference of kind "ownership". A difference in valu
 the stronger evidence, is reported first; an ownership finding when every value agrees.
 
 What the run cannot see -- the values of the symbolic variables it did not take -- the text
-proves (exec/shape_facts.py): every tensor within its storage, every view within its tensor,
+proves (proof/facts.py): every tensor within its storage, every view within its tensor,
 live tensors on distinct bytes, no returned tensor in a shared slot, every graph key
 one-to-one on what its graph depends on, for every value within the bounds; both modules'
 storages read in one unit, the original's (handlers/memory.py, read_storages_as). A fact
@@ -59,7 +59,7 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
-from ..passes.ranges import Range, module_ranges
+from ..proof.ranges import Range, module_ranges
 from .backend import CpuBackend, DoesNotFit, ExecError
 from .compare import Difference, compare_snapshots, compare_terms, term_snapshot
 from .driver import CallDriver
@@ -69,7 +69,7 @@ from .handlers.cuda_graph import GraphRuntime
 from .handlers.memory import read_storages_as
 from .interpreter import Executor
 from .ownership import OwnershipCheck
-from .shape_facts import ModuleShapes, prove_modules
+from ..proof.facts import ModuleShapes, prove_modules
 from .terms import TermTable, explain
 from .terms_backend import TermsBackend
 
@@ -122,7 +122,7 @@ class VerifyReport:
     notes: list = field(default_factory=list)
     # ("original" | "rewritten", loc, message): what ran only after a correction, located
     warnings: list = field(default_factory=list)
-    # What the text proves for every value within the bounds (exec/shape_facts.py)
+    # What the text proves for every value within the bounds (proof/facts.py)
     shapes: ModuleShapes | None = None
     bounds: BoundsRun | None = None
     # Each symbolic variable's tir_var_upper_bound, the least over the functions verified:
@@ -165,7 +165,7 @@ class RunFindings:
 @dataclass(frozen=True)
 class Findings:
     """The evidence of every stage: the first run, the first fact of the rewritten module that
-    fails (exec/shape_facts.py: (module, fact), or None) and the bounds run's, if one ran."""
+    fails (proof/facts.py: (module, fact), or None) and the bounds run's, if one ran."""
 
     run: RunFindings
     fact: tuple | None = None
@@ -315,7 +315,7 @@ BOUND_CALLS = 3
 def bound_values(original: ir.Module, names: list, given: dict,
                  guards: list) -> dict[str, list[int]]:
     """The values of the bounds run, for each variable `given` (--shape) does not set whose
-    range (passes/ranges.module_ranges) reaches past 2: the value after its least (2 for a
+    range (proof/ranges.module_ranges) reaches past 2: the value after its least (2 for a
     dimension), the bound of its guard (`--capture-symbolic VAR:MAX`: the largest value its
     graph runs at) if any, its `tir_var_upper_bound`, then its least (1 for a dimension, its
     `tir_var_lower_bound`, 0 for a `tir_non_negative_var`)."""

@@ -11,7 +11,7 @@ directly (`R.call_packed`), through `R.call_pure_packed` or through `R.call_buil
 `memory_call` reads any of them into one `MemoryCall`: what it is (`kind`), its arguments by
 name, and what it aliases (`aliased`: the argument whose bytes the result shares) or releases
 (`released`). passes/storage_collector.py (what flows to the return value),
-exec/shape_facts.py (what a view is, which calls use no bytes), report/graph_cost.py (which
+proof/facts.py (what a view is, which calls use no bytes), report/graph_cost.py (which
 shared storage a value lives in) and the executor's handlers (exec/handlers/memory.py,
 operators.py: the names they run and the parameter layouts) all read memory through it.
 """

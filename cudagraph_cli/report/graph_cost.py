@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
-from ..passes.ranges import FunctionRanges, guard_bounds, named_list
+from ..proof.ranges import FunctionRanges, guard_bounds, named_list
 from .rewritten import allocated_storage, builtin_call, builtin_target, resolve
 
 

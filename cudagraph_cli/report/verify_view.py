@@ -45,7 +45,7 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
 
 
 def shape_facts_json(shapes, name_a: str, name_b: str) -> dict:
-    """What the text proves for every value (exec/shape_facts.py): counts, and each unproven
+    """What the text proves for every value (proof/facts.py): counts, and each unproven
     fact with its expression."""
     def listed(facts):
         return [{"module": which, "kind": f.kind, "function": f.function,

@@ -101,7 +101,7 @@ def storages_sized_in_elements(module: ir.Module) -> bool:
 def read_storages_as(original: ir.Module, *executors) -> bool:
     """The one unit of a verify: storages sized as the original sizes them, for both
     modules. A rewrite's storage that holds N elements where the original's sizes are in
-    bytes is short, not another convention (a shape difference, exec/shape_facts.py); and a
+    bytes is short, not another convention (a shape difference, proof/facts.py); and a
     rewrite of a module sized in elements is read in elements, whatever sizes it writes."""
     in_elements = storages_sized_in_elements(original)
     for ex in executors:

@@ -1,7 +1,7 @@
 """What a module's text proves about its memory for every value of its symbolic variables.
 
-Read from the text alone, without running a byte (exec/shape_bound.py decides each
-inequality over the ranges of passes/ranges.py):
+Read from the text alone, without running a byte (proof/bound.py decides each
+inequality over the ranges of proof/ranges.py):
 
 - **fits**: every tensor placed in a storage (`R.memory.alloc_tensor(storage, offset, shape,
   dtype)`) lies within it: offset + bytes <= the storage's size, for a storage of the
@@ -23,7 +23,7 @@ inequality over the ranges of passes/ranges.py):
   function of the module (itself on a later call, or another: prefill, then decode) places
   tensors in: the next call overwrites what the caller still holds;
 - **key**: every graph launch's key (`run_or_capture`'s `R.shape([...])`) determines every
-  symbolic value its graph depends on (exec/shape_key.py): no two values share a key while
+  symbolic value its graph depends on (proof/keys.py): no two values share a key while
   their graphs differ;
 - **unit** (verify's pair, `prove_modules`): a rewrite that alone looks sized in elements,
   where the original sizes its storages in bytes, fails it.
@@ -48,13 +48,13 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import Loc
-from ..passes.ranges import FunctionRanges, else_floors, guard_bounds
-from .backend import ExecError
-from .handlers.memory import element_sized_witness, storages_sized_in_elements
-from .shape_bound import prove_le
-from .shape_key import key_text, pair_text, prove_key
-from .shape_text import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
-                         product, show, tensor_bytes, values_text)
+from ..exec.backend import ExecError
+from ..exec.handlers.memory import element_sized_witness, storages_sized_in_elements
+from .bound import prove_le
+from .keys import key_text, pair_text, prove_key
+from .ranges import FunctionRanges, else_floors, guard_bounds
+from .sizes import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
+                    product, show, tensor_bytes, values_text)
 
 
 @dataclass
@@ -442,7 +442,7 @@ class _Walk:
         return self.value(capture.body, inner)
 
     def key_fact(self, b, launch: ir.GraphLaunch, ranges) -> None:
-        """The launch's key determines what its graph depends on (exec/shape_key.py)."""
+        """The launch's key determines what its graph depends on (proof/keys.py)."""
         key, deps, why = launch_key(launch, self.defs), [], None
         if key is None:
             why = "its key is not a shape the text gives"
@@ -557,7 +557,7 @@ def _exclusive(p: tuple, q: tuple) -> bool:
 
 
 def at_(e, values: dict) -> int:
-    from .prim import eval_prim
+    from ..exec.prim import eval_prim
     return eval_prim(e, lambda v: values.get(v.name, 0))
 
 

@@ -6,7 +6,7 @@ a `tir_var_lower_bound` attribute raises the least value. The largest value is t
 `R.prim_value(VAR <= MAX)`, read by guards.py: what `--capture-symbolic VAR:MAX` writes). A
 variable with neither has no largest value (`most` None): unbounded.
 
-report/graph_cost.py (how many graphs a keyed launch captures) and exec/shape_facts.py (what
+report/graph_cost.py (how many graphs a keyed launch captures) and proof/facts.py (what
 holds for every value) read a function's ranges here; verify (the values its runs take: the
 inputs' defaults, a guard's both sides, the bounds run), exec/guard_check.py and
 api.check_shapes (a `--shape` value outside them) read a module's (`module_ranges`: where every
@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
-from .guards import guard_terms, largest_values
+from ..passes.guards import guard_terms, largest_values
 
 
 @dataclass(frozen=True)

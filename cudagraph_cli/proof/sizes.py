@@ -1,12 +1,12 @@
-"""Sizes and offsets as the text writes them, for exec/shape_facts.py: the PrimExpr of an
+"""Sizes and offsets as the text writes them, for proof/facts.py: the PrimExpr of an
 integer argument, a dtype's width, a tensor's bytes, and the words of a fact's message."""
 
 from __future__ import annotations
 
 from .. import ir
+from ..exec.backend import ExecError, numpy_dtype
 from ..text.printer import Printer
-from .backend import ExecError, numpy_dtype
-from .shape_bound import polynomial
+from .bound import polynomial
 
 
 def prim_arg(e):

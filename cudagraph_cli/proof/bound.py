@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
-from .backend import ExecError
-from .prim import eval_prim
+from ..exec.backend import ExecError
+from ..exec.prim import eval_prim
 
 UP, DOWN, FLAT = 1, -1, 0  # non-decreasing, non-increasing, constant; None: unknown
 
@@ -39,7 +39,7 @@ class Bound:
 
 
 def prove_le(lhs, rhs, range_of) -> Bound:
-    """Does `lhs <= rhs` hold for every value? `range_of(name)` is a passes/ranges Range."""
+    """Does `lhs <= rhs` hold for every value? `range_of(name)` is a proof/ranges Range."""
     diff = ir.PrimBinOp("-", lhs, rhs)
     names = []
     for v in ir.prim_vars(diff, []):

@@ -23,10 +23,10 @@ import itertools
 from dataclasses import dataclass
 
 from .. import ir
-from .backend import ExecError
-from .prim import eval_prim
-from .shape_bound import polynomial
-from .shape_text import show
+from ..exec.backend import ExecError
+from ..exec.prim import eval_prim
+from .bound import polynomial
+from .sizes import show
 
 # The most combinations of values searched (real models bound their variables by a few
 # thousand: Llama-3.2-1B's total_seq_len by 8,192).
@@ -52,7 +52,7 @@ def names_of(exprs) -> list:
 
 def prove_key(key: tuple, deps: list, range_of) -> KeyBound:
     """Do two values with one `key` (a tuple of PrimExprs) have one `deps` (PrimExprs)?
-    `range_of(name)`: a passes/ranges Range."""
+    `range_of(name)`: a proof/ranges Range."""
     deps = [d for d in deps if ir.prim_vars(d, [])]
     needed = names_of(deps)
     if not needed:
