@@ -79,7 +79,10 @@ def internal_error(e: Exception) -> str:
             "traceback)")
 
 
-load_input = commands.load_with_source  # (module, its Source) of an input file
+def load_input(path: str) -> tuple:
+    """(module, its Source) of an input file: the library's one reader of inputs, looked up
+    at each call (so that every command, the library's and the CLI's, reads through it)."""
+    return commands.load_with_source(path)
 
 
 def load_input_keeping_text(path: str) -> tuple:

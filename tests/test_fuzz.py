@@ -58,13 +58,15 @@ def test_harness_sees_a_crash_and_an_unlocated_error(monkeypatch):
 
 
 def test_harness_sees_a_hang(monkeypatch):
-    from cudagraph_cli import cli
+    from cudagraph_cli import commands
 
     def forever(path):
         while True:
             time.sleep(0.01)
 
-    monkeypatch.setattr(cli, "load_input", forever)
+    # every command reads its inputs through commands.load_with_source (fmt, the first the
+    # harness runs, included)
+    monkeypatch.setattr(commands, "load_with_source", forever)
     harness = fuzz.Harness(time_limit_s=0.2)
     [finding] = harness.check(b"x").findings
     assert finding.kind == "hang"
