@@ -33,6 +33,9 @@ class RewriteReport:
     stage: WrongStage | None = None
     # (Loc, message): what the command line prints as located warnings (unused_bounds).
     warnings: list = field(default_factory=list)
+    # The module rewritten, for the reports that read its kernels (`--explain`'s row-wise
+    # verdicts, passes/row_wise.py), which cost too much to compute for every rewrite.
+    module: ir.Module | None = None
 
 FORCE_PURE = "relax.force_pure"
 
@@ -125,7 +128,7 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
     elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
     report = RewriteReport(plan, merged, reasons, stage=stage,
-                           warnings=unused_bounds(module, plan, options))
+                           warnings=unused_bounds(module, plan, options), module=module)
     for warning in unplanned_symbolic(module, plan, options):
         report.warnings.append(warning)
         report.notes.append(warning[1])  # `--explain` says it too
