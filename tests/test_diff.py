@@ -129,6 +129,11 @@ def test_every_reason_code_shows_in_the_diff():
     seen |= {b["reason"]["code"] for f in to_json(analyze(original, out, report),
                                                    "m")["functions"]
              for b in f["bindings"] if b["reason"]}
+    # not-row-wise: --capture-buckets on kernels that mix rows (tests/buckets/rows.relax)
+    rows = parse_module((ROOT / "tests" / "buckets" / "rows.relax").read_text())
+    out, report = rewrite(rows, RewriteOptions(capture_buckets=("n:2,4,8",)))
+    seen |= {b["reason"]["code"] for f in to_json(analyze(rows, out, report), "m")["functions"]
+             for b in f["bindings"] if b["reason"]}
     assert seen == set(REASON_CODES), set(REASON_CODES) - seen
 
 
