@@ -51,12 +51,15 @@ def test_auto_buckets_meet_the_goals():
     assert len(auto_buckets(2048)) <= 40  # prefill to 2,048 tokens
 
 
-@pytest.mark.parametrize("sizes", [(2, 4, 8), (1, 2, 4, 8, 16), auto_buckets(2048), (7,)])
-def test_the_bucket_expression_is_the_least_bucket_at_least_the_value(sizes):
+@pytest.mark.parametrize("sizes, upper", [((2, 4, 8), 16), ((1, 2, 4, 8, 16), 16),
+                                          (auto_buckets(2048), 2048), ((7,), 9)])
+def test_the_bucket_expression_is_the_least_bucket_at_least_the_value(sizes, upper):
     n = ir.SymVar("n")
-    e = bucket_expr(n, sizes)
-    for v in range(0, sizes[-1] + 1):
-        assert eval_prim(e, {n: v}.__getitem__) == min(s for s in sizes if s >= v), v
+    e = bucket_expr(n, sizes, upper)
+    for v in range(0, upper + 1):
+        # the last bucket above it: the values over the whole range are the bucket list
+        want = min([s for s in sizes if s >= v] or [sizes[-1]])
+        assert eval_prim(e, {n: v}.__getitem__) == want, v
 
 
 # ---- the rewrite of the small case -----------------------------------------------------------

@@ -247,7 +247,7 @@ def test_json_schema():
                       "host_launches_after", "kernel_launches_after", "builtins_before",
                       "builtins_after", "host_work_before", "host_work_after",
                       "host_work_removed", "single_kernel_graphs", "host_work_above_bound",
-                      "graphs_at_most", "keyed_graphs", "reasons", "bindings"}
+                      "graphs_at_most", "keyed_graphs", "buckets", "reasons", "bindings"}
     assert f["host_work_above_bound"] is None  # no --capture-symbolic VAR:MAX guard
     assert set(f["bindings"][0]) == {"line", "text", "region", "slot", "launch", "reason"}
 

@@ -67,6 +67,7 @@ class FunctionBuckets:
     var: str
     sizes: tuple
     bucket: ir.SymVar
+    upper: int | None  # VAR's tir_var_upper_bound
     bucketed: list = field(default_factory=list)  # RegionPlan
     # (RegionPlan, reason, kept exact): the regions keyed by VAR left as they were
     not_bucketed: list = field(default_factory=list)
@@ -113,7 +114,7 @@ def _plan_function(module, f: ir.Function, plan: ModulePlan, regions: list, name
                 f.loc)
     taken = {s.name for s in f.sym_vars} | {s.name for r in regions for s in r.tir_vars}
     bucket = ir.SymVar(_fresh(f"{name}_bucket", taken), sym.dtype)
-    fb = FunctionBuckets(f.name, name, sizes, bucket)
+    fb = FunctionBuckets(f.name, name, sizes, bucket, upper)
     captured = name in _hint_names(f) or any(n == name for n, _ in options.capture_symbolic)
     carves = _Carves(f, plan)
     for r in regions:
@@ -452,13 +453,15 @@ def bucketed_branch(plan: RegionPlan, call: ir.Call, call_ty, outputs: list, exp
     return ir.SeqExpr([ir.BindingBlock(bindings)], result)
 
 
-def bucket_expr(sym: ir.SymVar, sizes: tuple):
-    """The least bucket at least VAR, for 0 <= VAR <= Bn, in integer arithmetic:
-    `B1 + sum_i (B(i+1) - Bi) * ((VAR + K - 1 - Bi) // K)` with K = Bn + 1, where each
-    quotient is 1 exactly when VAR > Bi. (Arithmetic rather than nested T.Select: every
-    constant is an operand of VAR's int64 expression, as TVM's reader needs of a shape.)
-    Above Bn the graph does not run and the value is not used."""
-    k = sizes[-1] + 1
+def bucket_expr(sym: ir.SymVar, sizes: tuple, upper: int):
+    """The least bucket at least VAR for 0 <= VAR <= Bn, and Bn from there up to `upper`
+    (VAR's tir_var_upper_bound), in integer arithmetic:
+    `B1 + sum_i (B(i+1) - Bi) * ((VAR + K - 1 - Bi) // K)` with K = upper + 1, where each
+    quotient is 1 exactly when VAR > Bi (VAR + K - 1 - Bi lies in [K, 2K) then, in [0, K)
+    otherwise). Arithmetic rather than nested T.Select: every constant is an operand of VAR's
+    int64 expression, as TVM's reader needs of a shape. Its values over VAR's whole range are
+    the bucket list, which is how `cgraph diff` reads them back (report/bucket_facts.py)."""
+    k = upper + 1
     e = ir.IntImm(sizes[0], sym.dtype)
     for lo, hi in zip(sizes, sizes[1:]):
         step = ir.PrimBinOp("//", ir.PrimBinOp("+", sym, ir.IntImm(k - 1 - lo, sym.dtype)),
@@ -485,7 +488,7 @@ def define_buckets(module: ir.Module, functions: list) -> ir.Module:
 
 def _define(f: ir.Function, fb: FunctionBuckets) -> ir.Function:
     sym = fb.bucketed[0].buckets.var
-    expr = bucket_expr(sym, fb.sizes)
+    expr = bucket_expr(sym, fb.sizes, fb.upper)
     # The value is bound to a var whose struct info states it before the match_cast: TVM's
     # VMShapeLower computes a composite shape value only where a struct info names it
     # ("slot_map_" check failure otherwise).
