@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
+from ..passes.buckets import launches_at_buckets
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
 from .backend import CpuBackend, DoesNotFit, ExecError
@@ -58,6 +59,7 @@ from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values, upper_bounds
 from .handlers.cuda_graph import GraphRuntime
+from .rows import bucket_ends, keep_rows_apart
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from .shape_facts import ModuleShapes, prove_modules
@@ -126,6 +128,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     given = shapes or {}
     picked = {k: v for k, v in guard_values(guards, upper_bounds(original, names)).items()
               if k not in given}
+    # --capture-buckets: one graph replayed at two sizes (rows.py)
+    picked = {k: v for k, v in bucket_ends(rewritten, names, picked).items() if k not in given}
     shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
@@ -140,6 +144,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
                     if backend_factory is CpuBackend else backend_factory())
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
+    if launches_at_buckets(rewritten):  # --capture-buckets: rows kept apart (rows.py)
+        keep_rows_apart(ex_b, rewritten)
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
     failed = report.shapes.failure() if facts else None
@@ -212,6 +218,8 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         table = TermTable()
         ex_a = Executor(original, backend(track_init=True, terms=table))
         ex_b = Executor(rewritten, backend(terms=table))
+        if launches_at_buckets(rewritten):
+            keep_rows_apart(ex_b, rewritten)
         calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
         sub = VerifyReport(report.functions, calls)
         report.bounds = {"mode": "terms" if backend is TermsBackend else "bytes",

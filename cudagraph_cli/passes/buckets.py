@@ -503,3 +503,36 @@ def _define(f: ir.Function, fb: FunctionBuckets) -> ir.Function:
     else:
         blocks.insert(0, ir.BindingBlock(defined))
     return ir.replace(f, blocks=blocks, sym_vars=f.sym_vars + (fb.bucket,))
+
+
+# ---- reading bucket variables back ---------------------------------------------------------
+
+
+def derived_sym_vars(f: ir.Function) -> dict:
+    """{name: (variable, expression)} of the symbolic variables `f` defines by `R.match_cast`
+    of a shape computed from one other variable (`seq_len_bucket` from `seq_len`): what a
+    bucketed rewrite adds, read from any module (cgraph's output or one edited by hand)."""
+    defs: dict = {}
+    out: dict = {}
+    for b in ir.nested_bindings(f.blocks):
+        if not isinstance(b, ir.MatchCast):
+            defs[b.var] = b.value
+            continue
+        value = b.value
+        for _ in range(16):  # through aliases to the shape itself
+            if type(value) is not ir.Var or value not in defs:
+                break
+            value = defs[value]
+        dims = getattr(b.sinfo, "values", None)
+        if type(value) is not ir.ShapeExpr or dims is None or len(dims) != len(value.values):
+            continue
+        for expr, sym in zip(value.values, dims):
+            names = {v.name for v in ir.prim_vars(expr, [])}
+            if isinstance(sym, ir.SymVar) and len(names) == 1 and sym.name not in names:
+                out[sym.name] = (names.pop(), expr)
+    return out
+
+
+def launches_at_buckets(module: ir.Module) -> bool:
+    """Does a function of `module` define a bucket variable (derived_sym_vars)?"""
+    return any(derived_sym_vars(f) for f in module.relax_functions())

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..exec.prim import eval_prim
+from ..passes.buckets import derived_sym_vars
 from ..passes.ranges import FunctionRanges
-from .rewritten import builtin_call, resolve
+from .rewritten import builtin_call
 
 
 @dataclass(frozen=True)
@@ -37,22 +38,10 @@ class BucketVar:
 
 
 def bucket_variables(g: ir.Function) -> dict:
-    """{name: BucketVar} of the variables `g` defines by match_cast from one other's value."""
-    defs: dict = {}
-    out: dict = {}
-    for b in ir.nested_bindings(g.blocks):
-        if not isinstance(b, ir.MatchCast):
-            defs[b.var] = b.value
-            continue
-        value = resolve(b.value, defs)
-        dims = getattr(b.sinfo, "values", None)
-        if type(value) is not ir.ShapeExpr or dims is None or len(dims) != len(value.values):
-            continue
-        for expr, sym in zip(value.values, dims):
-            names = {v.name for v in ir.prim_vars(expr, [])}
-            if isinstance(sym, ir.SymVar) and len(names) == 1 and sym.name not in names:
-                out[sym.name] = BucketVar(sym.name, names.pop(), expr)
-    return out
+    """{name: BucketVar} of the variables `g` defines by match_cast from one other's value
+    (passes/buckets.py's derived_sym_vars)."""
+    return {name: BucketVar(name, var, expr)
+            for name, (var, expr) in derived_sym_vars(g).items()}
 
 
 def bucket_values(bv: BucketVar, least: int, most: int) -> tuple:
