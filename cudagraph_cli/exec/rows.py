@@ -128,7 +128,9 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
     `functions` is computed from (passes/buckets.py), both ends of its first bucket that serves
     two sizes or more, appended: one graph captured at the lower end and replayed at the upper
     (a graph keyed by the bucket whose shapes are not bucketed computes the wrong rows there).
-    The variable's values run over 1 .. its tir_var_upper_bound."""
+    The variable's values run over 1 .. its tir_var_upper_bound. Two bucketed variables of one
+    function get buckets whose sizes differ (RowSplit tells a bucketed launch by its rows
+    alone: a kernel over the other variable's rows, at the same size, would be split too)."""
     from ..passes.buckets import derived_sym_vars
     from .prim import eval_prim
 
@@ -137,6 +139,7 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
         if f.name not in functions:
             continue
         upper = f.upper_bounds()
+        taken: set = set()  # the pads of two variables of one call never share a size
         for var, expr in derived_sym_vars(f).values():
             top = upper.get(var)
             if top is None:
@@ -144,8 +147,11 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
             served: dict = {}
             for v in range(1, top + 1):
                 served.setdefault(eval_prim(expr, lambda _, v=v: v), []).append(v)
-            pair = next(((s[0], s[-1]) for s in served.values() if len(s) > 1), None)
+            pair = next(((s[0], s[-1]) for b, s in served.items()
+                         if len(s) > 1 and not {s[0], s[-1], b} & taken), None)
             if pair is not None:
+                taken.update(pair)
+                taken.add(eval_prim(expr, lambda _: pair[1]))
                 values = out.setdefault(var, [])
                 values += [v for v in pair if v not in values]
     return out
