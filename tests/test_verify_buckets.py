@@ -97,3 +97,15 @@ def test_a_last_bucket_past_its_storage_is_caught(original):
     result = verdict(original, wrong)
     assert not result.equal and result.difference.kind == "shape"
     assert verdict(original, text).equal
+
+
+def test_the_bounds_run_takes_the_last_buckets_lowest_value(original, tmp_path):
+    """n:auto with n's upper bound 16: buckets 1, 2, 4, 8, 16; the last serves 9..16, so the
+    run at the bounds captures its graph at 9 and replays it at 16 (the most pad rows)."""
+    from cli_runner import cgraph
+
+    path = tmp_path / "rows.auto.relax"
+    path.write_text(bucketed_text(original, "n:auto"))
+    r = cgraph("verify", ROWS, path)
+    assert r.exit_code == 0, r.stdout
+    assert "at the upper bounds: n = 2, 9, 16, 1," in r.stdout

@@ -155,3 +155,25 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
                 values = out.setdefault(var, [])
                 values += [v for v in pair if v not in values]
     return out
+
+
+def last_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
+    """The bounds run's `values` (variable -> values, bound_values') with, for each variable a
+    bucket of `functions` is computed from, the lowest value its last bucket serves put just
+    before the variable's upper bound: the largest padding, one graph captured there and
+    replayed at the bound."""
+    from .prim import eval_prim
+
+    out = {k: list(v) for k, v in values.items()}
+    for f in module.relax_functions():
+        if f.name not in functions:
+            continue
+        for var, expr in derived_sym_vars(f).values():
+            top = f.upper_bounds().get(var)
+            if var not in out or top is None or top not in out[var]:
+                continue
+            last = eval_prim(expr, lambda _: top)
+            low = next(v for v in range(1, top + 1) if eval_prim(expr, lambda _, v=v: v) == last)
+            if low < top and low not in out[var]:
+                out[var].insert(out[var].index(top), low)
+    return out

@@ -59,7 +59,7 @@ from .driver import CallDriver
 from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values, upper_bounds
 from .handlers.cuda_graph import GraphRuntime
-from .rows import bucket_ends, keep_rows_apart
+from .rows import bucket_ends, keep_rows_apart, last_bucket_ends
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from .shape_facts import ModuleShapes, prove_modules
@@ -169,6 +169,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     _finish(report, ex_a, ex_b)
     if report.difference is None and backend_factory is CpuBackend:
         values = bound_values(original, names, given, guards)
+        values = last_bucket_ends(rewritten, names, values)  # --capture-buckets (rows.py)
         if values:
             # What the first run holds (its graphs' storages, its kept outputs) is freed
             # before the second starts.
