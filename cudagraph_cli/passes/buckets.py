@@ -118,20 +118,20 @@ def _plan_function(module, f: ir.Function, plan: ModulePlan, regions: list, name
     captured = name in _hint_names(f) or any(n == name for n, _ in options.capture_symbolic)
     carves = _Carves(f, plan)
     for r in regions:
-        if not sizes:
-            # Without a bound no storage sized by VAR is planned: a region keyed by it comes
-            # from the hint attribute, and stays exact.
-            fb.not_bucketed.append((r, "the function has no tir_var_upper_bound for it", True))
-            continue
-        parts, reasons = _split(module, plan, r, sym, verdicts, options)
+        if sizes:
+            parts, reasons = _split(module, plan, r, sym, verdicts, options)
+        else:  # no bound, no bucket list: the region stays as it was, or eager
+            parts, reasons = [(r, "the function has no tir_var_upper_bound for it")], {}
         for part, reason in parts:
             if reason is None and sym in part.tir_vars:
                 carved, reason = carves.carves(part, sym)
                 if reason is None:
                     part.buckets = RegionBuckets(sym, bucket, sizes, *carved)
-                    part.guards = tuple(g for g in part.guards if g[0] is not sym) + \
-                        ((sym, sizes[-1]),) if sizes[-1] < upper else \
-                        tuple(g for g in part.guards if g[0] is not sym)
+                    # Guarded by the last bucket (a --capture-symbolic bound of VAR gives way),
+                    # unguarded when that is the upper bound: every call fits a graph.
+                    others = tuple(g for g in part.guards if g[0] is not sym)
+                    part.guards = others + ((sym, sizes[-1]),) if sizes[-1] < upper \
+                        else others
                     fb.bucketed.append(part)
                     continue
             if reason is None:  # uses no VAR-sized tensor: a graph of one shape
