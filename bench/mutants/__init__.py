@@ -45,6 +45,8 @@ The package, one job a file:
     storage.py   overlap-offset, overlap-slot, storage-twice
     graph.py     frozen-input, frozen-object, output-index, graph-owned-return
     guards.py    guard-inverted, graph-unkeyed
+    buckets.py   bucket-row-mixed, bucket-key-only, bucket-view-offset, bucket-past-storage
+                 (--capture-buckets), and their controls
     controls.py  the rewrite with two independent launches swapped
     suite.py     BUILDERS (class -> builder), every mutant and control of a model
 

@@ -33,6 +33,11 @@ CLASSES = (
     "offset-past",     # a tensor moved just past what a live one holds at VAR = 2
     "key-clamped",     # a graph keyed by T.min(VAR, 2)
     "reshape-wrong",   # a reshape made a view whose shape has T.min(VAR, 2) for VAR
+    # --capture-buckets VAR:auto (buckets.py)
+    "bucket-row-mixed",     # a kernel that mixes rows padded with its region
+    "bucket-key-only",      # a graph keyed by the bucket, captured at the real size
+    "bucket-view-offset",   # the real rows handed on one row into their storage
+    "bucket-past-storage",  # a storage cut to the bucket before the last
 )
 POSITIONS = ("early", "middle", "late")
 
