@@ -89,6 +89,7 @@ bench: $(VENV)/.test
 	$(BIN)/python bench/bench_real_size.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_real_read.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_symbolic.py --write docs/BENCHMARKS.md
+	$(BIN)/python bench/bench_buckets_trace.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_pytest_startup.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_goldens.py --write docs/BENCHMARKS.md
 	$(BIN)/python bench/bench_mutants.py --write docs/EXECUTOR.md

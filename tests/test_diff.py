@@ -129,6 +129,11 @@ def test_every_reason_code_shows_in_the_diff():
     seen |= {b["reason"]["code"] for f in to_json(analyze(original, out, report),
                                                    "m")["functions"]
              for b in f["bindings"] if b["reason"]}
+    # not-row-wise: --capture-buckets on kernels that mix rows (tests/buckets/rows.relax)
+    rows = parse_module((ROOT / "tests" / "buckets" / "rows.relax").read_text())
+    out, report = rewrite(rows, RewriteOptions(capture_buckets=("n:2,4,8",)))
+    seen |= {b["reason"]["code"] for f in to_json(analyze(rows, out, report), "m")["functions"]
+             for b in f["bindings"] if b["reason"]}
     assert seen == set(REASON_CODES), set(REASON_CODES) - seen
 
 
@@ -242,7 +247,7 @@ def test_json_schema():
                       "host_launches_after", "kernel_launches_after", "builtins_before",
                       "builtins_after", "host_work_before", "host_work_after",
                       "host_work_removed", "single_kernel_graphs", "host_work_above_bound",
-                      "graphs_at_most", "keyed_graphs", "reasons", "bindings"}
+                      "graphs_at_most", "keyed_graphs", "buckets", "reasons", "bindings"}
     assert f["host_work_above_bound"] is None  # no --capture-symbolic VAR:MAX guard
     assert set(f["bindings"][0]) == {"line", "text", "region", "slot", "launch", "reason"}
 

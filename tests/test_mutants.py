@@ -15,7 +15,7 @@ import gc
 import pytest
 
 from bench import mutants
-from bench.mutants import controls, graph, guards, kernel, shape, suite
+from bench.mutants import buckets, controls, graph, guards, kernel, shape, suite
 from conftest import ROOT
 from cudagraph_cli import api
 from cudagraph_cli.passes.options import RewriteOptions
@@ -279,3 +279,21 @@ def test_both_modules_sized_in_elements_verify_equal(llama_1b):
     c = mutants.suite.keys.elements_both("mlc_llama_1b", llama_1b["original"],
                                          llama_1b["rewritten"])
     assert equal(c.original, c.module, "decode")
+
+
+# ---- the bucket class: --capture-buckets (bench/mutants/buckets.py) ---------------------------
+
+def test_every_bucket_mutant_is_caught_and_its_controls_are_equal():
+    """On tests/buckets/rows.relax (main, n up to 16): each class built, default verify finds
+    each mutant different and each control equal."""
+    rows = ROOT / "tests" / "buckets" / "rows.relax"
+    original = api.load(rows)
+    made = [m for m in suite.bucket_mutants_of("rows", original, buckets.BUCKET_CLASSES)
+            if not isinstance(m, tuple)]
+    assert {m.kind for m in made} == set(buckets.BUCKET_CLASSES)
+    for m in made:
+        assert not api.verify(original, m.module).equal, (m.kind, m.position, m.site)
+    controls = buckets.bucket_controls("rows", original, "main", "n", 16)
+    assert len(controls) == 2
+    for c in controls:
+        assert api.verify(original, c.module).equal, c.name

@@ -33,6 +33,7 @@ def test_tvm_compat_turns_every_correction_off_and_keeps_the_options():
                            "fetch_storages_early", "if_ends_region", "force_pure",
                            "no_graph_in_dataflow", "capture_safety"}
     assert fields == corrections | {"min_kernels", "exclude", "functions", "capture_symbolic",
+                                    "capture_buckets",
                                     "trust_extern", "strict_extern", "check"}
     assert all(RewriteOptions().corrections.values())
     tvm = RewriteOptions.tvm_compat(min_kernels=2, exclude=("k*",))

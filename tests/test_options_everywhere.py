@@ -33,6 +33,14 @@ REFUSED = [
      "the bound of n must be a positive integer, not 0"),
     (["--capture-symbolic", "n", "--capture-symbolic", "n:4"],
      dict(capture_symbolic=("n", "n:4")), "n is given twice"),
+    (["--capture-buckets", "n:4,2"], dict(capture_buckets=("n:4,2",)),
+     "the buckets of n must be in increasing order, not 4,2"),
+    (["--capture-buckets", "n:0,2"], dict(capture_buckets=(("n", (0, 2)),)),
+     "the buckets of n must be positive integers, not [0, 2]"),
+    (["--capture-buckets", "n"], dict(capture_buckets=("n",)),
+     "expects VAR:B1,B2,...,Bn or VAR:auto"),
+    (["--capture-buckets", "n:auto", "--capture-buckets", "n:8"],
+     dict(capture_buckets=("n:auto", "n:8")), "n is given twice"),
 ]
 
 

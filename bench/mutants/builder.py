@@ -37,6 +37,11 @@ CLASSES = (
     "key-capped",      # keyed by T.min(VAR, BOUND // 2): wrong past BOUND // 2 only
     "key-dropped",     # VAR removed from a graph's key
     "slot-elements",   # a cuda_graph_alloc slot sized in elements of its tensor, not bytes
+    # --capture-buckets VAR:auto (buckets.py)
+    "bucket-row-mixed",     # a kernel that mixes rows padded with its region
+    "bucket-key-only",      # a graph keyed by the bucket, captured at the real size
+    "bucket-view-offset",   # the real rows handed on one row into their storage
+    "bucket-past-storage",  # a storage cut to the bucket before the last
 )
 POSITIONS = ("early", "middle", "late")
 

@@ -10,7 +10,7 @@ from cudagraph_cli import api, ir
 
 from functools import partial
 
-from . import graph, guards, kernel, keys, shape, storage
+from . import buckets, graph, guards, kernel, keys, shape, storage
 from .builder import CLASSES, POSITIONS, Builder, Control, NotBuildable
 from .controls import reorder_control
 from .edits import reparsed
@@ -101,7 +101,7 @@ def mutants_of(model: str, original: ir.Module, classes=CLASSES, positions=POSIT
     NotBuildable) where the class cannot be built there."""
     rewritten = rewrite_text(original, f"{model}.rewritten.relax")
     kernel_classes = [c for c in classes if c not in GUARD_CLASSES and
-                      c not in SHAPE_BUILDERS]
+                      c not in SHAPE_BUILDERS and c not in buckets.BUCKET_BUILDERS]
     for fn in functions or mutant_functions(model, rewritten):
         builder = Builder(model, original, rewritten, fn)
         seen = set()
@@ -110,6 +110,8 @@ def mutants_of(model: str, original: ir.Module, classes=CLASSES, positions=POSIT
                 yield from made(builder, kind, position, seen)
     yield from shape_mutants_of(model, original, rewritten,
                                 [c for c in classes if c in SHAPE_BUILDERS], positions)
+    yield from bucket_mutants_of(model, original,
+                                 [c for c in classes if c in buckets.BUCKET_BUILDERS], positions)
     guard_classes = [c for c in classes if c in GUARD_CLASSES]
     if guard_classes:
         bounded = bounded_options(model, original)
@@ -138,10 +140,7 @@ def shape_mutants_of(model: str, original: ir.Module, rewritten: ir.Module, clas
         return
     found = shape.shape_functions(rewritten)
     if not found:
-        for kind in classes:
-            for position in positions:
-                yield (kind, position, None, NotBuildable(
-                    "no public function of one bounded symbolic input"))
+        yield from none_built(classes, positions)
         return
     for fn, var, top in found:
         keyed = None
@@ -166,6 +165,43 @@ def shape_mutants_of(model: str, original: ir.Module, rewritten: ir.Module, clas
                     continue  # the same candidate for two positions: once
                 seen.add((kind, m.site))
                 yield m
+
+
+def none_built(classes, positions):
+    for kind in classes:
+        for position in positions:
+            yield (kind, position, None, NotBuildable(
+                "no public function of one bounded symbolic input"))
+
+
+def bucket_functions(model: str, original: ir.Module) -> list:
+    """(function, variable, bound) the bucket classes start from: MLC's prefill with seq_len
+    for the real-size models, else each public function of one bounded symbolic input."""
+    if model in REAL_SIZE:
+        fn, var, _ = MLC_BOUND
+        top = original.function(fn).upper_bounds().get(var)
+        return [(fn, var, top)] if top is not None else []
+    return shape.shape_functions(original)
+
+
+def bucket_mutants_of(model: str, original: ir.Module, classes, positions=POSITIONS):
+    """The bucket mutants (buckets.py): Mutant, or (kind, position, function, NotBuildable)."""
+    if not classes:
+        return
+    found = bucket_functions(model, original)
+    if not found:
+        yield from none_built(classes, positions)
+        return
+    for fn, var, top in found:
+        for kind in classes:
+            for position in positions:
+                try:
+                    yield buckets.BUCKET_BUILDERS[kind](model, original, fn, var, top,
+                                                        position)
+                except NotBuildable as e:
+                    yield (kind, position, fn, e)
+                except api.SourceError as e:  # e.g. the bucket list the module refuses
+                    yield (kind, position, fn, NotBuildable(e.message))
 
 
 def made(builder: Builder, kind: str, position: str, seen: set):
@@ -242,6 +278,11 @@ def controls_of(model: str, original: ir.Module, after_path: str | None,
         yield keys.elements_both(model, original, rewritten)
     except NotBuildable as e:
         yield ("elements-both", e)
+    for fn, var, top in bucket_functions(model, original):
+        try:
+            yield from buckets.bucket_controls(model, original, fn, var, top)
+        except api.SourceError as e:
+            yield (f"--capture-buckets {fn}", NotBuildable(e.message))
     for fn in functions or mutant_functions(model, rewritten):
         builder = Builder(model, original, rewritten, fn)
         seen = set()

@@ -307,6 +307,8 @@ class CpuBackend(Backend):
         self.terms = terms
         self.site = None
         self.term_sites: dict = {}
+        # --capture-buckets (rows.py): splits a row-wise launch at the call's real rows
+        self.row_split = None
 
     def alloc_storage(self, nbytes: int) -> Storage:
         try:
@@ -387,6 +389,9 @@ class CpuBackend(Backend):
                 read_segments(storage.terms, 0, storage.nbytes))
 
     def _run(self, spec: KernelSpec, tensors: list, scalars: list) -> None:
+        if self.row_split is not None and self.row_split.run(self._run, spec, tensors,
+                                                             scalars):
+            return  # real and pad rows apart (rows.py)
         for i in spec.outputs:
             self.before_write(tensors[i])
         if self.terms is not None:

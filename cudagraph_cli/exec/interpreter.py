@@ -69,8 +69,10 @@ class Executor:
         f = self.functions.get(name)
         if not isinstance(f, ir.Function):
             raise ExecError(f"no Relax function '{name}' in the module")
+        # The call's symbolic values, by the function's SymVars (rows.py reads its real sizes)
+        self.call_syms: dict = {}
         try:
-            return self._enter(f, list(args), {}, {})
+            return self._enter(f, list(args), {}, self.call_syms)
         except RecursionError:
             # Relax functions calling one another without end, or deeper than Python's stack
             # lets the executor follow: the module's doing, located where it was, not an input

@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
+from ..passes.buckets import launches_at_buckets
 from ..passes.capture_safety import body_calls
 from ..passes.guards import find_guards
 from ..proof.ranges import Range, module_ranges
@@ -67,6 +68,7 @@ from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values
 from .handlers.cuda_graph import GraphRuntime
 from .handlers.memory import read_storages_as
+from .rows import bucket_ends, keep_rows_apart, last_bucket_ends
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from ..proof.facts import ModuleShapes, prove_modules
@@ -264,6 +266,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     given = shapes or {}
     ranges = module_ranges(original, names)
     picked = {k: v for k, v in guard_values(guards, ranges).items() if k not in given}
+    # --capture-buckets: one graph replayed at two sizes (rows.py)
+    picked = {k: v for k, v in bucket_ends(rewritten, names, picked).items() if k not in given}
     shapes = {**picked, **given}
     if picked:
         # Every value once, then the first again: the graph captured at 1 is replayed after
@@ -279,6 +283,8 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     ex_b = Executor(rewritten, CpuBackend(terms=table) if backend_factory is CpuBackend
                     else backend_factory())
     read_storages_as(original, ex_a, ex_b)  # one unit for both modules: the original's
+    if launches_at_buckets(rewritten):  # --capture-buckets: rows kept apart (rows.py)
+        keep_rows_apart(ex_b, rewritten)
     report = VerifyReport(names, calls, guards=[(g.function, g.index, g.text()) for g in guards])
     report.shapes = prove_modules(original, rewritten, names) if facts else None
     report.upper_bounds = {k: r.most for k, r in ranges.items() if r.most is not None}
@@ -292,6 +298,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     _finish(report, ex_a, ex_b)
     if report.difference is None and backend_factory is CpuBackend:
         values = bound_values(original, names, given, guards)
+        values = last_bucket_ends(rewritten, names, values)  # --capture-buckets (rows.py)
         if values:
             # What the first run holds (its graphs' storages, its kept outputs) is freed
             # before the second starts.
@@ -345,6 +352,8 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         ex_a = Executor(original, backend(track_init=True, terms=table))
         ex_b = Executor(rewritten, backend(terms=table))
         read_storages_as(original, ex_a, ex_b)
+        if launches_at_buckets(rewritten):
+            keep_rows_apart(ex_b, rewritten)
         calls = max([BOUND_CALLS] + [len(v) for v in shapes.values()])
         sub = VerifyReport(report.functions, calls)
         report.bounds = BoundsRun("terms" if backend is TermsBackend else "bytes", calls,

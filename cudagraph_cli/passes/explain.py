@@ -105,7 +105,10 @@ REASON_CODES = {
                      "allocates, synchronises, copies to the host or keeps host state: the "
                      "capture-safety table), or one unknown under --strict-extern",
     "min-kernels": "its region has fewer kernel launches than --min-kernels",
-    "function-not-selected": "the function is not in --function",
+    "not-row-wise": "--capture-buckets: its region cannot run at a bucket of the variable (a "
+                    "kernel mixes rows, or a tensor's rows are not a prefix of it), and the "
+                    "variable is not captured otherwise",
+        "function-not-selected": "the function is not in --function",
     "open-dataflow-region": "TVM leaves a region still open at the end of the function "
                             "(opened in a dataflow block) unlifted",
     "dataflow-block": "it, or an argument, is bound in a dataflow block, where nothing is "
@@ -158,6 +161,11 @@ class Explainer:
                           f"the region of '{callee}' has {k} kernel launch"
                           f"{'es' if k != 1 else ''}, fewer than --min-kernels "
                           f"{self.options.min_kernels}", (callee,))
+        if o.cause == "not-row-wise":
+            var, why, each = o.region.bucket_reason
+            why = each.get(id(b), why)
+            return Reason(o.function, b, o.cause, f"the region of '{callee}' cannot run at a "
+                          f"bucket of {var}: {why}", (var,))
         call = b.value
         if o.cause == "vm-builtin":
             return Reason(o.function, b, o.cause, f"'{callee}' is a vm.builtin "

@@ -127,6 +127,85 @@ def capture_symbolic_values(values) -> tuple:
     return tuple(out)
 
 
+AUTO = "auto"
+
+
+def parse_capture_buckets(text: str) -> tuple:
+    """`VAR:B1,B2,...,Bn` or `VAR:auto` (one `--capture-buckets` value) -> (VAR, (B1, ...,
+    Bn)) or (VAR, "auto"). OptionError (a ValueError), with one line saying what is wrong, for
+    anything else: the buckets are positive integers in increasing order."""
+    name, sep, rest = text.partition(":")
+    name = name.strip()
+    if not name.isidentifier() or not sep or not rest.strip():
+        raise OptionError(f"{{subject}} expects VAR:B1,B2,...,Bn or VAR:auto, a symbolic "
+                          f"variable's name and its buckets, not {text!r}", "capture_buckets")
+    if rest.strip() == AUTO:
+        return name, AUTO
+    try:
+        sizes = tuple(int(v) for v in rest.split(","))
+    except ValueError:
+        raise OptionError(f"{{subject}}: the buckets of {name} must be positive integers or "
+                          f"auto, not {rest.strip()!r}", "capture_buckets") from None
+    return name, bucket_sizes(name, sizes)
+
+
+def bucket_sizes(name: str, sizes) -> tuple:
+    """`sizes` as a tuple after checking it: positive integers, strictly increasing."""
+    sizes = tuple(sizes)
+    if not sizes or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in sizes):
+        raise OptionError(f"{{subject}}: the buckets of {name} must be positive integers, not "
+                          f"{list(sizes)!r}", "capture_buckets")
+    if any(a >= b for a, b in zip(sizes, sizes[1:])):
+        raise OptionError(f"{{subject}}: the buckets of {name} must be in increasing order, "
+                          f"not {','.join(map(str, sizes))}", "capture_buckets")
+    return sizes
+
+
+def capture_buckets_values(values) -> tuple:
+    """The `capture_buckets` field from what a caller gives: `"VAR:B1,...,Bn"`,
+    `"VAR:auto"`, or `(VAR, (B1, ..., Bn) or "auto")` items. OptionError for a bad item or a
+    VAR given twice."""
+    if isinstance(values, str):
+        values = (values,)
+    elif not hasattr(values, "__iter__"):
+        raise OptionError(f"{{subject}} must be a sequence of VAR:B1,...,Bn or VAR:auto items, "
+                          f"not {values!r}", "capture_buckets")
+    out = []
+    for v in values:
+        if isinstance(v, str):
+            v = parse_capture_buckets(v)
+        else:
+            try:
+                name, sizes = v
+            except (TypeError, ValueError):
+                raise OptionError(f"{{subject}} expects (VAR, (B1, ..., Bn) or 'auto'), not "
+                                  f"{v!r}", "capture_buckets") from None
+            if not isinstance(name, str) or not name.isidentifier():
+                raise OptionError(f"{{subject}} expects (VAR, (B1, ..., Bn) or 'auto'), not "
+                                  f"{v!r}", "capture_buckets")
+            v = (name, AUTO if sizes == AUTO else bucket_sizes(name, sizes))
+        if any(name == v[0] for name, _ in out):
+            raise OptionError(f"{{subject}}: {v[0]} is given twice", "capture_buckets")
+        out.append(v)
+    return tuple(out)
+
+
+def auto_buckets(bound: int) -> tuple:
+    """The `auto` bucket list up to `bound` (a variable's tir_var_upper_bound), like the
+    serving engines' lists: 1, 2, 4, 8, then steps of 8 up to 64, then four equal steps in each
+    doubling (64-128 by 16, 128-256 by 32, 256-512 by 64, ...), and `bound` itself last, so
+    that every value up to the bound has a bucket. A value is padded by at most a quarter above
+    64 rows. 15 buckets up to 128, 31 up to 2048, 39 up to 8192."""
+    sizes = [1, 2, 4] + list(range(8, 65, 8))
+    step = 16
+    while sizes[-1] < bound:
+        top = sizes[-1] * 2
+        sizes += list(range(sizes[-1] + step, top + 1, step))
+        step *= 2
+    below = [v for v in sizes if v < bound]
+    return tuple(below) + (bound,)
+
+
 TRUST_WITHOUT_TABLE = ("{subject} act on the capture-safety table (correction 8), which "
                        "{compat} turns off")
 
@@ -180,6 +259,16 @@ class RewriteOptions:
         "rewrite_cuda_graph.capture_symbolic_vars does; with :MAX, only while VAR <= MAX (the "
         "launches run eagerly above it), so at most MAX graphs a region (repeatable; e.g. "
         "seq_len:256).", metavar="VAR[:MAX]", parse=parse_capture_symbolic)
+    # (VAR, (B1, ..., Bn) or "auto") pairs: a region keyed by VAR whose kernels all treat
+    # VAR's rows apart (row_wise.py) runs in a graph keyed by the bucket of VAR, the least Bi
+    # >= VAR, and eagerly past Bn (buckets.py, docs/REWRITE.md).
+    capture_buckets: tuple = _option(
+        (), "--capture-buckets", "Run the regions whose shapes use the symbolic variable VAR, "
+        "and whose kernels keep VAR's rows apart, in graphs keyed by the bucket of VAR, the "
+        "least Bi >= VAR (padded to Bi rows; the launches run eagerly above Bn): at most n "
+        "graphs a region. auto: 1, 2, 4, steps of 8 to 64, then four steps a doubling, up to "
+        "VAR's tir_var_upper_bound (repeatable; e.g. seq_len:auto, batch_size:1,2,4,8,16,32).",
+        metavar="VAR:B1,...,Bn|VAR:auto", parse=parse_capture_buckets)
 
     # The corrections of TVM (docs/REWRITE.md, "Corrections"); False is TVM 0.27's behaviour.
     idempotent: bool = _correction("1: a module that already launches CUDA graphs is left as "
@@ -262,6 +351,7 @@ class RewriteOptions:
             raise OptionError(f"{{subject}} must be a sequence of VAR or VAR:MAX items, not "
                               f"{values!r}", "capture_symbolic")
         set_field(self, "capture_symbolic", capture_symbolic_values(values))
+        set_field(self, "capture_buckets", capture_buckets_values(self.capture_buckets))
         if not self.capture_safety and (self.trust_extern or self.strict_extern):
             # Both act on correction 8's verdicts, which the option turns off: accepted, they
             # would do nothing, and the user would believe they had.

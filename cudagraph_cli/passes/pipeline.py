@@ -17,6 +17,7 @@ from . import storage_collector
 from .alloc_merger import MergedAlloc, merge
 from .explain import Reason, explain
 from .options import Check, RewriteOptions
+from .buckets import define_buckets, plan_buckets
 from .region_planner import ModulePlan, check_capture_symbolic, plan_module
 from .rewriter import Rewriter
 from .stage import WrongStage, wrong_stage
@@ -33,6 +34,11 @@ class RewriteReport:
     stage: WrongStage | None = None
     # (Loc, message): what the command line prints as located warnings (unused_bounds).
     warnings: list = field(default_factory=list)
+    # The module rewritten, for the reports that read its kernels (`--explain`'s row-wise
+    # verdicts, passes/row_wise.py), which cost too much to compute for every rewrite.
+    module: ir.Module | None = None
+    # --capture-buckets: a buckets.FunctionBuckets per function and variable bucketed.
+    buckets: list = field(default_factory=list)
 
 FORCE_PURE = "relax.force_pure"
 
@@ -101,7 +107,7 @@ def rewrite(module: ir.Module, options: RewriteOptions | None = None
 
 
 def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, RewriteReport]:
-    if options.capture_symbolic:
+    if options.capture_symbolic or options.capture_buckets:
         check_capture_symbolic(module, options)
     if options.idempotent and is_rewritten(module):
         report = RewriteReport(None, None, already_rewritten=True)
@@ -111,12 +117,14 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
     returned = storage_collector.collect(module, options.follow_getitem, options.functions)
     values = storage_collector.collect_returned_values(module, options.functions)
     plan = plan_module(module, options, returned, values)
+    buckets = plan_buckets(module, plan, options)
     if not options.no_graph_in_dataflow:
         check_no_dataflow_var_lifted(plan)
     reasons = explain(module, plan, returned, options)
     merged = merge(plan.alloc_regions, module, options.separate_live_functions) \
         if plan.alloc_regions else None
     out = Rewriter(module, plan, merged, options.fetch_storages_early).run()
+    out = define_buckets(out, buckets)
     stage = wrong_stage(module)
     if options.force_pure:
         out = force_purity(out, set(plan.planned))
@@ -125,7 +133,8 @@ def _rewrite(module: ir.Module, options: RewriteOptions) -> tuple[ir.Module, Rew
     elif options.check is Check.REWRITTEN:
         check_module(out, set(plan.planned))
     report = RewriteReport(plan, merged, reasons, stage=stage,
-                           warnings=unused_bounds(module, plan, options))
+                           warnings=unused_bounds(module, plan, options), module=module,
+                           buckets=buckets)
     for warning in unplanned_symbolic(module, plan, options):
         report.warnings.append(warning)
         report.notes.append(warning[1])  # `--explain` says it too

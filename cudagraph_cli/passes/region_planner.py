@@ -70,6 +70,10 @@ class RegionPlan:
     # (SymVar, MAX) for each symbolic variable keying the graph that `--capture-symbolic
     # VAR:MAX` bounds: the graph runs only while every one is <= its MAX (rewriter.py).
     guards: tuple = ()
+    # --capture-buckets (buckets.py): how the region runs at a bucket of a variable, or why
+    # it cannot: (VAR, the first reason, {id(binding): its reason}).
+    buckets: object = None
+    bucket_reason: tuple | None = None
 
     @property
     def launch_point(self) -> ir.Var:
@@ -283,6 +287,7 @@ class RegionPlanner:
         hints = f.attr("relax.rewrite_cuda_graph.capture_symbolic_vars", None)
         hint_names = set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
         hint_names.update(name for name, _ in self.options.capture_symbolic)
+        hint_names.update(name for name, _ in self.options.capture_buckets)
         for i, p in enumerate(f.params):
             syms = ir.definable_sym_vars(p.sinfo)
             if i < num_inputs:
@@ -586,7 +591,8 @@ def check_capture_symbolic(module: ir.Module, options: RewriteOptions) -> None:
     """UnknownSymbolicVar unless every `capture_symbolic` variable is a symbolic variable of
     some function's inputs; the message lists those there are."""
     known = input_sym_vars(module)
-    missing = [name for name, _ in options.capture_symbolic if name not in known]
+    missing = [name for name, _ in options.capture_symbolic + options.capture_buckets
+               if name not in known]
     if missing:
         raise UnknownSymbolicVar(
             f"no function of the module has a symbolic variable named {', '.join(missing)} in "

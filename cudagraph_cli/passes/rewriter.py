@@ -26,6 +26,7 @@ from ..diagnostics import SourceError
 from ..ir.equality import Encoder, structural_key
 from ..ir.sinfo import deduce, is_void, substitute, subst_prim
 from .alloc_merger import MergedAlloc
+from .buckets import bucketed_branch
 from .region_planner import ModulePlan, RegionPlan
 
 FORCE_PURE = ("relax.force_pure", ir.Literal(True))
@@ -377,6 +378,10 @@ class _FunctionRewriter:
                                         shape.values if shape is not None else None, call_ty)
             if plan.guards:
                 gv = self.guarded(plan, call, call_ty, outputs)
+            elif plan.buckets is not None:  # --capture-buckets with Bn the upper bound
+                branch = bucketed_branch(plan, call, call_ty, outputs, self.expr, self.fresh)
+                self.out.extend(branch.blocks[0].bindings)
+                gv = branch.body
             else:
                 gv = _new_var(self.fresh("gv"), call_ty, self.dataflow)
                 self.emit(gv, call)
@@ -410,8 +415,11 @@ class _FunctionRewriter:
         graph = _new_var(self.fresh("gv"), call_ty)
         # A region with no output: both branches give `R.tuple()`, as the reader makes of a
         # branch that gives a var of type R.Tuple (so the output reads back the same).
-        then = ir.SeqExpr([ir.BindingBlock([ir.VarBinding(graph, call)])],
-                          ir.Tuple(()) if is_void(call_ty) else graph)
+        if plan.buckets is not None:  # --capture-buckets: the graph runs at a bucket
+            then = bucketed_branch(plan, call, call_ty, outputs, self.expr, self.fresh)
+        else:
+            then = ir.SeqExpr([ir.BindingBlock([ir.VarBinding(graph, call)])],
+                              ir.Tuple(()) if is_void(call_ty) else graph)
         # The region's bindings as written, reading the inputs as the launch does (a storage
         # fetched from the allocation function, an output of an earlier graph).
         own = {b.var: self.remap.get(b.var) for b in plan.bindings}

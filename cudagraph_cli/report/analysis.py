@@ -24,6 +24,7 @@ from ..passes.pipeline import RewriteReport, rewrite
 from ..passes.region_planner import launch_kind
 from ..passes.stage import wrong_stage
 from ..text.printer import FunctionPrinter, Printer
+from .bucket_facts import bucket_sites, not_bucketed
 from .graph_cost import capture_hint_names, graph_cost
 from .rewritten import (
     allocated_storage, builtin_call, builtin_target, count_kernels, is_graph_builtin, signature,
@@ -68,6 +69,10 @@ class FunctionFacts:
     # The variables its `relax.rewrite_cuda_graph.capture_symbolic_vars` attribute names in
     # the original (a model's own capture hint, MLC-LLM's), () when it has none.
     capture_hint: tuple = ()
+    # --capture-buckets (bucket_facts.py): a BucketSite per capture function keyed by a bucket;
+    # the runs of its regions that run as before (NotBucketed, cgraph's own rewrite only).
+    buckets: list = field(default_factory=list)
+    not_bucketed: list = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -278,6 +283,8 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts.kernel_launches_after = count_kernels(g, rewritten, out_prims)
         facts.builtins_after = _count_builtins(g, rewritten, out_prims)
         facts.keyed, facts.unkeyed_launches = graph_cost(rewritten, g)
+        facts.buckets = bucket_sites(g, facts.keyed)
+        facts.not_bucketed = not_bucketed(report, f.name) if report is not None else []
         facts.host_work_above_bound = _host_work_above_bound(g, rewritten, out_prims)
         if slots is not None:
             for fact, b in zip(facts.bindings, bindings):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..passes.explain import counted_text, reason_counts
+from ..passes.row_wise import kernel_verdicts
 
 
 def explanation(report, name: str) -> str:
@@ -24,9 +25,38 @@ def explanation(report, name: str) -> str:
         counted = "; ".join(counted_text(code, n, names)
                             for code, n, names in reason_counts(reasons))
         lines.append(f"{name}: {function}: left outside: {counted}")
+    lines.extend(row_lines(report, name))
     if report.plan is not None:
         kept = report.plan.kept_captures()
         lines.append(f"{name}: {len(kept)} region(s) captured, "
                      f"{sum(r.kernels for r in kept)} of "
                      f"{sum(report.plan.launches.values())} kernel launches")
     return "\n".join(lines)
+
+
+def row_variables(report) -> list:
+    """The symbolic variables a bucketed capture could pad: those that keep launches outside
+    graphs (symbolic-shape) and those that key a graph, in order of first mention."""
+    names: dict = {}
+    for r in report.reasons:
+        if r.code == "symbolic-shape":
+            names.update(dict.fromkeys(r.names))
+    if report.plan is not None:
+        for region in report.plan.kept_captures():
+            names.update(dict.fromkeys(s.name for s in region.tir_vars))
+    return list(names)
+
+
+def row_lines(report, name: str) -> list:
+    """One line a kernel launched with a tensor sized by such a variable: whether it treats
+    the rows independently (`--capture-buckets` may pad it) and, when not, why."""
+    if report.module is None:
+        return []
+    lines = []
+    for var in row_variables(report):
+        for kernel, v in kernel_verdicts(report.module, var).items():
+            loc = report.module.function(kernel).loc
+            where = f"{name}:{loc.line}:{loc.col}" if loc.line else name
+            verdict = "row-wise" if v.row_wise else f"not row-wise: {v.reason}"
+            lines.append(f"{where}: kernel {kernel}: {var}: {verdict}")
+    return lines

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..proof.ranges import FunctionRanges, guard_bounds, named_list
+from .bucket_facts import bucket_values, bucket_variables
 from .rewritten import allocated_storage, builtin_call, builtin_target, resolve
 
 
@@ -107,7 +108,8 @@ def suggest_bounds(keyed: list, unkeyed: int, threshold: int) -> BoundSuggestion
     current = graphs_with_bounds(keyed, unkeyed, {})
     if current is not None and current <= threshold:
         return None
-    keys = keying_variables(keyed)
+    # A bucket variable is not an input to bound (--capture-buckets: a shorter list is)
+    keys = [k for k in keying_variables(keyed) if k[2] != "buckets"]
     unbounded = [k for k in keys if k[1] is None]
     bounded = sorted((k for k in keys if k[1] is not None), key=lambda k: -k[1])
     chosen = list(unbounded)
@@ -146,6 +148,7 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     Its least value is 1, or 0 when the function names it in `tir_non_negative_var` (the
     attribute that says a variable may be 0; a dimension is otherwise at least 1)."""
     ranges = FunctionRanges(g)
+    buckets = bucket_variables(g)  # --capture-buckets: keyed by a bucket, one graph each
     allocs = _alloc_sizes(rewritten, g)
     groups: dict[tuple, list] = {}  # (capture, keys) -> [launches, slots]
     unkeyed = 0
@@ -171,7 +174,7 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                     if not names:
                         unkeyed += 1
                         continue
-                    keys = tuple(_values(n, here) for n in names)
+                    keys = tuple(_values(n, here, buckets) for n in names)
                     entry = groups.setdefault((builtin_target(v), keys), [0, set()])
                     entry[0] += 1
                     entry[1] |= _storages(launch.args, defs, rewritten, 0) \
@@ -189,8 +192,16 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     return keyed, unkeyed
 
 
-def _values(name: str, ranges: FunctionRanges) -> tuple:
-    """(name, how many values, where the bound comes from, least value) of a keying var."""
+def _values(name: str, ranges: FunctionRanges, buckets: dict) -> tuple:
+    """(name, how many values, where the bound comes from, least value) of a keying var; a
+    bucket variable takes one value per bucket of its variable's range here ("buckets")."""
+    bv = buckets.get(name)
+    if bv is not None:
+        r = ranges.of(bv.var)
+        if r.most is None:
+            return (name, None, None, r.least)
+        values = bucket_values(bv, r.least, r.most)
+        return (name, len(values), "buckets", values[0])
     r = ranges.of(name)
     if r.most is None:
         return (name, None, None, r.least)

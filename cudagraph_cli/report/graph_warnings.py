@@ -55,6 +55,9 @@ class GraphWarning:
         if s.bounds:
             text += (f"; {s.option()} bounds them to {s.graphs:,} (the largest power of two "
                      f"within {self.threshold:,})")
+        elif any(k[2] == "buckets" for k in self.keys):
+            text += (f"; no --capture-symbolic bound brings them within {self.threshold:,}: "
+                     f"a shorter --capture-buckets list does (a graph per bucket and launch)")
         else:
             text += (f"; no --capture-symbolic bound brings them within {self.threshold:,} "
                      f"(its {self.launches} graph launches make a graph each at least)")
@@ -138,4 +141,6 @@ def _key_text(key: tuple) -> str:
     name, count, source, least = key
     if count is None:
         return f"{name} (unbounded)"
+    if source == "buckets":  # --capture-buckets: one graph per bucket
+        return f"{name} ({count:,} buckets, --capture-buckets)"
     return f"{name} ({least}..{least + count - 1:,}, {source})"

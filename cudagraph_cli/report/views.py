@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..passes.explain import about_text, capture_hint, counted_text, names_text
+from . import bucket_view
 from .analysis import BindingFact, FunctionFacts, ModuleFacts
 from .graph_cost import KeyedGraphs
 from .graph_warnings import GraphCountCheck, GraphWarning, check_graph_counts
@@ -107,6 +108,7 @@ def _function_json(f: FunctionFacts) -> dict:
         "host_work_above_bound": f.host_work_above_bound,
         "graphs_at_most": _at_most_json(f.graphs_at_most),
         "keyed_graphs": [_keyed_json(k) for k in f.keyed],
+        "buckets": bucket_view.function_json(f),
         "reasons": [{"code": code, "count": n, "names": list(names),
                      "hint": capture_hint(code, names) or None}
                     for code, n, names in f.reasons],
@@ -184,6 +186,7 @@ def _keyed_rows(facts: ModuleFacts):
         for k in f.keyed:
             keys = ", ".join(
                 f"{name}: unbounded" if count is None else
+                f"{name}: {count} buckets" if source == "buckets" else
                 f"{name}: {least}..{count + least - 1} "
                 f"({'guard' if source == 'guard' else 'upper bound'})"
                 for name, count, source, least in k.keys)
@@ -589,6 +592,7 @@ def render_summary(facts: ModuleFacts, console) -> None:
         print_table(console, "graphs keyed by symbolic values (one graph per site and "
                     "distinct value)", KEYED_TERMINAL_COLUMNS,
                     list(_keyed_rows(facts)), _KEYED_CAPTION)
+    bucket_view.render_terminal(facts, console)
     for note in facts.notes:
         for text in _wrapped(f"note: {note}", console.width, 2, figures=True):
             _line(console, text)
@@ -751,6 +755,7 @@ def render_html(facts: ModuleFacts, source: str, fold: int = 12) -> str:
                        f"<td>{_fn_link(row[0])}</td>" +
                        "".join(f"<td>{esc(c)}</td>" for c in row[1:]) + "</tr>")
         out.append(f"</table><p>{esc(_KEYED_CAPTION)}</p>")
+    out += bucket_view.render_html(facts)
     for f in facts.functions:
         out.append(f"<section id=\"fn-{esc(f.name)}\"><h2>function {esc(f.name)}: {f.captured} of "
                    f"{f.kernel_launches} kernel launches captured in "

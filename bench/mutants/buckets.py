@@ -1,0 +1,176 @@
+"""Bucket mutants (issue 45), built on a rewrite with `--capture-buckets VAR:auto`: wrong
+rewrites that look like bucketed ones, each proved wrong by a run, and the controls.
+
+* bucket-row-mixed: a kernel that mixes rows (not row-wise: passes/row_wise.py) padded with the
+  rest of its region, as a rewrite that trusted every kernel to be row-wise makes it (MLC's
+  `index`, the last token's row: at a bucket it reads a pad row);
+* bucket-key-only: a graph keyed by the bucket whose capture runs at the real size (its inputs
+  and shape argument the real ones): captured at one size, replayed at another of its bucket
+  with the shapes of the first;
+* bucket-view-offset: the real rows a bucketed graph hands on carved one row further into
+  their storage: not a prefix of what the graph wrote;
+* bucket-past-storage: a storage of the graphs' allocation that a bucketed graph carves cut to
+  the rows of the bucket before the last: the last bucket runs past its end.
+
+The proof is a run: verify (by runs alone) finds the bucketed rewrite equal and the mutant
+different at `proof_values` (the two ends of a bucket that serves two sizes, for the last
+class the last bucket's). The text is edited where the printed rewrite has the construct, so
+a mutant is a text cgraph reads back. Positions: the candidates in text order split in three.
+Controls: the bucketed rewrite, and one with a shorter explicit list.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+
+from cudagraph_cli import api, ir
+from cudagraph_cli.passes import buckets as bucket_pass
+from cudagraph_cli.passes.options import RewriteOptions, auto_buckets
+from cudagraph_cli.passes.row_wise import RowVerdict
+
+from .builder import Control, Mutant, NotBuildable
+from .edits import reparsed
+
+BUCKET_CLASSES = ("bucket-row-mixed", "bucket-key-only", "bucket-view-offset",
+                  "bucket-past-storage")
+
+
+def bucketed(original: ir.Module, var: str, name: str, sizes: str = "auto") -> str:
+    """The rewrite with --capture-buckets VAR:sizes, as text."""
+    out, _ = api.rewrite(original, RewriteOptions(capture_buckets=(f"{var}:{sizes}",)))
+    return api.print_module(reparsed(out, name))
+
+
+def proof_values(top: int, last: bool = False) -> list:
+    """Both ends of the first bucket of `auto` up to `top` that serves two sizes (3, 4), or of
+    the last one: one graph captured at the first value and replayed at the second."""
+    sizes = auto_buckets(top)
+    pairs = [(lo + 1, hi) for lo, hi in zip(sizes, sizes[1:]) if hi - lo > 1]
+    if not pairs:
+        raise NotBuildable(f"no bucket of 1..{top} serves two sizes")
+    return list(pairs[-1] if last else pairs[0])
+
+
+def proof(original: ir.Module, text: str, fname: str, var: str, values: list) -> str | None:
+    """Why `text` is no mutant (None when it is one): verify, by runs alone, at `values`."""
+    try:
+        got = api.verify(original, api.loads(text), calls=len(values), functions=[fname],
+                         shapes={var: values}, facts=False)
+    except api.SourceError as e:
+        return f"does not run: {e.message}"
+    finally:
+        gc.collect()
+    return f"equal at {var} = {values}" if got.equal else None
+
+
+def _at(cands: list, position: str):
+    if not cands:
+        raise NotBuildable("no candidate")
+    wanted = {"early": 1, "late": 2, "middle": 3}[position]
+    if len(cands) < wanted:
+        raise NotBuildable(f"{len(cands)} candidate(s): no {position} one")
+    return cands[{"early": 0, "middle": len(cands) // 2, "late": len(cands) - 1}[position]]
+
+
+def _mutant(model, original, fname, var, kind, position, site, why, text, values) -> Mutant:
+    failed = proof(original, text, fname, var, values)
+    if failed is not None:
+        raise NotBuildable(f"{kind}: {failed}")
+    return Mutant(model, fname, kind, position, None, site, why,
+                  api.loads(text, name=f"{model}.{kind}.{position}.relax"), breaks_at=None)
+
+
+def row_mixed(model, original, fname, var, top, position) -> Mutant:
+    if position != "early":
+        raise NotBuildable("one candidate: the rewrite that trusts every kernel")
+    real = bucket_pass.kernel_verdicts
+
+    def trusting(module, name, functions=None):
+        return {k: RowVerdict(k, name, None) for k in real(module, name, functions)}
+
+    mixed = [k for k, v in real(original, var).items() if not v.row_wise]
+    if not mixed:
+        raise NotBuildable(f"every kernel of {var} is row-wise")
+    bucket_pass.kernel_verdicts = trusting
+    try:
+        text = bucketed(original, var, f"{model}.row-mixed.relax")
+    finally:
+        bucket_pass.kernel_verdicts = real
+    return _mutant(model, original, fname, var, "bucket-row-mixed", position,
+                   f"{', '.join(mixed)} padded with their regions",
+                   "a kernel that mixes rows reads pad rows at a bucket", text,
+                   proof_values(top))
+
+
+_LAUNCH = re.compile(r"\(cls\.(\w+), \((.*?)\), R\.prim_value\((\d+)\), "
+                     r"R\.shape\(\[(\w+_bucket)\]\)\)")
+
+
+def key_only(model, original, fname, var, top, position) -> Mutant:
+    text = bucketed(original, var, f"{model}.buckets.relax")
+    cands = [m for m in _LAUNCH.finditer(text) if "_b," in m.group(2) + ","]
+    m = _at(cands, position)
+    args = re.sub(r"\b(\w+)_b\b", r"\1", m.group(2)).replace(
+        f"R.shape([{m.group(4)}])", f"R.shape([{var}])")
+    new = (f"(cls.{m.group(1)}, ({args}), R.prim_value({m.group(3)}), "
+           f"R.shape([{m.group(4)}]))")
+    return _mutant(model, original, fname, var, "bucket-key-only", position,
+                   f"graph {m.group(3)} ({m.group(1)})",
+                   "keyed by the bucket, captured at the real size: replayed at another size "
+                   "of its bucket with the first one's shapes",
+                   text[:m.start()] + new + text[m.end():], proof_values(top))
+
+
+_VIEW = re.compile(r"(\w+_view: R\.Tensor\(\(([^)]*)\), dtype=\"(\w+)\"\) = "
+                   r"R\.memory\.alloc_tensor\(\w+, R\.prim_value\()(\d+)(\))")
+
+
+def view_offset(model, original, fname, var, top, position) -> Mutant:
+    text = bucketed(original, var, f"{model}.buckets.relax")
+    m = _at(list(_VIEW.finditer(text)), position)
+    dims = [d.strip() for d in m.group(2).split(",")]
+    k = dims.index(var)
+    row = 1
+    for d in dims[k + 1:]:
+        row *= int(d)
+    row *= {"float16": 2, "float32": 4, "int32": 4, "int64": 8}.get(m.group(3), 4)
+    new = f"{m.group(1)}{int(m.group(4)) + row}{m.group(5)}"
+    return _mutant(model, original, fname, var, "bucket-view-offset", position,
+                   m.group(1).split(":")[0], "the real rows handed on start one row late",
+                   text[:m.start()] + new + text[m.end():], proof_values(top))
+
+
+_STORAGE = re.compile(r"(\w+): R\.Any = R\.memory\.alloc_storage\(R\.shape\(\[(\d+)\]\)")
+
+
+def past_storage(model, original, fname, var, top, position) -> Mutant:
+    text = bucketed(original, var, f"{model}.buckets.relax")
+    carved = set(re.findall(r"_b: R\.Tensor\(.*?\) = R\.memory\.alloc_tensor\((\w+),", text))
+    alloc = text[text.index("def cuda_graph_alloc"):]
+    alloc = alloc[:alloc.index("return")]
+    cands = [m for m in _STORAGE.finditer(alloc) if m.group(1) in carved]
+    m = _at(cands, position)
+    sizes = auto_buckets(top)
+    cut = int(m.group(2)) * sizes[-2] // sizes[-1]
+    start = text.index("def cuda_graph_alloc") + m.start(2)
+    wrong = text[:start] + str(cut) + text[start + len(m.group(2)):]
+    return _mutant(model, original, fname, var, "bucket-past-storage", position,
+                   f"storage {m.group(1)} cut to {cut} bytes",
+                   f"the last bucket, {sizes[-1]} rows, runs past its end",
+                   wrong, proof_values(top, last=True))
+
+
+BUCKET_BUILDERS = {"bucket-row-mixed": row_mixed, "bucket-key-only": key_only,
+                   "bucket-view-offset": view_offset, "bucket-past-storage": past_storage}
+
+
+def bucket_controls(model, original, fname, var, top) -> list:
+    """The bucketed rewrite, and one with the first three buckets only: right at every size."""
+    out = [Control(model, fname, f"--capture-buckets {var}:auto", "cgraph's own rewrite",
+                   api.loads(bucketed(original, var, f"{model}.buckets.relax")))]
+    short = ",".join(map(str, auto_buckets(top)[:3]))
+    out.append(Control(model, fname, f"--capture-buckets {var}:{short}",
+                       "cgraph's own rewrite", api.loads(bucketed(
+                           original, var, f"{model}.buckets-short.relax", short))))
+    return out

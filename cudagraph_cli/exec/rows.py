@@ -1,0 +1,179 @@
+"""Real rows kept apart from pad rows: verify's model of a row-wise kernel, for bucketed rewrites.
+
+A bucketed rewrite (`--capture-buckets`, passes/buckets.py) runs a row-wise kernel over B rows
+where the original runs it over v <= B; its v real rows must be what the original's are,
+whatever the pad rows hold. The synthetic kernel (kernels.py) mixes all of its inputs into every
+output byte, and a term (terms.py) is a function of whole arguments: both would call the real
+rows different. So, when the rewritten module defines a bucket variable, the backend runs each
+launch of a kernel that passes/row_wise.py finds row-wise over B rows where the call's real
+size is v < B (B the value of a bucket variable of the call, v that of the variable it is
+computed from) as two launches of the same kernel: the real rows [0, v), on the row-sized
+arguments' first v rows and the whole of the others (weights), which is the original's launch
+exactly, in bytes and in terms; then the pad rows [v, B). The split is made each time the launch
+runs, a graph's replay included, at that call's v. A kernel that mixes rows stays one launch
+over all B rows, so padding it shows as a difference.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+
+from .. import ir
+from ..passes.buckets import derived_sym_vars
+from ..passes.row_wise import row_wise
+from .backend import Tensor
+
+
+class RowSplit:
+    """What a backend asks before running a launch (CpuBackend's): the launch's parts."""
+
+    def __init__(self, executor, module: ir.Module):
+        self.executor = executor
+        self.prims = {f.name: f for f in module.functions if isinstance(f, ir.PrimFunc)}
+        # bucket variable name -> the variable it is computed from
+        self.buckets = {name: var for f in module.relax_functions()
+                        for name, (var, _) in derived_sym_vars(f).items()}
+        self.rows: dict = {}  # PrimFunc name -> {tensor index: row dimension} or None
+        self.busy = False
+
+    def run(self, run_part, spec, tensors: list, scalars: list) -> bool:
+        """Runs the launch as its real and pad rows (`run_part`: the backend's own run of one
+        launch), if it is one to split; False if not."""
+        if self.busy:
+            return False
+        parts = self.parts(spec, tensors)
+        if parts is None:
+            return False
+        self.busy = True
+        try:
+            for part in parts:
+                run_part(spec, part, scalars)
+        finally:
+            self.busy = False
+        return True
+
+    def parts(self, spec, tensors: list):
+        f = self.prims.get(spec.name)
+        if f is None:
+            return None
+        if f.name not in self.rows:
+            self.rows[f.name] = tensor_row_dims(f)
+        dims = self.rows[f.name]
+        if not dims or any(t >= len(tensors) for t in dims):
+            return None
+        counts = {tensors[t].shape[d] if len(tensors[t].shape) > d else None
+                  for t, d in dims.items()}
+        if len(counts) != 1:
+            return None
+        rows = counts.pop()
+        real = self.real_rows(rows)
+        if real is None:
+            return None
+        return [[_rows(self.executor.backend, x, dims[t], lo, hi) if t in dims else x
+                 for t, x in enumerate(tensors)] for lo, hi in ((0, real), (real, rows))]
+
+    def real_rows(self, rows) -> int | None:
+        """v when `rows` is the value of a bucket variable of the call being run and v, the
+        value of the variable it is computed from, is less."""
+        values = {s.name: v for s, v in getattr(self.executor, "call_syms", {}).items()}
+        for bucket, var in self.buckets.items():
+            if values.get(bucket) == rows and var in values and 0 < values[var] < rows:
+                return values[var]
+        return None
+
+
+def keep_rows_apart(executor, module: ir.Module) -> None:
+    """The executor's backend splits the launches of row-wise kernels at the real rows."""
+    executor.backend.row_split = RowSplit(executor, module)
+
+
+def tensor_row_dims(f: ir.PrimFunc) -> dict | None:
+    """{tensor argument index: its row dimension} when `f` is row-wise in exactly one of its
+    variables (one that some buffer has as a dimension of its own), else None."""
+    candidates: list = []
+    for p in f.params:
+        for d in p.shape or ():
+            name = _name(d)
+            if name is not None and name not in candidates:
+                candidates.append(name)
+    found = [v for v in (row_wise(f, var) for var in candidates) if v.row_wise and v.rows]
+    if len(found) != 1:
+        return None
+    tensor_index = {p.name: k for k, p in
+                    enumerate(p for p in f.params if p.kind in ("buffer", "handle"))}
+    return {tensor_index[name]: dim for name, dim in found[0].rows if name in tensor_index}
+
+
+def _name(dim: str) -> str | None:
+    try:
+        e = ast.parse(dim.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.isidentifier():
+        return e.value
+    return e.id if isinstance(e, ast.Name) else None
+
+
+def _rows(backend, t: Tensor, dim: int, lo: int, hi: int) -> Tensor:
+    """Rows lo .. hi of `t` along `dim` (its leading varying dimension: only 1s before it)."""
+    shape = tuple(t.shape)
+    row_bytes = math.prod(shape[dim + 1:]) * t.array.dtype.itemsize
+    return backend.tensor_view(t, lo * row_bytes, shape[:dim] + (hi - lo,) + shape[dim + 1:],
+                               t.dtype)
+
+
+def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
+    """`picked` (variable -> values verify runs) with, for each variable a bucket of
+    `functions` is computed from (passes/buckets.py), both ends of its first bucket that serves
+    two sizes or more, appended: one graph captured at the lower end and replayed at the upper
+    (a graph keyed by the bucket whose shapes are not bucketed computes the wrong rows there).
+    The variable's values run over 1 .. its tir_var_upper_bound. Two bucketed variables of one
+    function get buckets whose sizes differ (RowSplit tells a bucketed launch by its rows
+    alone: a kernel over the other variable's rows, at the same size, would be split too)."""
+    from ..passes.buckets import derived_sym_vars
+    from .prim import eval_prim
+
+    out = {k: list(v) for k, v in picked.items()}
+    for f in module.relax_functions():
+        if f.name not in functions:
+            continue
+        upper = f.upper_bounds()
+        taken: set = set()  # the pads of two variables of one call never share a size
+        for var, expr in derived_sym_vars(f).values():
+            top = upper.get(var)
+            if top is None:
+                continue
+            served: dict = {}
+            for v in range(1, top + 1):
+                served.setdefault(eval_prim(expr, lambda _, v=v: v), []).append(v)
+            pair = next(((s[0], s[-1]) for b, s in served.items()
+                         if len(s) > 1 and not {s[0], s[-1], b} & taken), None)
+            if pair is not None:
+                taken.update(pair)
+                taken.add(eval_prim(expr, lambda _: pair[1]))
+                values = out.setdefault(var, [])
+                values += [v for v in pair if v not in values]
+    return out
+
+
+def last_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
+    """The bounds run's `values` (variable -> values, bound_values') with, for each variable a
+    bucket of `functions` is computed from, the lowest value its last bucket serves put just
+    before the variable's upper bound: the largest padding, one graph captured there and
+    replayed at the bound."""
+    from .prim import eval_prim
+
+    out = {k: list(v) for k, v in values.items()}
+    for f in module.relax_functions():
+        if f.name not in functions:
+            continue
+        for var, expr in derived_sym_vars(f).values():
+            top = f.upper_bounds().get(var)
+            if var not in out or top is None or top not in out[var]:
+                continue
+            last = eval_prim(expr, lambda _: top)
+            low = next(v for v in range(1, top + 1) if eval_prim(expr, lambda _, v=v: v) == last)
+            if low < top and low not in out[var]:
+                out[var].insert(out[var].index(top), low)
+    return out

@@ -1,0 +1,264 @@
+"""Row independence read from the kernels' TIR (passes/row_wise.py): which kernels a bucketed
+capture may run at more rows than the real ones.
+
+Hand-written kernels, each a case the definition decides (a row-wise matmul against a weight,
+an rmsnorm over the hidden size, an elementwise add, a fused loop's guard; a cumsum over the
+rows, a reduction over the rows, a transposed index, an index computed from the variable, a
+gather, a value that uses the variable), then the real models' kernels."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudagraph_cli import api, ir
+from cudagraph_cli.passes.row_wise import kernel_verdicts, row_wise
+
+REAL = Path(__file__).resolve().parent.parent / "samples" / "real"
+
+HEADER = '''# from tvm.script import ir as I
+# from tvm.script import tir as T
+
+@I.ir_module
+class Module:
+'''
+
+# Each kernel: (name, TIR text at class indentation). n is the rows' variable.
+MATMUL = '''
+    @T.prim_func(private=True)
+    def matmul(x: T.Buffer((n, T.int64(1), T.int64(64)), "float16"), w: T.Buffer((T.int64(64), T.int64(32)), "float16"), y: T.Buffer((n, T.int64(1), T.int64(32)), "float16")):
+        n = T.int64()
+        for i0, i1, k in T.grid(n, T.int64(32), T.int64(64)):
+            with T.sblock("matmul"):
+                v0, v1, vk = T.axis.remap("SSR", [i0, i1, k])
+                T.reads(x[v0, T.int64(0), vk], w[vk, v1])
+                T.writes(y[v0, T.int64(0), v1])
+                with T.init():
+                    y[v0, T.int64(0), v1] = T.float16(0.0)
+                y[v0, T.int64(0), v1] = y[v0, T.int64(0), v1] + x[v0, T.int64(0), vk] * w[vk, v1]
+'''
+
+RMSNORM = '''
+    @T.prim_func(private=True)
+    def rmsnorm(x: T.Buffer((n, T.int64(64)), "float16"), w: T.Buffer((T.int64(64),), "float16"), y: T.Buffer((n, T.int64(64)), "float16")):
+        n = T.int64()
+        acc = T.sblock_alloc_buffer((n,), "float32")
+        for i0, k in T.grid(n, T.int64(64)):
+            with T.sblock("sum"):
+                v0, vk = T.axis.remap("SR", [i0, k])
+                T.reads(x[v0, vk])
+                T.writes(acc[v0])
+                with T.init():
+                    acc[v0] = T.float32(0.0)
+                acc[v0] = acc[v0] + T.Cast("float32", x[v0, vk] * x[v0, vk])
+        for i0, i1 in T.grid(n, T.int64(64)):
+            with T.sblock("norm"):
+                v0, v1 = T.axis.remap("SS", [i0, i1])
+                T.reads(acc[v0], x[v0, v1], w[v1])
+                T.writes(y[v0, v1])
+                y[v0, v1] = T.Cast("float16", T.rsqrt(acc[v0] / T.float32(64.0))) * x[v0, v1] * w[v1]
+'''
+
+ADD = '''
+    @T.prim_func(private=True)
+    def add(a: T.Buffer((n, T.int64(8)), "float32"), b: T.Buffer((n, T.int64(8)), "float32"), c: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        for f0 in T.thread_binding((n * T.int64(8) + T.int64(1023)) // T.int64(1024), thread="blockIdx.x"):
+            for f1 in T.thread_binding(T.int64(1024), thread="threadIdx.x"):
+                with T.sblock("add"):
+                    v0 = T.axis.spatial(n, (f0 * T.int64(1024) + f1) // T.int64(8))
+                    v1 = T.axis.spatial(T.int64(8), (f0 * T.int64(1024) + f1) % T.int64(8))
+                    T.where(f0 * T.int64(1024) + f1 < n * T.int64(8))
+                    T.reads(a[v0, v1], b[v0, v1])
+                    T.writes(c[v0, v1])
+                    c[v0, v1] = a[v0, v1] + b[v0, v1]
+'''
+
+CUMSUM = '''
+    @T.prim_func(private=True)
+    def cumsum(a: T.Buffer((n,), "int32"), out: T.Buffer((n,), "int32")):
+        n = T.int64()
+        for i in range(n):
+            with T.sblock("scan"):
+                vi = T.axis.spatial(n, i)
+                T.reads(a[T.int64(0):vi + T.int64(1)])
+                T.writes(out[vi])
+                out[vi] = T.int32(0)
+'''
+
+ROW_SUM = '''
+    @T.prim_func(private=True)
+    def row_sum(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((T.int64(8),), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("sum"):
+                vi, vj = T.axis.remap("RS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(out[vj])
+                with T.init():
+                    out[vj] = T.float32(0.0)
+                out[vj] = out[vj] + a[vi, vj]
+'''
+
+# out[j, i] = a[i, j]: the rows of `a` become the columns of `out`, so the real rows of `out`
+# are not a prefix of it.
+TRANSPOSE = '''
+    @T.prim_func(private=True)
+    def transpose(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((T.int64(8), n), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("t"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(out[vj, vi])
+                out[vj, vi] = a[vi, vj]
+'''
+
+# Reads the rows backwards: row i from row n - 1 - i.
+REVERSE = '''
+    @T.prim_func(private=True)
+    def reverse(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("r"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[n - T.int64(1) - vi, vj])
+                T.writes(out[vi, vj])
+                out[vi, vj] = a[n - T.int64(1) - vi, vj]
+'''
+
+# Each row divided by the number of rows: the value changes with the bucket.
+MEAN = '''
+    @T.prim_func(private=True)
+    def scale(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("s"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(out[vi, vj])
+                out[vi, vj] = a[vi, vj] / T.Cast("float32", n)
+'''
+
+GATHER = '''
+    @T.prim_func(private=True)
+    def gather(w: T.Buffer((T.int64(100), T.int64(8)), "float32"), ids: T.Buffer((n,), "int32"), out: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("g"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(w[ids[vi], vj], ids[vi])
+                T.writes(out[vi, vj])
+                out[vi, vj] = w[ids[vi], vj]
+'''
+
+# The rows it covers shrink with a bucket's extra rows: at n = 10 it writes rows 0..1, at 16
+# rows 0..7, real rows among them.
+SHORT_LOOP = '''
+    @T.prim_func(private=True)
+    def short(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        for i, j in T.grid(n - T.int64(8), T.int64(8)):
+            with T.sblock("s"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(out[vi, vj])
+                out[vi, vj] = a[vi, vj]
+'''
+
+EXTERN = '''
+    @T.prim_func(private=True)
+    def extern(a: T.Buffer((n, T.int64(8)), "float32"), out: T.Buffer((n, T.int64(8)), "float32")):
+        n = T.int64()
+        T.evaluate(T.call_extern("int32", "my_scan", a.data, out.data, n))
+'''
+
+KERNELS = [MATMUL, RMSNORM, ADD, CUMSUM, ROW_SUM, TRANSPOSE, REVERSE, MEAN, GATHER,
+           SHORT_LOOP, EXTERN]
+
+
+@pytest.fixture(scope="module")
+def prims() -> dict:
+    mod = api.loads(HEADER + "".join(KERNELS))
+    return {f.name: f for f in mod.functions if isinstance(f, ir.PrimFunc)}
+
+
+@pytest.mark.parametrize("name, dims", [
+    ("matmul", (("x", 0), ("y", 0))),
+    ("rmsnorm", (("x", 0), ("y", 0))),
+    ("add", (("a", 0), ("b", 0), ("c", 0))),
+])
+def test_row_wise_kernels(prims, name, dims):
+    verdict = row_wise(prims[name], "n")
+    assert verdict.row_wise, verdict.reason
+    assert verdict.rows == dims
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("cumsum", "reads a at row T.int64(0):vi + T.int64(1), not at a block iterator"),
+    ("row_sum", "block 'sum' reads a at row vi, a reduction across the rows"),
+    ("transpose", "n is not the leading dimension of out (T.int64(8), n)"),
+    ("reverse", "the region a[n - T.int64(1) - vi, vj] has an index computed from n"),
+    ("scale", "uses n, which a bucket changes"),
+    ("gather", "an index read from memory (ids[vi])"),
+    ("short", "a loop runs over n - T.int64(8)"),
+    ("extern", "it reaches memory through call_extern"),
+])
+def test_not_row_wise_kernels_say_why(prims, name, reason):
+    verdict = row_wise(prims[name], "n")
+    assert not verdict.row_wise
+    assert reason in verdict.reason, verdict.reason
+
+
+def test_a_variable_the_kernel_does_not_use_has_no_rows(prims):
+    # The weight-only read of `w`: matmul is row-wise in n, and has no row in another name.
+    verdict = row_wise(prims["matmul"], "m")
+    assert verdict.row_wise and verdict.rows == ()
+
+
+def _verdicts(sample: str, var: str) -> dict:
+    mod = api.load(REAL / f"mlc_{sample}.before.relax")
+    return kernel_verdicts(mod, var)
+
+
+def test_llama_1b_matmuls_and_norms_are_row_wise():
+    decode = _verdicts("llama_1b", "batch_size")
+    for name in ("matmul", "matmul2", "matmul4", "fused_matmul1_add", "fused_matmul3_add",
+                 "rms_norm", "fused_split_silu_multiply"):
+        assert decode[name].row_wise, (name, decode[name].reason)
+    prefill = _verdicts("llama_1b", "seq_len")
+    for name in ("matmul10", "matmul12", "fused_matmul11_add2", "rms_norm2"):
+        assert prefill[name].row_wise, (name, prefill[name].reason)
+    # The last token's row (prefill's logits) and the embedding gather are not.
+    assert "seq_len - T.int64(1)" in prefill["index"].reason
+    assert "index read from memory (input_ids[v0])" in prefill["take"].reason
+
+
+def test_olmoe_routing_is_not_row_wise():
+    verdicts = _verdicts("olmoe_1b_7b", "batch_size")
+    routing = ("gpu_2d_continuous_cumsum", "get_indices", "get_expert_instance_indptr",
+               "top8", "group_gemm", "scatter_output")
+    for name in routing:
+        assert not verdicts[name].row_wise, name
+    # Its attention-side and dense kernels still are.
+    for name in ("rms_norm", "matmul", "fused_softmax_cast1"):
+        assert verdicts[name].row_wise, (name, verdicts[name].reason)
+
+
+def test_explain_shows_each_kernel_verdict_located(tmp_path):
+    from cli_runner import cgraph
+
+    path = REAL / "mlc_llama_1b.before.relax"
+    r = cgraph("rewrite", path, "--explain", "-o", tmp_path / "o.relax")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stderr.splitlines()
+    text = path.read_text().splitlines()
+    matmul = next(ln for ln in lines if ": kernel matmul10: seq_len: " in ln)
+    line, col = (int(x) for x in matmul[len(str(path)) + 1:].split(":")[:2])
+    assert "def matmul10(" in text[line - 1] and matmul.endswith("row-wise")
+    index = next(ln for ln in lines if ": kernel index: seq_len: " in ln)
+    assert "not row-wise: block 'index': the region rms_norm32[T.int64(0), seq_len - " \
+        "T.int64(1), v0] has an index computed from seq_len" in index
+    assert any(": kernel rms_norm: batch_size: row-wise" in ln for ln in lines)
+    assert lines[-1].endswith("kernel launches")  # the summary stays last

@@ -1,0 +1,111 @@
+"""verify on bucketed rewrites (exec/rows.py): rows kept apart, so a right bucketed rewrite is
+equal on the real rows at every size, padded or not; and wrong ones, each beside its control,
+are caught: a kernel that mixes rows padded, a graph keyed by the bucket whose shapes are the
+real size, a view of the real rows that is not a prefix, a last bucket past its storage.
+
+tests/buckets/rows.relax (its header says which kernel is what)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cudagraph_cli import api
+from cudagraph_cli.passes import buckets
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.passes.row_wise import RowVerdict
+from cudagraph_cli.text.printer import print_module
+
+ROWS = Path(__file__).resolve().parent / "buckets" / "rows.relax"
+
+
+@pytest.fixture(scope="module")
+def original():
+    return api.load(ROWS)
+
+
+def bucketed_text(original, spec: str = "n:2,4,8") -> str:
+    out, _ = api.rewrite(original, RewriteOptions(capture_buckets=(spec,)))
+    return print_module(out)
+
+
+def verdict(original, text: str, **kw):
+    return api.verify(original, api.loads(text), **kw)
+
+
+def edited(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+@pytest.mark.parametrize("sizes", [None, (3, 5, 1, 7), (6, 2, 9, 4)])
+def test_a_bucketed_rewrite_is_equal_on_the_real_rows(original, sizes):
+    result = verdict(original, bucketed_text(original),
+                     shapes=None if sizes is None else {"n": sizes})
+    assert result.equal, result.difference
+
+
+def test_default_verify_replays_one_graph_at_two_sizes(original):
+    result = verdict(original, bucketed_text(original, "n:auto"))
+    assert result.equal, result.difference
+    # the first bucket that serves two sizes is 4 (3 and 4): a capture at 3, a replay at 4
+    assert result.replays > 0
+
+
+def test_a_kernel_that_mixes_rows_padded_is_caught(original, monkeypatch):
+    def every_kernel_row_wise(module, var, functions=None):
+        return {k: RowVerdict(k, var, None) for k in ("scale", "add", "cumsum", "last_row")}
+
+    monkeypatch.setattr(buckets, "kernel_verdicts", every_kernel_row_wise)
+    wrong = bucketed_text(original)
+    monkeypatch.undo()
+    # the whole region in one bucketed graph, last_row and cumsum included
+    assert wrong.split("def main(")[1].count("vm.builtin.cuda_graph.run_or_capture") == 1
+    result = verdict(original, wrong)
+    assert not result.equal
+    assert verdict(original, bucketed_text(original)).equal  # the control
+
+
+def test_a_graph_keyed_by_the_bucket_at_the_real_size_is_caught(original):
+    text = bucketed_text(original)
+    launch = "(cls.main_cuda_graph_capture, (a_b, w, b_b, s3, s, R.shape([n_bucket])), "
+    # the capture function runs at the real rows; the key is still the bucket
+    wrong = edited(text, launch, "(cls.main_cuda_graph_capture, (a, w, b, s3, s, "
+                                 "R.shape([n])), ")
+    result = verdict(original, wrong)
+    assert not result.equal and result.difference.function == "main"
+    # control: the real size as the key too (one graph per value): right
+    right = edited(wrong, "R.shape([n])), R.prim_value(0), R.shape([n_bucket]))",
+                   "R.shape([n])), R.prim_value(0), R.shape([n]))")
+    assert verdict(original, right).equal
+
+
+def test_a_view_that_is_not_a_prefix_is_caught(original):
+    text = bucketed_text(original)
+    view = ("c_view: R.Tensor((n, 8), dtype=\"float32\") = R.memory.alloc_tensor(s3, "
+            "R.prim_value(0), ")
+    wrong = edited(text, view, view.replace("R.prim_value(0)", "R.prim_value(32)"))
+    assert not verdict(original, wrong).equal
+    assert verdict(original, text).equal
+
+
+def test_a_last_bucket_past_its_storage_is_caught(original):
+    text = bucketed_text(original, "n:auto")  # up to 16 rows, no guard
+    storage = 's: R.Any = R.memory.alloc_storage(R.shape([512]), '
+    wrong = edited(text, storage, storage.replace("512", "256"))  # 8 rows of float32 x 8
+    result = verdict(original, wrong)
+    assert not result.equal and result.difference.kind == "shape"
+    assert verdict(original, text).equal
+
+
+def test_the_bounds_run_takes_the_last_buckets_lowest_value(original, tmp_path):
+    """n:auto with n's upper bound 16: buckets 1, 2, 4, 8, 16; the last serves 9..16, so the
+    run at the bounds captures its graph at 9 and replays it at 16 (the most pad rows)."""
+    from cli_runner import cgraph
+
+    path = tmp_path / "rows.auto.relax"
+    path.write_text(bucketed_text(original, "n:auto"))
+    r = cgraph("verify", ROWS, path)
+    assert r.exit_code == 0, r.stdout
+    assert "at the upper bounds: n = 2, 9, 16, 1," in r.stdout
