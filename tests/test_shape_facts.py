@@ -386,9 +386,16 @@ def test_prover_cases():
     assert le("T.floordiv(n + 3, 4) * 16", "80").status == "proved"
     assert le("T.max(n, m) * 4", "80").status == "proved"
     assert le("T.min(n, 10) * 8", "80").status == "proved"
-    # n * T.max(n - m, 1) is not monotone in m: unproven, never proved.
-    got = le("n * m * T.max(n - m, 1)", "8000")
-    assert got.status == "unproven" and "not monotone in m" in got.why
+    # n * m * T.max(n - m, 1) is not monotone in m: decided at every one of the 20 * 5
+    # values (its largest, 20 * 5 * 15 = 1,500 at n = 20, m = 5; n = 19 gives at most
+    # 19 * 5 * 14 = 1,330), and failed at the one value that breaks 1,499.
+    assert le("n * m * T.max(n - m, 1)", "1500").status == "proved"
+    got = le("n * m * T.max(n - m, 1)", "1499")
+    assert got.status == "failed" and got.at == {"n": 20, "m": 5} and got.lhs == 1500
+    # b * v * T.max(b - v, 1) moves both ways in v, over 32 * 1,001 values, more than are
+    # tried one by one: unproven, never proved.
+    got = le("b * v * T.max(b - v, 1)", "8000")
+    assert got.status == "unproven" and "not monotone in v" in got.why
     # A non-negative variable (0 in its range) is tried at 0 where that is worst: 100 - v
     # <= 99 fails at v = 0.
     got = le("100 - v", "99")

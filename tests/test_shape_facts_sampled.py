@@ -3,7 +3,8 @@ at concrete values within its bounds with the executor's own eval_prim. One coun
 a bug in the prover, whatever any suite says.
 
 Where: every real-size MLC sample (the dump before TVM's rewrite, TVM's rewrite, cgraph's
-rewrite), and the shape mutants and key mutants of the small bounded sample (bench/mutants).
+rewrite), the 1B's rewrite with `auto` buckets for seq_len and batch_size (a bucket variable's
+facts are claimed over its definition: proof/ranges.Derived), and the shape mutants and key mutants of the small bounded sample (bench/mutants).
 What is sampled, for each variable a fact names: its least and largest values (the bounds'
 ends), the values next to them, and a few drawn at random in between (seeded).
 """
@@ -19,6 +20,7 @@ from bench import mutants
 from bench.mutants import shape, suite
 from conftest import ROOT
 from cudagraph_cli import api, ir
+from cudagraph_cli.passes.options import RewriteOptions
 from cudagraph_cli.exec.prim import eval_prim
 from cudagraph_cli.proof.facts import shape_facts
 
@@ -100,6 +102,28 @@ def test_every_proved_fact_holds_at_sampled_values(model):
         assert check(module, f"{model} ({where})") > 0
         kinds |= {f.kind for f in shape_facts(module).facts if f.status == "proved"}
     assert {"fits", "view", "key"} <= kinds
+
+
+def claim_exprs(facts) -> list:
+    out: list = []
+    for f in facts:
+        what, a, b, _ = f.claim
+        out += [a, b] if what == "le" else [*a, *b]
+    return out
+
+
+def test_every_proved_fact_of_a_bucketed_rewrite_holds_at_sampled_values():
+    before = api.load(REAL / "mlc_llama_1b.before.relax")
+    options = RewriteOptions(capture_buckets=("seq_len:auto", "batch_size:auto"))
+    bucketed = api.rewrite(before, options)[0]
+    facts = shape_facts(bucketed).facts
+    assert facts and all(f.status == "proved" for f in facts), \
+        [f.message for f in facts if f.status != "proved"][:3]
+    # the facts over a bucket are among those sampled, claimed over the real variable
+    claimed = set(names(claim_exprs(facts)))
+    assert {"seq_len", "batch_size"} <= claimed
+    assert not [n for n in claimed if n.endswith("_bucket")]
+    assert check(bucketed, "mlc_llama_1b (buckets)") == len(facts)
 
 
 def test_every_proved_fact_of_the_mutants_holds_at_sampled_values():

@@ -6,8 +6,14 @@ non-increasing or constant in it), so `lhs - rhs` is largest at one corner of th
 ranges: each variable at its largest value where the difference grows with it, at its least
 where it shrinks. The inequality holds for every value when it holds at that corner, checked
 with the executor's own `eval_prim`. No solver: what cannot be classified (a variable the
-difference both grows and shrinks with, `floormod`, a `Select`) or has no largest value is
-unproven, never proved.
+difference both grows and shrinks with, `floormod`, a `Select`) is decided by trying every
+value where the variables' ranges hold at most SEARCH combinations (trying them all is a
+proof); else, or where a variable has no largest value, it is unproven, never proved.
+
+A variable a function derives from another (a bucket: proof/ranges.Derived) is first taken as
+free over its own range, which proves what holds over a wider set of values; what that does not
+prove is decided again with the definition in its place, so a failure is never one of values
+the relation rules out.
 
 The classification reads a polynomial (sums and products of variables and integers: the
 usual byte counts and offsets) exactly, by the signs of its coefficients -- so `8 * n` bytes
@@ -16,6 +22,7 @@ in a storage of `n * 8` is constant in `n` -- and anything else structurally.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .. import ir
@@ -23,6 +30,11 @@ from ..exec.backend import ExecError
 from ..exec.prim import eval_prim
 
 UP, DOWN, FLAT = 1, -1, 0  # non-decreasing, non-increasing, constant; None: unknown
+
+# The most combinations of values tried one by one, where trying every value is the proof
+# (prove_le's last resort, proof/keys.py's search, a derived variable's range). Real models
+# bound their variables by a few thousand: Llama-3.2-1B's total_seq_len by 8,192.
+SEARCH = 8192
 
 
 @dataclass
@@ -38,8 +50,52 @@ class Bound:
     moving: tuple = ()  # the variables the difference depends on
 
 
-def prove_le(lhs, rhs, range_of) -> Bound:
-    """Does `lhs <= rhs` hold for every value? `range_of(name)` is a proof/ranges Range."""
+def prove_le(lhs, rhs, range_of, derived=None) -> Bound:
+    """Does `lhs <= rhs` hold for every value? `range_of(name)` is a proof/ranges Range;
+    `derived` (proof/ranges.Derived, or None) the variables defined from others."""
+    got = corner_bound(lhs, rhs, range_of)
+    if got.status == "proved":
+        return got
+    if derived and (derived.names_in(lhs) or derived.names_in(rhs)):
+        got = corner_bound(derived.substituted(lhs), derived.substituted(rhs), range_of)
+    if got.status == "unproven":
+        return every_value(lhs, rhs, range_of, derived) or got
+    return got
+
+
+def every_value(lhs, rhs, range_of, derived) -> Bound | None:
+    """`lhs <= rhs` tried at every value of its free variables (a derived variable's from its
+    source's) where they are at most SEARCH combinations: proved, or failed at the first
+    breaking values in order; None where they are more, unbounded, or a value cannot be
+    computed."""
+    names = []
+    for v in ir.prim_vars(ir.PrimBinOp("-", lhs, rhs), []):
+        name = derived.exprs[v.name][0] if derived and v.name in derived.exprs else v.name
+        if name not in names:
+            names.append(name)
+    ranges = [range_of(n) for n in names]
+    count = 1
+    for r in ranges:
+        if r.most is None:
+            return None
+        count *= max(0, r.most - r.least + 1)
+    if count > SEARCH:
+        return None
+    for combo in itertools.product(*(range(r.least, r.most + 1) for r in ranges)):
+        at = dict(zip(names, combo))
+        read = derived.lookup(at) if derived else (lambda v: at[v.name])
+        try:
+            a, b = eval_prim(lhs, read), eval_prim(rhs, read)
+        except ExecError:
+            return None
+        if a > b:
+            return Bound("failed", at=at, lhs=a, rhs=b, moving=tuple(names))
+    return Bound("proved", moving=tuple(names))
+
+
+def corner_bound(lhs, rhs, range_of) -> Bound:
+    """prove_le at the worst corner of the box of ranges, where the difference moves one way
+    in each variable (or is linear in those that move both ways)."""
     diff = ir.PrimBinOp("-", lhs, rhs)
     names = []
     for v in ir.prim_vars(diff, []):

@@ -453,9 +453,12 @@ class _Walk:
             self.add("key", b.loc, "unproven", f"the key of the graph launch of "
                      f"'{b.var.name}': {why}")
             return
-        got = prove_key(key, deps, ranges.of)
+        got = prove_key(tuple(key), deps, ranges.of, ranges.derived)
         if got.status == "proved":
-            self.add("key", b.loc, "proved", "", claim=("key", key, deps, ranges))
+            derived = ranges.derived  # the claim over the free variables alone
+            claim = ("key", tuple(map(derived.substituted, key)),
+                     [derived.substituted(d) for d in deps], ranges)
+            self.add("key", b.loc, "proved", "", claim=claim)
         elif got.status == "unproven":
             self.add("key", b.loc, "unproven", f"{key_text(key)} of the graph launch of "
                      f"'{b.var.name}' determines {', '.join(show(d) for d in deps)}: {got.why}")
@@ -475,9 +478,12 @@ class _Walk:
 
     def prove(self, kind, loc, lhs, rhs, ranges, say, expression) -> bool:
         """Adds the fact; False when it fails."""
-        got = prove_le(lhs, rhs, ranges.of)
+        got = prove_le(lhs, rhs, ranges.of, ranges.derived)
         if got.status == "proved":
-            self.add(kind, loc, "proved", "", claim=("le", lhs, rhs, ranges))
+            # the claim over the free variables alone: a bucket is its definition
+            claim = ("le", ranges.derived.substituted(lhs), ranges.derived.substituted(rhs),
+                     ranges)
+            self.add(kind, loc, "proved", "", claim=claim)
         elif got.status == "unproven":
             self.add(kind, loc, "unproven", f"{expression}: {show(lhs)} <= {show(rhs)} "
                      f"({got.why})")

@@ -15,6 +15,16 @@ small (at most SEARCH combinations; only the variables not recovered where no co
 mixes the two): proved when no two values collide, failed with the smallest two that do.
 Where the ranges are larger, a search with the recovered variables at their least values may
 still find two such values (failed); else the fact is unproven.
+
+A variable derived from another (a bucket, proof/ranges.Derived) is first taken as free: a
+key of the bucket for shapes of the bucket is proved so (it recovers the bucket), over more
+values than the relation allows, which is sound. What that does not prove is decided again
+with each definition in its variable's place, so that the two values a failure names are two
+real values of one bucket (a graph keyed by the bucket whose shapes use the real size: captured
+at the first, replayed at the second), never values the relation rules out. A key of the real
+value for shapes of its bucket is proved: the key recovers the real value, and the bucket is a
+function of it. It is right at every value, one graph per value where one per bucket would do:
+the cost, which diff's graph counts show, not a wrong replay.
 """
 
 from __future__ import annotations
@@ -25,12 +35,8 @@ from dataclasses import dataclass
 from .. import ir
 from ..exec.backend import ExecError
 from ..exec.prim import eval_prim
-from .bound import polynomial
+from .bound import SEARCH, polynomial
 from .sizes import show
-
-# The most combinations of values searched (real models bound their variables by a few
-# thousand: Llama-3.2-1B's total_seq_len by 8,192).
-SEARCH = 8192
 
 
 @dataclass
@@ -50,9 +56,19 @@ def names_of(exprs) -> list:
     return out
 
 
-def prove_key(key: tuple, deps: list, range_of) -> KeyBound:
+def prove_key(key: tuple, deps: list, range_of, derived=None) -> KeyBound:
     """Do two values with one `key` (a tuple of PrimExprs) have one `deps` (PrimExprs)?
-    `range_of(name)`: a proof/ranges Range."""
+    `range_of(name)`: a proof/ranges Range; `derived` (proof/ranges.Derived, or None) the
+    variables defined from others."""
+    got = key_bound(key, deps, range_of)
+    if got.status != "proved" and derived and any(derived.names_in(e) for e in key + tuple(deps)):
+        got = key_bound(tuple(map(derived.substituted, key)),
+                        [derived.substituted(d) for d in deps], range_of)
+    return got
+
+
+def key_bound(key: tuple, deps: list, range_of) -> KeyBound:
+    """prove_key with every variable free."""
     deps = [d for d in deps if ir.prim_vars(d, [])]
     needed = names_of(deps)
     if not needed:

@@ -18,7 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import ir
+from ..exec.backend import ExecError
+from ..exec.prim import eval_prim
+from ..passes.buckets import derived_sym_vars
 from ..passes.guards import guard_terms, largest_values
+from ..ir.sinfo import subst_prim
+from .bound import SEARCH, UP, direction
 
 
 @dataclass(frozen=True)
@@ -73,9 +78,49 @@ def named_list(value) -> tuple:
     return ()
 
 
+class Derived:
+    """The variables a function defines from another by `R.match_cast` of an expression of it
+    (a bucketed rewrite's `seq_len_bucket` from `seq_len`, passes/buckets.derived_sym_vars): a
+    derived variable is no free variable but a function of its source, so a fact over it is
+    decided with its definition put in its place (`v * row <= bucket(v) * row` holds by the
+    relation, not by two independent ranges)."""
+
+    def __init__(self, f: ir.Function):
+        self.exprs = derived_sym_vars(f)  # name -> (source variable name, expression)
+        self.values: dict = {}  # (name, source value) -> value: shared by every path
+
+    def __bool__(self) -> bool:
+        return bool(self.exprs)
+
+    def value(self, name: str, source: int) -> int:
+        got = self.values.get((name, source))
+        if got is None:
+            got = eval_prim(self.exprs[name][1], lambda _: source)
+            self.values[(name, source)] = got
+        return got
+
+    def names_in(self, e) -> set:
+        return {v.name for v in ir.prim_vars(e, []) if v.name in self.exprs}
+
+    def substituted(self, e):
+        """`e` with each derived variable replaced by its definition."""
+        found = {v: self.exprs[v.name][1] for v in ir.prim_vars(e, []) if v.name in self.exprs}
+        return subst_prim(e, found) if found else e
+
+    def lookup(self, values: dict):
+        """eval_prim's variable reader for `values` of the free variables: a derived variable's
+        value from its source's."""
+        def read(v):
+            if v.name in values:
+                return values[v.name]
+            return self.value(v.name, values[self.exprs[v.name][0]])
+        return read
+
+
 class FunctionRanges:
     """The ranges of a function's variables, by name (any name: a variable the function does
-    not bound is 1..unbounded, or 0..unbounded when non-negative)."""
+    not bound is 1..unbounded, or 0..unbounded when non-negative; a derived variable takes the
+    values of its definition over its source's range)."""
 
     def __init__(self, f: ir.Function, guard: dict | None = None):
         self.upper = f.upper_bounds()
@@ -83,6 +128,7 @@ class FunctionRanges:
         self.non_negative = set(named_list(f.attr("tir_non_negative_var")))
         self.guard = dict(guard or {})  # VAR -> MAX from the guards of the path
         self.floor: dict = {}  # VAR -> least value from the else-branches of the path
+        self.derived = Derived(f)
 
     def least(self, name: str) -> int:
         if name in self.lower:
@@ -92,6 +138,8 @@ class FunctionRanges:
         return max(least, self.floor.get(name, least))
 
     def of(self, name: str) -> Range:
+        if name in self.derived.exprs:
+            return self.derived_range(name)
         r = Range(self.least(name), self.upper.get(name),
                   "tir_var_upper_bound" if name in self.upper else None)
         return r.narrowed(self.guard[name]) if name in self.guard else r
@@ -102,11 +150,29 @@ class FunctionRanges:
         out = FunctionRanges.__new__(FunctionRanges)
         out.upper, out.lower, out.non_negative = self.upper, self.lower, self.non_negative
         out.guard, out.floor = dict(self.guard), dict(self.floor)
+        out.derived = self.derived
         for name, most in bounds.items():
             out.guard[name] = min(most, out.guard.get(name, most))
         for name, least in (floors or {}).items():
             out.floor[name] = max(least, out.floor.get(name, least))
         return out
+
+    def derived_range(self, name: str) -> Range:
+        """The values of a derived variable's definition over its source's range: every one
+        computed where they are few, else the definition's ends where it grows with the
+        source (proof/bound.direction), else 0..unbounded (nothing known)."""
+        source, expr = self.derived.exprs[name]
+        r = self.of(source)
+        try:
+            if r.most is not None and r.most - r.least < SEARCH:
+                got = [self.derived.value(name, v) for v in range(r.least, r.most + 1)]
+                return Range(min(got, default=1), max(got, default=0), "definition")
+            if direction(expr, source) == UP:
+                top = None if r.most is None else self.derived.value(name, r.most)
+                return Range(self.derived.value(name, r.least), top, "definition")
+        except ExecError:
+            pass
+        return Range(0, None)
 
     def both(self, other: "FunctionRanges") -> "FunctionRanges":
         """The ranges where the paths of both hold (two tensors alive together)."""
