@@ -99,13 +99,36 @@ def test_a_last_bucket_past_its_storage_is_caught(original):
     assert verdict(original, text).equal
 
 
-def test_the_bounds_run_takes_the_last_buckets_lowest_value(original, tmp_path):
-    """n:auto with n's upper bound 16: buckets 1, 2, 4, 8, 16; the last serves 9..16, so the
-    run at the bounds captures its graph at 9 and replays it at 16 (the most pad rows)."""
+def test_the_bounds_run_takes_every_buckets_two_ends(original, tmp_path):
+    """n:auto with n's upper bound 16: buckets 1, 2, 4, 8, 16, which serve 1, 2, 3..4, 5..8 and
+    9..16; the run at the bounds captures each graph at its lowest size and replays it at its
+    highest (3 then 4, 5 then 8, 9 then 16: the most pad rows), between 2 and 1 as before."""
     from cli_runner import cgraph
 
     path = tmp_path / "rows.auto.relax"
     path.write_text(bucketed_text(original, "n:auto"))
     r = cgraph("verify", ROWS, path)
     assert r.exit_code == 0, r.stdout
-    assert "at the upper bounds: n = 2, 9, 16, 1," in r.stdout
+    assert "at the upper bounds: n = 2, 3, 4, 5, 8, 9, 16, 1," in r.stdout
+
+
+def test_a_function_runs_as_many_bounds_calls_as_its_own_values_need():
+    # prefill's seq_len takes 8 values in the bounds run; decode takes none of them: 3 calls
+    from cudagraph_cli.exec.verify import BOUND_CALLS, own_calls
+
+    module = api.loads("""
+@I.ir_module
+class Module:
+    @R.function
+    def prefill(x: R.Tensor(("seq_len", 8), dtype="float32")) -> R.Tensor(("seq_len", 8), dtype="float32"):
+        seq_len = T.int64()
+        return x
+
+    @R.function
+    def decode(x: R.Tensor(("batch_size", 8), dtype="float32")) -> R.Tensor(("batch_size", 8), dtype="float32"):
+        batch_size = T.int64()
+        return x
+""")
+    shapes = {"seq_len": [2, 3, 4, 5, 8, 9, 16, 1], "batch_size": [2, 4, 1]}
+    assert own_calls(module, ["prefill", "decode"], shapes) == {"prefill": 8,
+                                                                "decode": BOUND_CALLS}

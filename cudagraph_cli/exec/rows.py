@@ -22,6 +22,7 @@ import math
 from .. import ir
 from ..passes.buckets import derived_sym_vars
 from ..passes.row_wise import row_wise
+from ..proof.ranges import Derived, FunctionRanges
 from .backend import Tensor
 
 
@@ -123,57 +124,66 @@ def _rows(backend, t: Tensor, dim: int, lo: int, hi: int) -> Tensor:
                                t.dtype)
 
 
+def served_sizes(f: ir.Function, var: str, bucket: str, derived) -> dict:
+    """{bucket value: the sizes it serves, ascending} over `var`'s range in `f` (proof/ranges.py:
+    1 .. its tir_var_upper_bound), {} where the range has no largest value."""
+    r = FunctionRanges(f).of(var)
+    if r.most is None:
+        return {}
+    served: dict = {}
+    for v in range(max(r.least, 1), r.most + 1):
+        served.setdefault(derived.value(bucket, v), []).append(v)
+    return served
+
+
 def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
     """`picked` (variable -> values verify runs) with, for each variable a bucket of
     `functions` is computed from (passes/buckets.py), both ends of its first bucket that serves
     two sizes or more, appended: one graph captured at the lower end and replayed at the upper
     (a graph keyed by the bucket whose shapes are not bucketed computes the wrong rows there).
-    The variable's values run over 1 .. its tir_var_upper_bound. Two bucketed variables of one
+    The variable's values run over its range (proof/ranges.py). Two bucketed variables of one
     function get buckets whose sizes differ (RowSplit tells a bucketed launch by its rows
     alone: a kernel over the other variable's rows, at the same size, would be split too)."""
-    from ..passes.buckets import derived_sym_vars
-    from .prim import eval_prim
-
     out = {k: list(v) for k, v in picked.items()}
     for f in module.relax_functions():
         if f.name not in functions:
             continue
-        upper = f.upper_bounds()
+        derived = Derived(f)
         taken: set = set()  # the pads of two variables of one call never share a size
-        for var, expr in derived_sym_vars(f).values():
-            top = upper.get(var)
-            if top is None:
-                continue
-            served: dict = {}
-            for v in range(1, top + 1):
-                served.setdefault(eval_prim(expr, lambda _, v=v: v), []).append(v)
+        for bucket, (var, _) in derived.exprs.items():
+            served = served_sizes(f, var, bucket, derived)
             pair = next(((s[0], s[-1]) for b, s in served.items()
                          if len(s) > 1 and not {s[0], s[-1], b} & taken), None)
             if pair is not None:
                 taken.update(pair)
-                taken.add(eval_prim(expr, lambda _: pair[1]))
+                taken.add(derived.value(bucket, pair[1]))
                 values = out.setdefault(var, [])
                 values += [v for v in pair if v not in values]
     return out
 
 
-def last_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
+def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
     """The bounds run's `values` (variable -> values, bound_values') with, for each variable a
-    bucket of `functions` is computed from, the lowest value its last bucket serves put just
-    before the variable's upper bound: the largest padding, one graph captured there and
-    replayed at the bound."""
-    from .prim import eval_prim
-
+    bucket of `functions` is computed from, both ends of every bucket that serves two sizes or
+    more put just before the variable's upper bound, in order: each bucket's graph captured at
+    its lowest size and replayed at its highest, the last one's at the bound (the largest
+    padding). A function with two bucketed variables gets its last bucket's lowest size alone
+    (bucket_ends says why their sizes are kept apart)."""
     out = {k: list(v) for k, v in values.items()}
     for f in module.relax_functions():
         if f.name not in functions:
             continue
-        for var, expr in derived_sym_vars(f).values():
-            top = f.upper_bounds().get(var)
-            if var not in out or top is None or top not in out[var]:
+        derived = Derived(f)
+        for bucket, (var, _) in derived.exprs.items():
+            served = served_sizes(f, var, bucket, derived)
+            if var not in out or not served or max(served[max(served)]) not in out[var]:
                 continue
-            last = eval_prim(expr, lambda _: top)
-            low = next(v for v in range(1, top + 1) if eval_prim(expr, lambda _, v=v: v) == last)
-            if low < top and low not in out[var]:
-                out[var].insert(out[var].index(top), low)
+            top = max(served[max(served)])
+            ends = [(s[0], s[-1]) for _, s in sorted(served.items()) if len(s) > 1]
+            picks = [v for pair in ends for v in pair]
+            if len(derived.exprs) > 1:
+                picks = [ends[-1][0]] if ends else []
+            for v in picks:
+                if v not in out[var]:
+                    out[var].insert(out[var].index(top), v)
     return out

@@ -68,7 +68,7 @@ from .functions import check_correspondence, runnable_functions
 from .guard_check import check_guards, guard_values
 from .handlers.cuda_graph import GraphRuntime
 from .handlers.memory import read_storages_as
-from .rows import bucket_ends, keep_rows_apart, last_bucket_ends
+from .rows import bucket_ends, every_bucket_ends, keep_rows_apart
 from .interpreter import Executor
 from .ownership import OwnershipCheck
 from ..proof.facts import ModuleShapes, prove_modules
@@ -298,7 +298,7 @@ def verify(original: ir.Module, rewritten: ir.Module, calls: int = 4, seed: int 
     _finish(report, ex_a, ex_b)
     if report.difference is None and backend_factory is CpuBackend:
         values = bound_values(original, names, given, guards)
-        values = last_bucket_ends(rewritten, names, values)  # --capture-buckets (rows.py)
+        values = every_bucket_ends(rewritten, names, values)  # --capture-buckets (rows.py)
         if values:
             # What the first run holds (its graphs' storages, its kept outputs) is freed
             # before the second starts.
@@ -359,7 +359,8 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         report.bounds = BoundsRun("terms" if backend is TermsBackend else "bytes", calls,
                                   sub.symbolic, why_bytes)
         driver = CallDriver([ex_a, ex_b], seed, shapes, named=True)
-        found = _run(sub, driver, original, rewritten, guards, progress)
+        found = _run(sub, driver, original, rewritten, guards, progress,
+                     own_calls(original, report.functions, shapes))
         failure = found.failure
         if failure is None or backend is not TermsBackend or \
                 not any(ex.backend.needed_bytes for ex in (ex_a, ex_b)):
@@ -376,10 +377,23 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
     return found
 
 
+def own_calls(module: ir.Module, names: list, shapes: dict) -> dict:
+    """{function: its calls in the bounds run}: BOUND_CALLS, or as many as the longest list of
+    values of a variable its parameters take, so that it meets each once -- not the longest
+    of all (every bucket's two ends of prefill's seq_len are no calls of decode's)."""
+    out = {}
+    for name in names:
+        f = module.function(name)
+        own = {v.name for p in f.params for v in ir.sinfo_prim_vars(p.sinfo)}
+        out[name] = max([BOUND_CALLS] + [len(shapes[k]) for k in own if k in shapes])
+    return out
+
+
 def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritten: ir.Module,
-         guards: list, progress) -> RunFindings:
+         guards: list, progress, calls_of: dict | None = None) -> RunFindings:
     """Runs the calls, until the first that shows a difference of values or guards or a
-    module that fails (RunFindings); counts into `report`."""
+    module that fails (RunFindings); counts into `report`. `calls_of`: a function's calls
+    where it makes fewer than `report.calls`."""
     ex_a, ex_b = driver.executors
     graphs_a, graphs_b = ex_a.state(GraphRuntime), ex_b.state(GraphRuntime)
     owners = (("original", OwnershipCheck(original, graphs_a)),
@@ -391,6 +405,8 @@ def _run(report: VerifyReport, driver: CallDriver, original: ir.Module, rewritte
                                lambda: graphs_b.captures)
     for call, f in schedule:
         name = f.name
+        if calls_of is not None and call >= calls_of.get(name, report.calls):
+            continue
         after = f"{name}, call {call + 1}"
         for _, check in owners:
             check.calling(name, call)
