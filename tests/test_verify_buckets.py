@@ -132,3 +132,34 @@ class Module:
     shapes = {"seq_len": [2, 3, 4, 5, 8, 9, 16, 1], "batch_size": [2, 4, 1]}
     assert own_calls(module, ["prefill", "decode"], shapes) == {"prefill": 8,
                                                                 "decode": BOUND_CALLS}
+
+
+TWO_BUCKETS = """
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor(("n", "m"), dtype="float32")) -> R.Tensor(("n", "m"), dtype="float32"):
+        n = T.int64()
+        m = T.int64()
+        nb = T.int64()
+        mb = T.int64()
+        R.func_attr({"tir_var_upper_bound": {"n": 16, "m": 16}})
+        nb_shape: R.Shape([nb]) = R.match_cast(R.shape([(n + 3) // 4 * 4]), R.Shape([nb]))
+        MB
+        return x
+"""
+
+
+@pytest.mark.parametrize("both,n_values", [
+    # n's buckets of 4 serve 1..4, 5..8, 9..12, 13..16: every one's two ends before 16
+    (False, [2, 1, 4, 5, 8, 9, 12, 13, 16]),
+    # bucketed beside m in one function: the last bucket's lowest size alone
+    (True, [2, 13, 16]),
+])
+def test_the_bounds_run_values_of_a_bucketed_variable(both, n_values):
+    from cudagraph_cli.exec.rows import every_bucket_ends
+
+    mb = 'mb_shape: R.Shape([mb]) = R.match_cast(R.shape([(m + 3) // 4 * 4]), R.Shape([mb]))'
+    module = api.loads(TWO_BUCKETS.replace("MB", mb if both else ""))
+    got = every_bucket_ends(module, ["main"], {"n": [2, 16]})
+    assert got["n"] == n_values

@@ -167,12 +167,15 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
     bucket of `functions` is computed from, both ends of every bucket that serves two sizes or
     more put just before the variable's upper bound, in order: each bucket's graph captured at
     its lowest size and replayed at its highest, the last one's at the bound (the largest
-    padding). A function with two bucketed variables gets its last bucket's lowest size alone
-    (bucket_ends says why their sizes are kept apart)."""
+    padding). A variable that some function buckets beside another (Phi-2's batch_prefill:
+    seq_len and batch_size) gets its last bucket's lowest size alone: the two lists of values
+    would meet at one size in some call, where RowSplit, which tells a bucketed launch by its
+    rows alone, splits a launch over the other variable's rows too (bucket_ends keeps the pair
+    of the first run apart)."""
     out = {k: list(v) for k, v in values.items()}
-    for f in module.relax_functions():
-        if f.name not in functions:
-            continue
+    fs = [f for f in module.relax_functions() if f.name in functions]
+    paired = {var for f in fs if len(d := derived_sym_vars(f)) > 1 for var, _ in d.values()}
+    for f in fs:
         derived = Derived(f)
         for bucket, (var, _) in derived.exprs.items():
             served = served_sizes(f, var, bucket, derived)
@@ -181,7 +184,7 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
             top = max(served[max(served)])
             ends = [(s[0], s[-1]) for _, s in sorted(served.items()) if len(s) > 1]
             picks = [v for pair in ends for v in pair]
-            if len(derived.exprs) > 1:
+            if var in paired:
                 picks = [ends[-1][0]] if ends else []
             for v in picks:
                 if v not in out[var]:
