@@ -1005,12 +1005,16 @@ warning naming the --capture-symbolic VAR:MAX that bounds them and the count it 
 @click.option("--fail-over-graphs", type=click.IntRange(min=1), default=None, metavar="N",
               help="Exit 1 when a function's CUDA graphs are unbounded or more than N (a CI "
                    "gate; such functions are warned about whatever --warn-over-graphs).")
+@click.option("--explain", is_flag=True,
+              help="Also print, on stderr, rewrite --explain's lines: why each kernel launch "
+                   "left outside a graph is there, and which kernels keep a variable's rows "
+                   "apart (one-file form).")
 @_rewrite_options(" (one-file form: the rewrite of IN)", helps={"functions": (
     "Only these Relax functions, in every view (their numbers, reasons, bindings; unified: a "
     "patch of IN that changes only them and adds the functions their graphs launch); the "
     "rewrite stays the whole module's. Repeatable, or NAME,NAME,...; --functions too.")})
 def diff_command(input_path, output_path, fmt, output, fold, summary_only, fail_under,
-                 fail_under_captured, warn_over_graphs, fail_over_graphs, options,
+                 fail_under_captured, warn_over_graphs, fail_over_graphs, explain, options,
                  options_given):
     from .fileio import check_output, write_text
 
@@ -1025,6 +1029,9 @@ def diff_command(input_path, output_path, fmt, output, fold, summary_only, fail_
         api.check_functions(mod, functions, source.name)
     out = out_source = out_text = None
     if output_path is not None:
+        if explain:
+            raise click.UsageError("--explain prints the rewrite's own reasons: it applies to "
+                                   "the one-file form (which rewrites IN)")
         rewrite_flags = [f for f in options_given if f != "--function"]
         if rewrite_flags:
             raise click.UsageError(f"{', '.join(rewrite_flags)}: the rewrite's options apply "
@@ -1038,6 +1045,10 @@ def diff_command(input_path, output_path, fmt, output, fold, summary_only, fail_
             sources=(source, out_source))
     for loc, message in result.warnings:
         click.echo(_warning(source, loc, message), err=True)
+    if explain:
+        from .report.explain_view import explanation
+
+        click.echo(explanation(result.report, source.name), err=True)
     rendered = _diff_view(fmt, result, fold, summary_only, output, functions,
                           (source.name, in_text, mod),
                           (out_source.name if out_source else None, out_text, result.rewritten))

@@ -333,12 +333,13 @@ class DiffResult:
     """`cgraph diff`'s result: `facts` (a ModuleFacts, of the functions selected), `graphs`
     (the graph counts checked: report/graph_warnings.py), `warnings` ((Loc, message) located
     in the original: a module from the wrong stage, the rewrite's, and the graph counts'),
-    `failures` (a line for each gate that fails) and `rewritten` (the module compared).
-    `exit_status`: 1 when a gate fails, else 0."""
+    `failures` (a line for each gate that fails), `rewritten` (the module compared) and
+    `report` (the rewrite's RewriteReport in the one-file form: what `--explain` prints; None
+    when the rewritten module was given). `exit_status`: 1 when a gate fails, else 0."""
 
-    def __init__(self, facts, graphs, warnings: list, failures: list, rewritten):
+    def __init__(self, facts, graphs, warnings: list, failures: list, rewritten, report=None):
         self.facts, self.graphs, self.warnings = facts, graphs, warnings
-        self.failures, self.rewritten = failures, rewritten
+        self.failures, self.rewritten, self.report = failures, rewritten, report
 
     @property
     def exit_status(self) -> int:
@@ -381,4 +382,4 @@ def diff(original, rewritten=None, *, options=None, functions=None,
     failures = gate_failures(facts, api.source_name(source),
                              bool(original.relax_functions()), fail_under,
                              fail_under_captured, graphs)
-    return DiffResult(facts, graphs, warnings, failures, rewritten)
+    return DiffResult(facts, graphs, warnings, failures, rewritten, report)

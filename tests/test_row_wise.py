@@ -262,3 +262,22 @@ def test_explain_shows_each_kernel_verdict_located(tmp_path):
         "T.int64(1), v0] has an index computed from seq_len" in index
     assert any(": kernel rms_norm: batch_size: row-wise" in ln for ln in lines)
     assert lines[-1].endswith("kernel launches")  # the summary stays last
+
+
+def test_diff_explain_prints_what_rewrite_explain_prints(tmp_path):
+    # `cgraph diff IN --explain` (issue 45: the verdict per kernel in diff): the same lines on
+    # stderr as `cgraph rewrite IN --explain`, the summary on stdout; the two-file form has no
+    # rewrite of its own to explain, a usage error.
+    from cli_runner import cgraph
+
+    path = REAL / "mlc_llama_1b.before.relax"
+    rewritten = cgraph("rewrite", path, "--explain", "-o", tmp_path / "o.relax")
+    diffed = cgraph("diff", path, "--summary", "--explain")
+    assert diffed.exit_code == 0, diffed.stderr
+    assert ": kernel index: seq_len: not row-wise" in diffed.stderr
+    assert [ln for ln in diffed.stderr.splitlines() if ": kernel " in ln or "not captured" in ln] \
+        == [ln for ln in rewritten.stderr.splitlines() if ": kernel " in ln or "not captured" in ln]
+    assert "host work per call" in diffed.stdout
+    two = cgraph("diff", path, tmp_path / "o.relax", "--explain")
+    assert two.exit_code == 2 and two.stderr.startswith("cgraph diff: error: --explain ")
+    assert len(two.stderr.splitlines()) == 1
