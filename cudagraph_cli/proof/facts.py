@@ -50,6 +50,7 @@ from .. import ir
 from ..diagnostics import Loc
 from ..exec.backend import ExecError
 from ..exec.handlers.memory import element_sized_witness, storages_sized_in_elements
+from ..exec.prim import eval_prim
 from .bound import prove_le
 from .keys import key_text, pair_text, prove_key
 from .ranges import FunctionRanges, else_floors, guard_bounds
@@ -563,7 +564,6 @@ def _exclusive(p: tuple, q: tuple) -> bool:
 
 
 def at_(e, values: dict) -> int:
-    from ..exec.prim import eval_prim
     return eval_prim(e, lambda v: values.get(v.name, 0))
 
 
