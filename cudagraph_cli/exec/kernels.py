@@ -7,7 +7,7 @@ any stale or overwritten input shows in the outputs. docs/EXECUTOR.md gives the 
 CUDA backend implements the same kernels in CUDA C.
 
 Which arguments a kernel writes: for a PrimFunc, the buffers its TIR body stores to (found
-in the body's text: `B[...] = ...`, following `T.match_buffer`), else its last argument that
+by the TIR reader: `B[...] = ...`, following `T.match_buffer`), else its last argument that
 is not a scalar, plus its workspaces (exec/launches.py: a 1-D uint8 argument the body does
 not read, which the kernel writes before it reads, as TVM's scratch buffers are); for
 a packed function that returns nothing, its last tensor argument (destination-passing style);
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import ir
+from ..text.tir_reader import read as read_tir
 
 # name -> (number of inputs, function on float64 arrays, transcendental); the output is the
 # last argument. The same table is written in CUDA C in cuda/kernels.cu.
@@ -74,20 +74,12 @@ class KernelSpec:
         return zlib.crc32(self.name.encode()) & 0xFFFF
 
 
-_STORE_RE = re.compile(r"^\s*([A-Za-z_]\w*)\s*\[[^\n]*\]\s*=(?!=)", re.MULTILINE)
-_MATCH_RE = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*T\.match_buffer\(\s*([A-Za-z_]\w*)",
-                       re.MULTILINE)
-
-
 def prim_func_outputs(f: ir.PrimFunc) -> tuple:
-    """Indices of the parameters a PrimFunc writes (from its TIR body's buffer stores)."""
+    """Indices of the parameters a PrimFunc writes (its TIR body's buffer stores, read by
+    text/tir_reader.py, through match_buffer too)."""
     names = [p.name for p in f.params]
-    alias = {buf: handle for buf, handle in _MATCH_RE.findall(f.body)}
-    written = []
-    for target in _STORE_RE.findall(f.body):
-        param = alias.get(target, target)
-        if param in names and names.index(param) not in written:
-            written.append(names.index(param))
+    stored = read_tir(f).stores()
+    written = [i for i, name in enumerate(names) if name in stored]
     if not written:
         # An opaque body (an extern call, or a stub such as `T.evaluate(0)`): the last
         # parameter that can hold memory, by destination passing (the scalars of
@@ -95,27 +87,16 @@ def prim_func_outputs(f: ir.PrimFunc) -> tuple:
         memory = [i for i, p in enumerate(f.params) if p.kind != "scalar"]
         if memory:
             written = [memory[-1]]
-    return tuple(sorted(written))
+    return tuple(written)
 
 
 def prim_func_loads(f: ir.PrimFunc) -> tuple:
-    """Indices of the parameters whose buffers the TIR body reads by name (`A[...]` anywhere
-    but as the target of a store, `T.reads(A[...])` included). An opaque body reads none
-    that way: what it passes to an extern call (`A.data`) is not counted."""
-    alias: dict[str, list] = {}
-    for buf, handle in _MATCH_RE.findall(f.body):
-        alias.setdefault(handle, []).append(buf)
-    stores: dict[str, int] = {}
-    for target in _STORE_RE.findall(f.body):
-        stores[target] = stores.get(target, 0) + 1
-    read = []
-    for i, p in enumerate(f.params):
-        for name in [p.name] + alias.get(p.name, []):
-            uses = len(re.findall(r"(?<![\w.])" + re.escape(name) + r"\s*\[", f.body))
-            if uses > stores.get(name, 0):
-                read.append(i)
-                break
-    return tuple(read)
+    """Indices of the parameters whose buffers the TIR body reads by name (a load anywhere,
+    a declared region `T.reads(A[...])` / `T.writes(A[...])` or a matched region included).
+    An opaque body reads none that way: what it passes to an extern call (`A.data`) is not
+    counted."""
+    loaded = read_tir(f).loaded()
+    return tuple(i for i, p in enumerate(f.params) if p.name in loaded)
 
 
 def prim_func_spec(f: ir.PrimFunc) -> KernelSpec:

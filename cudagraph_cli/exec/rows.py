@@ -16,13 +16,14 @@ over all B rows, so padding it shows as a difference.
 
 from __future__ import annotations
 
-import ast
 import math
 
 from .. import ir
+from ..ir import tir
 from ..passes.buckets import derived_sym_vars
 from ..passes.row_wise import row_wise
 from ..proof.ranges import Derived, FunctionRanges
+from ..text.tir_reader import read as read_tir
 from .backend import Tensor
 
 
@@ -92,28 +93,19 @@ def keep_rows_apart(executor, module: ir.Module) -> None:
 def tensor_row_dims(f: ir.PrimFunc) -> dict | None:
     """{tensor argument index: its row dimension} when `f` is row-wise in exactly one of its
     variables (one that some buffer has as a dimension of its own), else None."""
+    kernel = read_tir(f)
     candidates: list = []
     for p in f.params:
-        for d in p.shape or ():
-            name = _name(d)
-            if name is not None and name not in candidates:
-                candidates.append(name)
+        b = kernel.buffers.get(p.name)
+        for d in b.shape if b is not None else ():
+            if isinstance(d, tir.Var) and d.name not in candidates:
+                candidates.append(d.name)
     found = [v for v in (row_wise(f, var) for var in candidates) if v.row_wise and v.rows]
     if len(found) != 1:
         return None
     tensor_index = {p.name: k for k, p in
                     enumerate(p for p in f.params if p.kind in ("buffer", "handle"))}
     return {tensor_index[name]: dim for name, dim in found[0].rows if name in tensor_index}
-
-
-def _name(dim: str) -> str | None:
-    try:
-        e = ast.parse(dim.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-    if isinstance(e, ast.Constant) and isinstance(e.value, str) and e.value.isidentifier():
-        return e.value
-    return e.id if isinstance(e, ast.Name) else None
 
 
 def _rows(backend, t: Tensor, dim: int, lo: int, hi: int) -> Tensor:

@@ -41,7 +41,7 @@ from ..diagnostics import SourceError
 from ..ir.sinfo import is_void, substitute, subst_prim
 from .options import AUTO, RewriteOptions, auto_buckets
 from .region_planner import LeftOutside, ModulePlan, RegionPlan, launch_kind
-from .row_wise import kernel_verdicts
+from .row_wise import LaunchVerdicts
 
 HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
 VIEW_OPS = ("relax.reshape",)
@@ -92,7 +92,7 @@ def plan_buckets(module: ir.Module, plan: ModulePlan, options: RewriteOptions) -
             if not regions:
                 continue
             if verdicts is None:
-                verdicts = kernel_verdicts(module, name)
+                verdicts = LaunchVerdicts(module, name)
             out.append(_plan_function(module, f, plan, regions, name, spec, verdicts, options))
     if out:
         for i, r in enumerate(plan.kept_captures()):
@@ -101,7 +101,7 @@ def plan_buckets(module: ir.Module, plan: ModulePlan, options: RewriteOptions) -
 
 
 def _plan_function(module, f: ir.Function, plan: ModulePlan, regions: list, name: str, spec,
-                   verdicts: dict, options: RewriteOptions) -> FunctionBuckets:
+                   verdicts: LaunchVerdicts, options: RewriteOptions) -> FunctionBuckets:
     upper = f.upper_bounds().get(name)
     sym = next(s for s in regions[0].tir_vars if s.name == name)
     sizes = ()
@@ -150,7 +150,7 @@ def _drop(module, plan: ModulePlan, r: RegionPlan, cause: str) -> None:
             plan.outside.append(LeftOutside(r.function, b, cause, r))
 
 
-def _split(module, plan: ModulePlan, r: RegionPlan, sym: ir.SymVar, verdicts: dict,
+def _split(module, plan: ModulePlan, r: RegionPlan, sym: ir.SymVar, verdicts: LaunchVerdicts,
            options: RewriteOptions) -> list:
     """([(part, why it cannot run at a bucket or None)], {id(binding): why}): `r` cut into runs
     of bindings that can run at a bucket and runs that cannot, each a RegionPlan (the region
@@ -261,7 +261,7 @@ def _sinfo_syms(s) -> list:
     return out
 
 
-def _binding_reason(module, b, sym: ir.SymVar, verdicts: dict) -> str | None:
+def _binding_reason(module, b, sym: ir.SymVar, verdicts: LaunchVerdicts) -> str | None:
     """Why binding `b` cannot run at a bucket of `sym`; None when it can."""
     if _sized(b.var.sinfo, sym):
         why = _layout_reason(b.var, sym)
@@ -280,7 +280,7 @@ def _binding_reason(module, b, sym: ir.SymVar, verdicts: dict) -> str | None:
         return f"'{callee}' is given {sym.name} as a value, which a bucket would change"
     if not any(isinstance(a, ir.Var) and _sized(a.sinfo, sym) for a in call.args):
         return None
-    verdict = verdicts.get(callee) if isinstance(call.op, ir.GlobalVarRef) else None
+    verdict = verdicts.of(call)
     if verdict is None:
         return f"'{callee}' has no TIR to read its rows from"
     if not verdict.row_wise:

@@ -1,38 +1,63 @@
-"""Which kernels treat the rows of a symbolic dimension independently, read from their TIR.
+"""Which kernels keep the rows of a symbolic dimension apart, decided from what their body does.
 
 Bucketed capture (`--capture-buckets VAR:...`) runs a graph at a bucket `B >= v` rows, with the
 rows past `v` holding whatever the storage held. That is sound for a kernel exactly when each
-row `i` it writes is computed from row `i` of its row-sized inputs and from inputs without that
-dimension (weights), and from nothing else: no reduction or scan across rows, no index
-computed from VAR or read from memory, no value that uses VAR itself.
+real row `r < v` of every output is the same whether the kernel runs at `VAR = v` or at
+`VAR = B` with any pad rows: row-wise in VAR. The kernel is read once (text/tir_reader.py, the
+model of ir/tir.py) and called row-wise only when the body shows it; the declared regions
+(`T.reads`, `T.writes`) are never trusted over the body. The rules, each sufficient for the
+next:
 
-The decision reads the blocks' read and write regions (`T.reads(...)`, `T.writes(...)`), which
-TVM prints for every block at this stage, the block iterators' kinds and bindings, and every
-other use of VAR in the body. What it cannot read (a body without blocks, a store outside a
-block, a pointer, a region it cannot parse) makes the kernel not row-wise, with the reason;
-nothing is guessed. The PrimFunc body is Python syntax (TVMScript), read with `ast`.
+1. Buffers. A VAR-sized parameter has VAR itself as one dimension, only 1s before it, and
+   compact strides if any (its first v rows are a prefix of its first B rows). A VAR-sized
+   allocation has one dimension that grows with VAR (built from VAR, constants, `+`, `*` and
+   `//`). No other dimension, stride or offset mentions VAR.
+2. Rows. Every load and store of a VAR-sized buffer (and every `match_buffer` region of one)
+   indexes its VAR dimension by the statement's row: one expression `(c1*x1 + ... + c0) // D`
+   of the enclosing loops' variables (block iterators and lets substituted), with non-negative
+   constant coefficients, no load (a gather) and no VAR. All of a statement's accesses, and its
+   enclosing conditions', are at that one row. A block iterator that carries a row is spatial.
+3. Coverage. A loop whose extent uses VAR grows with VAR, starts at 0, and enters every row
+   inside it with a coefficient `c` large enough that the row reaches `v` once the loop reaches
+   its extent at `v`: `c * extent(v) + c0 >= D * v` for every `v >= 1`, checked on a linear lower
+   bound of the extent. So the iterations that compute a real row are the same at `v` and at
+   `B`, in the same order: a loop of extent VAR that feeds no row (`b[i] = sum over k < n of
+   a[i]`) fails here.
+4. Nothing else. A store to a buffer that is not VAR-sized happens outside every row (no row
+   loop around it, no row read, no VAR): no reduction across rows, no scratch rows share.
+   VAR appears nowhere else (a value, a let, an index, a region, a condition), except in the
+   guard `ROW < VAR` or `E < VAR * C` with `ROW = E // C`, which is true for every real row at
+   `v` and at `B` (the guards scheduled GPU kernels write around a split loop).
+5. What the reader does not model (a statement it keeps as unknown, a call it does not know, a
+   pointer) is not row-wise, with its reason.
 
-`kernel_verdicts(module, var)` maps a Relax symbolic variable to each launched PrimFunc's own
-variable through the launch's argument shapes (a PrimFunc names its variables as it likes:
-`B`, `ntoken`, `seq_len`).
+The verdict is per launch (`launch_verdict`): a PrimFunc names its variables as it likes (`B`,
+`ntoken`, `seq_len`), and each launch binds them through its argument shapes; the verdict is
+for the PrimFunc's variable the launch binds to the Relax VAR, and a launch that binds a
+variable to an expression of VAR, or two of them to VAR, is not row-wise.
 """
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass
+from fractions import Fraction
 
 from .. import ir
+from ..ir import tir
+from ..text.tir_reader import read
 
-# Calls whose result reaches memory without a region: the analysis cannot follow them.
-_OPAQUE_CALLS = frozenset({"address_of", "tvm_access_ptr", "call_extern", "call_packed",
-                           "call_cpacked", "call_packed_lowered", "decl_buffer", "Buffer",
-                           "tvm_stack_make_array", "call_intrin", "ptx_cp_async",
-                           "reinterpret_pointer"})
-_ALLOC_CALLS = frozenset({"alloc_buffer", "sblock_alloc_buffer", "match_buffer"})
-_BLOCK_CALLS = frozenset({"block", "sblock"})
-_LOOP_CALLS = frozenset({"grid", "serial", "parallel", "unroll", "vectorized",
-                         "thread_binding", "range"})
+# Calls whose value is a pure function of their operands (or a barrier without data): anything
+# else reaches memory or the outside in a way the model does not follow.
+_PURE_CALLS = frozenset({
+    "Cast", "if_then_else", "Select", "max", "min", "exp", "exp2", "exp10", "log", "log2",
+    "log10", "log1p", "sqrt", "rsqrt", "tanh", "sigmoid", "erf", "pow", "cos", "sin", "tan",
+    "acos", "asin", "atan", "atan2", "cosh", "sinh", "fabs", "abs", "floor", "ceil", "round",
+    "nearbyint", "trunc", "truncmod", "truncdiv", "floordiv", "floormod", "ceildiv", "fmod",
+    "isnan", "isinf", "isfinite", "likely", "min_value", "max_value", "infinity", "And", "Or",
+    "Not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "shift_left",
+    "shift_right", "reinterpret", "tvm_thread_invariant", "tvm_storage_sync", "tuple",
+    "q_multiply_shift", "popcount", "copysign", "hypot", "ldexp", "nextafter", "clz",
+})
 
 
 class NotRowWise(Exception):
@@ -56,396 +81,486 @@ class RowVerdict:
 
 def row_wise(prim: ir.PrimFunc, var: str) -> RowVerdict:
     """The verdict on `prim` for its symbolic variable `var` (the PrimFunc's own name)."""
+    kernel = read(prim)
     try:
-        rows = _Kernel(prim, var).check()
+        rows = _Check(kernel, var).run()
     except NotRowWise as e:
         return RowVerdict(prim.name, var, str(e))
     return RowVerdict(prim.name, var, None, rows)
 
 
-def _call_name(node) -> str | None:
-    """`T.x.y(...)` -> "y"; None for anything but a call."""
-    if not isinstance(node, ast.Call):
+# -- rows as linear forms ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Row:
+    """`(sum of coef * name + const) // div`."""
+
+    coefs: tuple  # ((name, coef), ...) sorted, coefs != 0
+    const: int
+    div: int = 1
+
+    def coef(self, name: str) -> int:
+        return dict(self.coefs).get(name, 0)
+
+
+def _linear(e, subst: dict, depth: int = 0):
+    """(coefs dict, const) of `e` with `subst` applied, or None when `e` is not an integer
+    linear form (a `//`, `%`, a load, a call...)."""
+    if depth > 64:
         return None
-    f = node.func
-    if isinstance(f, ast.Attribute):
-        return f.attr
-    if isinstance(f, ast.Name):
-        return f.id
+    if isinstance(e, tir.Const):
+        return ({}, e.value) if isinstance(e.value, int) and not isinstance(e.value, bool) \
+            else None
+    if isinstance(e, tir.Var):
+        if e.name in subst:
+            return _linear(subst[e.name], subst, depth + 1)
+        return ({e.name: 1}, 0)
+    if isinstance(e, tir.Op) and e.op in ("+", "-") and len(e.args) == 2:
+        a, b = _linear(e.args[0], subst, depth + 1), _linear(e.args[1], subst, depth + 1)
+        if a is None or b is None:
+            return None
+        sign = 1 if e.op == "+" else -1
+        coefs = dict(a[0])
+        for k, v in b[0].items():
+            coefs[k] = coefs.get(k, 0) + sign * v
+        return {k: v for k, v in coefs.items() if v}, a[1] + sign * b[1]
+    if isinstance(e, tir.Op) and e.op == "*" and len(e.args) == 2:
+        a, b = _linear(e.args[0], subst, depth + 1), _linear(e.args[1], subst, depth + 1)
+        if a is None or b is None:
+            return None
+        if not a[0]:
+            a, b = b, a
+        if b[0]:
+            return None
+        return {k: v * b[1] for k, v in a[0].items() if v * b[1]}, a[1] * b[1]
+    if isinstance(e, tir.Op) and e.op == "T.Cast" and len(e.args) == 2:
+        return _linear(e.args[1], subst, depth + 1)
     return None
 
 
-def _text(node) -> str:
-    return ast.unparse(node)
+def _row(e, subst: dict, depth: int = 0) -> _Row | None:
+    """`e` as a row form, or None."""
+    if isinstance(e, tir.Var) and e.name in subst and depth < 64:
+        return _row(subst[e.name], subst, depth + 1)
+    if isinstance(e, tir.Op) and e.op == "//" and len(e.args) == 2:
+        inner = _row(e.args[0], subst, depth + 1)
+        d = _linear(e.args[1], subst)
+        if inner is None or d is None or d[0] or d[1] <= 0:
+            return None
+        return _Row(inner.coefs, inner.const, inner.div * d[1])
+    if isinstance(e, tir.Op) and e.op == "T.Cast" and len(e.args) == 2:
+        return _row(e.args[1], subst, depth + 1)
+    lin = _linear(e, subst, depth)
+    if lin is None:
+        return None
+    return _Row(tuple(sorted(lin[0].items())), lin[1])
 
 
-def _dim_expr(text: str):
-    """A dimension's text (`seq_len`, `"seq_len"`, `T.int64(4)`, `"B + 1"`) as an expression."""
-    node = ast.parse(text.strip(), mode="eval").body
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        node = ast.parse(node.value, mode="eval").body
-    return node
+def _lower_bound(e, var: str):
+    """(a, b) with `e(v) >= a * v + b` for every v >= 1, for an extent built from `var`,
+    non-negative integer constants, `+`, `*` and `//`; None for anything else (not covering)."""
+    if isinstance(e, tir.Var):
+        return (Fraction(1), Fraction(0)) if e.name == var else None
+    if isinstance(e, tir.Const):
+        if isinstance(e.value, int) and not isinstance(e.value, bool) and e.value >= 0:
+            return Fraction(0), Fraction(e.value)
+        return None
+    if isinstance(e, tir.Op) and e.op == "T.Cast" and len(e.args) == 2:
+        return _lower_bound(e.args[1], var)
+    if not isinstance(e, tir.Op) or len(e.args) != 2 or e.op not in ("+", "*", "//"):
+        return None
+    a, b = _lower_bound(e.args[0], var), _lower_bound(e.args[1], var)
+    if a is None or b is None:
+        return None
+    if e.op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if e.op == "*":
+        if a[0] and b[0]:
+            return None  # VAR * VAR: grows, but keep the forms simple
+        k, lin = (b[1], a) if not b[0] else (a[1], b)
+        return lin[0] * k, lin[1] * k
+    if b[0] or b[1] <= 0:
+        return None  # a division by VAR, or by zero
+    c = b[1]
+    return a[0] / c, (a[1] - c + 1) / c
 
 
-def _names(node) -> set:
-    """Every variable name an expression mentions (quoted names included)."""
-    out = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name):
-            out.add(n.id)
-        elif isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier():
-            out.add(n.value)
-    return out
+def _grows(e, var: str) -> bool:
+    """Is the extent `e` non-decreasing in `var` (built from it, constants, + * //)?"""
+    return var not in tir.names(e) or _lower_bound(e, var) is not None
 
 
-def _is_var(node, var: str) -> bool:
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value == var
-    return isinstance(node, ast.Name) and node.id == var
+# -- the check ---------------------------------------------------------------------------------
 
 
-def _covering(node, var: str) -> bool:
-    """Is the extent `node` non-decreasing in `var` and at least... built only from `var`,
-    constants, `+`, `*` and `//` (so that a loop over it covers every row at any bucket as it
-    does at the real size)? `n - 8` is not."""
-    if _is_var(node, var) or var not in _names(node):
-        return True
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mult, ast.FloorDiv)):
-        if isinstance(node.op, ast.FloorDiv) and var in _names(node.right):
-            return False
-        return _covering(node.left, var) and _covering(node.right, var)
-    return False
+@dataclass(frozen=True)
+class _Loop:
+    var: str
+    extent: object
+    row: bool  # its extent uses VAR
 
 
-@dataclass
-class _Block:
-    name: str
-    iters: dict  # block var -> (kind "S"/"R"/..., binding expression or None)
+@dataclass(frozen=True)
+class _Ctx:
+    loops: tuple = ()
+    subst: tuple = ()  # ((name, expression), ...): iterator bindings and lets
+    conds: tuple = ()  # enclosing conditions, where-predicates, let values, match regions
+    row_iters: tuple = ()  # block iterators bound to a row loop (must be spatial)
+    block: str = ""
+
+    def with_(self, **kw) -> "_Ctx":
+        d = {k: getattr(self, k) for k in ("loops", "subst", "conds", "row_iters", "block")}
+        d.update(kw)
+        return _Ctx(**d)
 
 
-class _Kernel:
-    def __init__(self, prim: ir.PrimFunc, var: str):
-        self.prim = prim
+class _Check:
+    def __init__(self, kernel: tir.Kernel, var: str):
+        self.k = kernel
         self.var = var
-        self.buffers: dict = {}  # buffer name -> tuple of dimension expressions
-        self.params: dict = {}  # parameter (or its matched buffer) name -> True
-        self.handles = {p.name for p in prim.params if p.kind == "handle"}
+        self.row_dims: dict = {}  # buffer -> its VAR dimension
+        self.local_rows: dict = {}  # a matched buffer -> the row region it views
 
-    # -- the buffers and their row dimension ---------------------------------------------
+    def run(self) -> tuple:
+        if self.k.error is not None:
+            raise NotRowWise(self.k.error)
+        if self.var in self.k.scalars:
+            raise NotRowWise(f"it takes {self.var} as a scalar parameter")
+        for b in self.k.buffers.values():
+            self._buffer(b)
+        self._stmts(self.k.body, _Ctx())
+        out = []
+        for name in self.k.params:
+            b = self.k.buffers.get(name)
+            if b is not None and name in self.row_dims:
+                out.append((name, self.row_dims[name]))
+        for b in self.k.buffers.values():
+            if b.origin == "match" and b.handle is not None and b.name in self.row_dims:
+                out.append((b.handle, self.row_dims[b.name]))
+        return tuple(out)
 
-    def check(self) -> tuple:
-        try:
-            tree = ast.parse(self.prim.body)
-        except SyntaxError:
-            raise NotRowWise("its body cannot be read as TVMScript") from None
-        for p in self.prim.params:
-            if p.kind == "buffer":
-                if p.shape is None:
-                    raise NotRowWise(f"the shape of {p.name} is not given")
-                self.buffers[p.name] = tuple(_dim_expr(d) for d in p.shape)
-                self.params[p.name] = True
-        self.blocks = 0
-        self._statements(tree.body, scope=[])
-        if not self.blocks:
-            raise NotRowWise("it has no block with read and write regions")
-        return tuple((name, self.row_dim(name)) for name in self.params
-                     if self.row_dim(name) is not None)
+    def _mentions(self, e) -> bool:
+        return e is not None and self.var in tir.names(e)
 
-    def row_dim(self, buffer: str) -> int | None:
-        """The dimension of `buffer` sized by the variable, None when none is; NotRowWise for
-        two, or for a parameter whose dimension is an expression of it or not its leading
-        varying one (a view of the real rows is then not a prefix)."""
-        dims = self.buffers[buffer]
-        found = [i for i, d in enumerate(dims) if self.var in _names(d)]
+    # -- buffers -------------------------------------------------------------------------
+
+    def _buffer(self, b: tir.Buffer):
+        v = self.var
+        if self._mentions(b.elem_offset):
+            raise NotRowWise(f"the offset of {b.name} is {tir.text(b.elem_offset)}, an "
+                             f"expression of {v}")
+        if any(self._mentions(s) for s in b.strides or ()):
+            raise NotRowWise(f"the strides of {b.name} use {v}")
+        found = [i for i, d in enumerate(b.shape) if self._mentions(d)]
         if not found:
-            return None
+            if b.origin == "match" and b.source is not None and \
+                    b.source.buffer in self.k.buffers:
+                self.local_rows[b.name] = b.source
+            return
         if len(found) > 1:
-            raise NotRowWise(f"{buffer} has {len(found)} dimensions sized by {self.var}")
+            raise NotRowWise(f"{b.name} has {len(found)} dimensions sized by {v}")
         k = found[0]
-        if buffer in self.params:
-            if not _is_var(dims[k], self.var):
-                raise NotRowWise(f"dimension {k} of {buffer} is {_text(dims[k])}, not "
-                                 f"{self.var}")
-            if any(not self._is_one(d) for d in dims[:k]):
-                raise NotRowWise(f"{self.var} is not the leading dimension of {buffer} "
-                                 f"({', '.join(_text(d) for d in dims)})")
-        return k
+        dim = b.shape[k]
+        if b.origin == "alloc":
+            if not _grows(dim, v):
+                raise NotRowWise(f"dimension {k} of {b.name} is {tir.text(dim)}, which does "
+                                 f"not grow with {v}")
+            self.row_dims[b.name] = k
+            return
+        if b.origin == "match" and b.handle is None:
+            raise NotRowWise(f"{b.name} matches a region sized by {v}")
+        if dim != tir.Var(v):
+            raise NotRowWise(f"dimension {k} of {b.name} is {tir.text(dim)}, not {v}")
+        if any(not (isinstance(d, tir.Const) and d.value == 1) for d in b.shape[:k]):
+            raise NotRowWise(f"{v} is not the leading dimension of {b.name} "
+                             f"({', '.join(tir.text(d) for d in b.shape)})")
+        if b.strides:
+            self._compact(b, k)
+        self.row_dims[b.name] = k
 
-    @staticmethod
-    def _is_one(d) -> bool:
-        if isinstance(d, ast.Call) and len(d.args) == 1:
-            d = d.args[0]
-        return isinstance(d, ast.Constant) and d.value == 1
+    def _compact(self, b: tir.Buffer, k: int):
+        """Strides of a VAR-sized parameter must be the compact ones from its row on."""
+        if len(b.strides) != len(b.shape):
+            raise NotRowWise(f"{b.name} has {len(b.strides)} strides for {len(b.shape)} "
+                             f"dimensions")
+        expect = 1
+        for i in range(len(b.shape) - 1, k - 1, -1):
+            s = b.strides[i]
+            if not isinstance(s, tir.Const) or s.value != expect:
+                raise NotRowWise(f"{b.name} has strides ({', '.join(tir.text(x) for x in b.strides)}), "
+                                 f"not compact: its rows are not where a bucket puts them")
+            d = b.shape[i]
+            if i > k:
+                if not isinstance(d, tir.Const):
+                    raise NotRowWise(f"{b.name} has strides and a dimension "
+                                     f"{tir.text(d)} this reader cannot size")
+                expect *= d.value
 
-    # -- the walk ------------------------------------------------------------------------
+    # -- statements ----------------------------------------------------------------------
 
-    def _statements(self, stmts, scope: list):
+    def _stmts(self, stmts, ctx: _Ctx):
         for s in stmts:
-            self._statement(s, scope)
-
-    def _statement(self, s, scope: list):
-        self._no_pointer(s)
-        if isinstance(s, ast.With):
-            call = s.items[0].context_expr
-            name = _call_name(call)
-            if name in _BLOCK_CALLS:
-                self._block(s, call, scope)
-                return
-            if name == "init":
-                self._statements(s.body, scope)
-                return
-            raise NotRowWise(f"it uses `with {_text(call)}`, which this reader does not know")
-        if isinstance(s, ast.For):
-            for arg in getattr(s.iter, "args", []):
-                self._extent(arg)
-            self._statements(s.body, scope)
-            return
-        if isinstance(s, ast.If):
-            self._value(s.test, scope)
-            self._statements(s.body, scope)
-            self._statements(s.orelse, scope)
-            return
-        if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            self._assign(s, scope)
-            return
-        if isinstance(s, ast.Expr):
-            if _call_name(s.value) in ("func_attr", "reads", "writes", "where"):
-                return
-            self._value(s.value, scope)
-            return
-        if isinstance(s, ast.Pass):
-            return
-        raise NotRowWise(f"it has a statement this reader does not know: "
-                         f"{_text(s).splitlines()[0]}")
-
-    def _no_pointer(self, s):
-        for n in ast.walk(s):
-            if _call_name(n) in _OPAQUE_CALLS:
-                raise NotRowWise(f"it reaches memory through {_call_name(n)}, which has no "
-                                 f"region")
-            if isinstance(n, ast.Attribute) and n.attr in ("data", "access_ptr"):
-                raise NotRowWise(f"it passes {_text(n)}, a pointer, which has no region")
-
-    def _extent(self, node):
-        if not _covering(node, self.var):
-            raise NotRowWise(f"a loop runs over {_text(node)}, which does not cover every "
-                             f"row at a larger {self.var}")
-
-    def _assign(self, s, scope: list):
-        target = s.targets[0] if isinstance(s, ast.Assign) else s.target
-        value = s.value
-        name = _call_name(value)
-        if isinstance(target, ast.Name) and name in _ALLOC_CALLS:
-            if name == "match_buffer":
-                handle = _text(value.args[0])
-                shape = value.args[1]
-                dims = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape]
-                self.buffers[target.id] = tuple(dims)
-                if handle in self.handles:
-                    self.params[target.id] = True
-                return
-            shape = value.args[0]
-            self.buffers[target.id] = tuple(shape.elts if isinstance(shape, (ast.Tuple, ast.List))
-                                            else [shape])
-            return
-        if isinstance(target, ast.Subscript):
-            if not scope:
-                raise NotRowWise(f"it stores to {_text(target)} outside a block")
-            self._value(value, scope)
-            return
-        if isinstance(target, (ast.Name, ast.Tuple)):
-            # A variable declared (`n = T.int32()`) or a local scalar: its value is checked.
-            if value is not None:
-                self._value(value, scope)
-            return
-        raise NotRowWise(f"it assigns to {_text(target)}")
-
-    # -- a block ---------------------------------------------------------------------------
-
-    def _block(self, s, call, scope: list):
-        block = _Block(_text(call.args[0]) if call.args else "?", {})
-        reads = writes = where = None
-        body = []
-        for st in s.body:
-            v = st.value if isinstance(st, (ast.Expr, ast.Assign)) else None
-            name = _call_name(v)
-            if isinstance(st, ast.Assign) and isinstance(v, ast.Call) and \
-                    isinstance(v.func, ast.Attribute) and _text(v.func).startswith("T.axis."):
-                self._iters(st.targets[0], v, block)
-            elif isinstance(st, ast.Expr) and name == "reads":
-                reads = v.args
-            elif isinstance(st, ast.Expr) and name == "writes":
-                writes = v.args
-            elif isinstance(st, ast.Expr) and name == "where":
-                where = v.args[0]
-            else:
-                body.append(st)
-        if reads is None or writes is None:
-            if block.name.strip("'\"") == "root" and not block.iters:
-                self._statements(body, scope)
-                return
-            raise NotRowWise(f"block {block.name} has no read and write regions")
-        self.blocks += 1
-        inner = scope + [block]
-        row = self._regions(block, reads, writes)
-        if where is not None:
-            self._value(where, inner, row)
-        self._statements_in(body, inner, row)
-
-    def _iters(self, target, call, block: _Block):
-        kind_of = {"spatial": "S", "reduce": "R", "scan": "scan", "opaque": "opaque"}
-        axis = call.func.attr
-        names = [t.id for t in (target.elts if isinstance(target, ast.Tuple) else [target])]
-        if axis == "remap":
-            kinds = call.args[0].value
-            bindings = call.args[1].elts
-            for n, k, b in zip(names, kinds, bindings):
-                block.iters[n] = (k, b)
-        elif axis in kind_of:
-            block.iters[names[0]] = (kind_of[axis], call.args[1] if len(call.args) > 1
-                                     else None)
-            dom = call.args[0]
-            if self.var in _names(dom):
-                self._extent(dom)
-        else:
-            raise NotRowWise(f"block {block.name} declares an iterator with T.axis.{axis}")
-        for n in names:
-            binding = block.iters[n][1]
-            if binding is not None and self.var in _names(binding):
-                raise NotRowWise(f"block {block.name}: iterator {n} is bound to "
-                                 f"{_text(binding)}, an expression of {self.var}")
-
-    def _region(self, node, block: _Block):
-        """(buffer name, index expressions) of one region."""
-        if not isinstance(node, ast.Subscript) or not isinstance(node.value, ast.Name):
-            raise NotRowWise(f"block {block.name}: cannot read the region {_text(node)}")
-        buf = node.value.id
-        if buf not in self.buffers:
-            raise NotRowWise(f"block {block.name}: region of an unknown buffer {buf}")
-        idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        for i in idx:
-            if self.var in _names(i):
-                raise NotRowWise(f"block {block.name}: the region {_text(node)} has an index "
-                                 f"computed from {self.var}")
-            for n in ast.walk(i):
-                if isinstance(n, ast.Subscript):
-                    raise NotRowWise(f"block {block.name}: the region {_text(node)} has an "
-                                     f"index read from memory ({_text(n)}): a pad row's "
-                                     f"stale value could reach any row")
-        return buf, idx
-
-    def _row_index(self, buf, idx, block: _Block, what: str) -> str | None:
-        k = self.row_dim(buf)
-        if k is None:
-            return None
-        if k >= len(idx):
-            raise NotRowWise(f"block {block.name}: the region of {buf} has {len(idx)} "
-                             f"indices")
-        i = idx[k]
-        if not isinstance(i, ast.Name) or i.id not in block.iters:
-            raise NotRowWise(f"block {block.name} {what} {buf} at row {_text(i)}, not at a "
-                             f"block iterator")
-        if block.iters[i.id][0] != "S":
-            raise NotRowWise(f"block {block.name} {what} {buf} at row {i.id}, a reduction "
-                             f"across the rows")
-        return i.id
-
-    def _regions(self, block: _Block, reads, writes) -> str | None:
-        """The block's row iterator (None when it writes no row), after checking that every
-        write and read keeps to it."""
-        written = [self._region(w, block) for w in writes]
-        read = [self._region(r, block) for r in reads]
-        rows = {self._row_index(b, i, block, "writes") for b, i in written}
-        row_writes = rows - {None}
-        if len(row_writes) > 1:
-            raise NotRowWise(f"block {block.name} writes rows {', '.join(sorted(row_writes))} "
-                             f"at once")
-        row = next(iter(row_writes), None)
-        for b, idx in read:
-            r = self._row_index(b, idx, block, "reads")
-            if r is None:
-                if row is not None and any(row in _names(i) for i in idx):
-                    raise NotRowWise(f"block {block.name} reads {b}, which has no "
-                                     f"{self.var} dimension, at a position computed from the "
-                                     f"row {row}")
+            if isinstance(s, tir.LetStmt):
+                self._no_var(s.value, ctx, f"the let {s.var} = {tir.text(s.value)}")
+                ctx = ctx.with_(subst=ctx.subst + ((s.var, s.value),),
+                                conds=ctx.conds + (s.value,))
                 continue
-            if None in rows:
-                w = next(bw for (bw, _), rw in zip(written, rows) if rw is None)
-                raise NotRowWise(f"block {block.name} writes {w}, which has no {self.var} "
-                                 f"dimension, from the rows of {b}: one value for every row "
-                                 f"(a reduction across the rows, or scratch they share)")
+            self._stmt(s, ctx)
+
+    def _stmt(self, s, ctx: _Ctx):
+        if isinstance(s, tir.For):
+            self._loop(s, ctx)
+        elif isinstance(s, tir.Block):
+            self._block(s, ctx)
+        elif isinstance(s, tir.Store):
+            self._store(s, ctx)
+        elif isinstance(s, tir.If):
+            inner = ctx.with_(conds=ctx.conds + (s.cond,))
+            self._stmts(s.then, inner)
+            self._stmts(s.orelse, inner)
+            if not s.then and not s.orelse:
+                self._no_var(s.cond, ctx, "a condition")
+        elif isinstance(s, tir.Evaluate):
+            self._calls(s.value)
+            if self._mentions(s.value):
+                raise NotRowWise(f"it evaluates {tir.text(s.value)}, which uses {self.var}")
+        elif isinstance(s, (tir.Decl, tir.Alloc)):
+            return
+        elif isinstance(s, tir.Unknown):
+            raise NotRowWise(f"it has a statement this reader does not model: {s.text}")
+        else:
+            raise NotRowWise(f"it has a statement this reader does not model: {s!r}"[:200])
+
+    def _loop(self, s: tir.For, ctx: _Ctx):
+        row = self._mentions(s.extent)
+        if self._mentions(s.start):
+            raise NotRowWise(f"a loop starts at {tir.text(s.start)}, an expression of "
+                             f"{self.var}")
+        if row:
+            if not _grows(s.extent, self.var):
+                raise NotRowWise(f"a loop runs over {tir.text(s.extent)}, which does not "
+                                 f"grow with {self.var}")
+            if s.start != tir.Const(0):
+                raise NotRowWise(f"the loop over {s.var} runs over {self.var} from "
+                                 f"{tir.text(s.start)}, not from 0")
+        self._calls(s.extent)
+        self._stmts(s.body, ctx.with_(loops=ctx.loops + (_Loop(s.var, s.extent, row),)))
+
+    def _block(self, b: tir.Block, ctx: _Ctx):
+        v = self.var
+        row_loops = {lp.var for lp in ctx.loops if lp.row}
+        subst = dict(ctx.subst)
+        row_iters = list(ctx.row_iters)
+        extents = {lp.var: lp.extent for lp in ctx.loops}
+        for it in b.iters:
+            if self._mentions(it.binding):
+                raise NotRowWise(f"block {b.name!r}: iterator {it.name} is bound to "
+                                 f"{tir.text(it.binding)}, an expression of {v}")
+            dom = it.dom if it.dom is not None else extents.get(
+                it.binding.name if isinstance(it.binding, tir.Var) else None)
+            if dom is not None and self._mentions(dom) and not _grows(dom, v):
+                raise NotRowWise(f"block {b.name!r}: iterator {it.name} runs over "
+                                 f"{tir.text(dom)}, which does not grow with {v}")
+            carries = bool(self._loop_names(it.binding, subst) & row_loops)
+            if carries and it.kind != "S":
+                kind = "reduction" if it.kind == "R" else it.kind
+                raise NotRowWise(f"block {b.name!r}: the {kind} iterator {it.name} runs over "
+                                 f"a loop whose extent uses {v} (a {kind} across the rows, or "
+                                 f"as many times as there are rows)")
+            if carries:
+                row_iters.append(it.name)
+            subst[it.name] = it.binding
+            self._calls(it.binding)
+        conds = ctx.conds
+        if b.where is not None:
+            conds = conds + (b.where,)
+        for m in b.matches:
+            if m.source is not None:
+                conds = conds + (m.source,)
+        inner = ctx.with_(subst=tuple(subst.items()), conds=conds,
+                          row_iters=tuple(row_iters), block=b.name)
+        self._stmts(b.init + b.body, inner)
+        # The declared regions, after the body: never trusted over it, but a region that
+        # reaches other rows, or uses VAR, is refused as the body would be.
+        regions = inner.with_(conds=inner.conds + b.reads + b.writes)
+        self._check_accesses(None, regions, body=False)
+
+    def _loop_names(self, e, subst: dict, depth: int = 0) -> set:
+        out = set()
+        for n in tir.names(e):
+            if n in subst and depth < 64:
+                out |= self._loop_names(subst[n], subst, depth + 1)
+            else:
+                out.add(n)
+        return out
+
+    def _store(self, s: tir.Store, ctx: _Ctx):
+        self._check_accesses(s, ctx)
+
+    # -- one statement's accesses ----------------------------------------------------------
+
+    def _check_accesses(self, s: tir.Store | None, ctx: _Ctx, body: bool = True):
+        """The rules 2 to 4 for one store and its context (for a block's declared regions
+        when `body` is False: no store, and no row needed)."""
+        exprs = list(ctx.conds)
+        if s is not None:
+            exprs += list(s.indices) + [s.value]
+        for e in exprs:
+            self._calls(e)
+        subst = dict(ctx.subst)
+        where = f"block {ctx.block!r}" if ctx.block else "the kernel"
+        accesses = []  # (buffer, row dim, index)
+        if s is not None:
+            accesses += self._row_access(s.buffer, s.indices, where)
+        for e in exprs:
+            for x in tir.walk(e):
+                if isinstance(x, tir.Load):
+                    accesses += self._row_access(x.buffer, x.indices, where)
+        for e in exprs + ([s] if s is not None else []):
+            self._no_row_gather(e, where)
+        rows = []
+        for buf, idx in accesses:
+            if isinstance(idx, tir.Slice) and _linear(tir.Op("-", (idx.stop, idx.start)),
+                                                      {}) == ({}, 1):
+                idx = idx.start
+            if isinstance(idx, tir.Slice):
+                raise NotRowWise(f"{where} reaches rows {tir.text(idx)} of {buf} at once")
+            if any(isinstance(x, tir.Load) for x in tir.walk(idx)):
+                raise NotRowWise(f"{where} indexes the rows of {buf} by {tir.text(idx)}, an "
+                                 f"index read from memory: a pad row's value could reach "
+                                 f"any row")
+            if self._mentions(idx):
+                raise NotRowWise(f"{where} indexes the rows of {buf} by {tir.text(idx)}, "
+                                 f"which uses {self.var}")
+            r = _row(idx, subst)
+            if r is None:
+                raise NotRowWise(f"{where} indexes the rows of {buf} by {tir.text(idx)}, a "
+                                 f"form this reader does not model")
+            rows.append((buf, idx, r))
+        row = rows[0][2] if rows else None
+        for buf, idx, r in rows[1:]:
             if r != row:
-                raise NotRowWise(f"block {block.name} reads row {r} of {b} for row {row}")
-        return row
+                raise NotRowWise(f"{where} reaches row {tir.text(idx)} of {buf} beside row "
+                                 f"{tir.text(rows[0][1])} of {rows[0][0]}")
+        target_rows = s is None or s.buffer in self.row_dims or s.buffer in self.local_rows
+        if not target_rows:
+            row_loops = [lp.var for lp in ctx.loops if lp.row]
+            if rows or row_loops:
+                what = f"the rows of {rows[0][0]}" if rows else f"a loop over {self.var}"
+                raise NotRowWise(f"{where} writes {s.buffer}, which has no {self.var} "
+                                 f"dimension, inside {what}: a reduction across the rows, or "
+                                 f"scratch the rows share")
+        if row is not None:
+            self._covers(row, ctx, where, rows[0])
+        elif body and any(lp.row for lp in ctx.loops):
+            raise NotRowWise(f"{where} runs inside a loop over {self.var} but reaches no row")
+        for e in exprs:
+            self._only_guards(e, row, subst, where)
 
-    # -- values ----------------------------------------------------------------------------
+    def _no_row_gather(self, e, where: str):
+        """No index of any access is read from a VAR-sized buffer: a pad row's value would
+        be an index at a bucket (out of bounds, or another row)."""
+        loads = [tir.Load(e.buffer, e.indices)] if isinstance(e, tir.Store) else \
+            [x for x in tir.walk(e) if isinstance(x, tir.Load)]
+        for x in loads:
+            for i in x.indices:
+                for y in tir.walk(i):
+                    if isinstance(y, tir.Load) and self._row_access(y.buffer, y.indices,
+                                                                    where):
+                        raise NotRowWise(f"{where} indexes {x.buffer} by {tir.text(i)}, an "
+                                         f"index read from the rows of {y.buffer}: a pad "
+                                         f"row's value could reach any row")
 
-    def _statements_in(self, stmts, scope: list, row: str | None):
-        for s in stmts:
-            self._no_pointer(s)
-            if isinstance(s, ast.With) and _call_name(s.items[0].context_expr) in _BLOCK_CALLS:
-                self._statement(s, scope)
-            elif isinstance(s, ast.With):
-                self._statements_in(s.body, scope, row)
-            elif isinstance(s, ast.For):
-                for arg in getattr(s.iter, "args", []):
-                    self._extent(arg)
-                self._statements_in(s.body, scope, row)
-            elif isinstance(s, ast.If):
-                self._value(s.test, scope, row)
-                self._statements_in(s.body, scope, row)
-                self._statements_in(s.orelse, scope, row)
-            elif isinstance(s, ast.Assign) and _call_name(s.value) in _ALLOC_CALLS:
-                self._assign(s, scope)
-            elif isinstance(s, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                if s.value is not None:
-                    self._value(s.value, scope, row)
-                target = s.targets[0] if isinstance(s, ast.Assign) else s.target
-                if isinstance(target, ast.Subscript):
-                    self._value(target.slice, scope, row)
-            elif isinstance(s, ast.Expr):
-                self._value(s.value, scope, row)
-            elif not isinstance(s, ast.Pass):
-                raise NotRowWise(f"it has a statement this reader does not know: "
-                                 f"{_text(s).splitlines()[0]}")
+    def _row_access(self, buf: str, indices: tuple, where: str) -> list:
+        if buf in self.local_rows:
+            src = self.local_rows[buf]
+            return self._row_access(src.buffer, src.indices, where)
+        if buf not in self.k.buffers:
+            raise NotRowWise(f"{where} reaches {buf}, a buffer this reader does not know")
+        k = self.row_dims.get(buf)
+        if k is None:
+            return []
+        if k >= len(indices):
+            raise NotRowWise(f"{where} reaches {buf} with {len(indices)} indices")
+        return [(buf, indices[k])]
 
-    def _value(self, node, scope: list, row: str | None = None):
-        """NotRowWise when the expression uses the variable other than as `ROW < VAR` (a
-        guard that holds for every real row at the real size and at any bucket)."""
-        if self.var not in _names(node):
+    def _covers(self, row: _Row, ctx: _Ctx, where: str, first):
+        """Rule 3: every loop over VAR around the statement enters its row enough."""
+        loops = {lp.var for lp in ctx.loops}
+        if row.const < 0 or any(c < 0 for _, c in row.coefs):
+            raise NotRowWise(f"{where} reaches row {tir.text(first[1])} of {first[0]}, a "
+                             f"neighbouring row")
+        for name, _ in row.coefs:
+            if name not in loops:
+                raise NotRowWise(f"{where} reaches row {tir.text(first[1])} of {first[0]}, "
+                                 f"which depends on {name}, not a loop")
+        for lp in ctx.loops:
+            if not lp.row:
+                continue
+            a, b = _lower_bound(lp.extent, self.var)
+            c = row.coef(lp.var)
+            slope = c * a - row.div
+            if slope < 0 or slope + c * b + row.const < 0:
+                raise NotRowWise(f"{where} runs inside a loop of {tir.text(lp.extent)} "
+                                 f"iterations over {lp.var} that does not enter its row "
+                                 f"{tir.text(first[1])} one to one: more iterations at a "
+                                 f"larger {self.var} reach the same rows")
+
+    def _only_guards(self, e, row: _Row | None, subst: dict, where: str):
+        """Rule 4: VAR in `e` only inside the guard `ROW < VAR` (or `E < VAR * C`)."""
+        if not self._mentions(e):
             return
-        if self._row_guard(node, scope, row):
+        if row is not None and self._is_guard(e, row, subst):
             return
-        if _is_var(node, self.var):
-            raise NotRowWise(f"a value uses {self.var} itself, which a bucket changes")
-        for child in ast.iter_child_nodes(node):
-            if self.var in _names(child):
-                try:
-                    self._value(child, scope, row)
-                except NotRowWise as e:
-                    if str(e).endswith("which a bucket changes"):
-                        raise NotRowWise(f"the value {_text(node)} uses {self.var}, which a "
-                                         f"bucket changes") from None
-                    raise
+        if isinstance(e, tir.Var):
+            raise NotRowWise(f"{where} uses {self.var} as a value, which a bucket changes")
+        for c in tir.children(e):
+            try:
+                self._only_guards(c, row, subst, where)
+            except NotRowWise as err:
+                if str(err).endswith("which a bucket changes"):
+                    raise NotRowWise(f"{where} computes {tir.text(e)} from {self.var}, which "
+                                     f"a bucket changes") from None
+                raise
 
-    def _row_guard(self, node, scope: list, row: str | None) -> bool:
-        """Is `node` `ROW < VAR`, or `E < VAR * C` where the row iterator is bound to
-        `E // C` (a fused loop's guard)? Either holds for exactly the real rows, at the real
-        size and at any bucket."""
-        if row is None or not isinstance(node, ast.Compare) or len(node.ops) != 1 or \
-                not isinstance(node.ops[0], ast.Lt):
+    def _is_guard(self, e, row: _Row, subst: dict) -> bool:
+        if not isinstance(e, tir.Op) or len(e.args) != 2:
             return False
-        left, right = node.left, node.comparators[0]
-        binding = scope[-1].iters.get(row, (None, None))[1]
-        if _is_var(right, self.var):
-            return (isinstance(left, ast.Name) and left.id == row) or \
-                (binding is not None and ast.dump(binding) == ast.dump(left))
-        if isinstance(right, ast.BinOp) and isinstance(right.op, ast.Mult) and \
-                _is_var(right.left, self.var) and self.var not in _names(right.right):
-            return isinstance(binding, ast.BinOp) and isinstance(binding.op, ast.FloorDiv) and \
-                ast.dump(binding.left) == ast.dump(left) and \
-                ast.dump(binding.right) == ast.dump(right.right)
-        return False
+        if e.op == "<":
+            left, right = e.args
+        elif e.op == ">":
+            right, left = e.args
+        else:
+            return False
+        if self._mentions(left):
+            return False
+        scale = 1
+        if right != tir.Var(self.var):
+            lin = _linear(right, {})
+            if lin is None or set(lin[0]) != {self.var} or lin[1] != 0 or \
+                    lin[0][self.var] <= 0:
+                return False
+            scale = lin[0][self.var]
+        g = _row(left, subst)
+        if g is None:
+            return False
+        return _Row(g.coefs, g.const, g.div * scale) == row
+
+    def _no_var(self, e, ctx: _Ctx, what: str):
+        if self._mentions(e):
+            raise NotRowWise(f"{what} uses {self.var}, which a bucket changes")
+
+    def _calls(self, e):
+        for x in tir.walk(e):
+            if isinstance(x, tir.Op) and x.op[0].isalpha() and x.op not in ("and", "or",
+                                                                             "not", "neg"):
+                name = x.op.rsplit(".", 1)[-1]
+                if name not in _PURE_CALLS:
+                    raise NotRowWise(f"it calls {x.op}, which this reader does not model")
+            elif isinstance(x, tir.Op) and x.op.startswith("?"):
+                raise NotRowWise(f"it has an expression this reader does not model "
+                                 f"({x.op[1:]})")
 
 
 # -- the launches of a module ------------------------------------------------------------------
@@ -458,12 +573,19 @@ def _shape_dims(sinfo) -> tuple | None:
 
 def launched_prim_vars(call: ir.Call, prim: ir.PrimFunc, var: str):
     """The PrimFunc's own names for the Relax variable `var` at this launch: the set of names
-    found where a tensor argument has `var` as a dimension (None when no argument has)."""
-    names = set()
-    tensors = [a for a in call.args if isinstance(a, ir.Var)]
+    found where a tensor argument has `var` as a dimension (None when no argument has).
+    NotRowWise when the launch binds a PrimFunc variable to an expression of `var`, gives
+    `var` as a value, or binds one of the names found to something else too."""
+    kernel = read(prim)
+    names: set = set()
+    others: dict = {}  # prim name -> what else the launch binds it to
+    tensors = [a for a in call.args if isinstance(a, ir.Var) and _shape_dims(a.sinfo)
+               is not None]
     params = [p for p in prim.params if p.kind == "buffer"]
-    if len(tensors) < len(params):
-        params = params[:len(tensors)]
+    for a in call.args:
+        if not (isinstance(a, ir.Var) and _shape_dims(a.sinfo) is not None) and \
+                _mentions_relax(a, var):
+            raise NotRowWise(f"the launch gives it {var} as a value, which a bucket changes")
     found = False
     for arg, param in zip(tensors, params):
         dims = _shape_dims(arg.sinfo) or ()
@@ -472,14 +594,45 @@ def launched_prim_vars(call: ir.Call, prim: ir.PrimFunc, var: str):
                     any(v.name == var for v in ir.prim_vars(d)):
                 raise NotRowWise(f"its argument {arg.name} has the dimension "
                                  f"{_relax_text(d)}, an expression of {var}")
-        if param.shape is None or len(dims) != len(param.shape):
+        buf = kernel.buffers.get(param.name)
+        shape = buf.shape if buf is not None else ()
+        if len(dims) != len(shape):
             continue
-        for d, ptext in zip(dims, param.shape):
-            if isinstance(d, ir.SymVar) and d.name == var:
+        for d, pdim in zip(dims, shape):
+            is_var = isinstance(d, ir.SymVar) and d.name == var
+            if is_var:
                 found = True
-                expr = _dim_expr(ptext)
-                names.add(expr.id if isinstance(expr, ast.Name) else _text(expr))
-    return names if found else None
+                if isinstance(pdim, tir.Var):
+                    names.add(pdim.name)
+                else:
+                    raise NotRowWise(f"its parameter {param.name} has the dimension "
+                                     f"{tir.text(pdim)} where the launch passes {var}")
+            elif isinstance(pdim, tir.Var):
+                others.setdefault(pdim.name, _relax_text(d))
+    if not found:
+        return None
+    both = sorted(n for n in names if n in others)
+    if both:
+        raise NotRowWise(f"the launch binds its {both[0]} to {var} and to {others[both[0]]}")
+    return names
+
+
+def _mentions_relax(e, var: str) -> bool:
+    """Does a launch argument that is not a tensor (a shape, a prim value) mention `var`?"""
+    if isinstance(e, ir.SymVar):
+        return e.name == var
+    try:
+        return any(v.name == var for v in ir.prim_vars(e))
+    except Exception:  # noqa: BLE001 -- prim_vars takes prim expressions only
+        pass
+    for field in ("values", "fields", "value"):
+        sub = getattr(e, field, None)
+        if isinstance(sub, tuple) and any(_mentions_relax(x, var) for x in sub):
+            return True
+        if sub is not None and not isinstance(sub, tuple) and sub is not e and \
+                _mentions_relax(sub, var):
+            return True
+    return False
 
 
 def _relax_text(e) -> str:
@@ -493,33 +646,55 @@ def _relax_text(e) -> str:
     return type(e).__name__
 
 
+class LaunchVerdicts:
+    """The verdict of each launch of a module's kernels for the Relax variable `var`,
+    computed once per (PrimFunc, its variable)."""
+
+    def __init__(self, module: ir.Module, var: str):
+        self.prims = {f.name: f for f in module.functions if isinstance(f, ir.PrimFunc)}
+        self.var = var
+        self._memo: dict = {}
+
+    def of(self, call: ir.Call) -> RowVerdict | None:
+        """The verdict for this launch; None when it launches no PrimFunc of the module or
+        passes no tensor sized by the variable."""
+        if not isinstance(call.op, ir.GlobalVarRef):
+            return None
+        prim = self.prims.get(call.op.name)
+        if prim is None:
+            return None
+        try:
+            names = launched_prim_vars(call, prim, self.var)
+        except NotRowWise as e:
+            return RowVerdict(prim.name, self.var, str(e))
+        if names is None:
+            return None
+        if len(names) != 1:
+            return RowVerdict(prim.name, self.var, f"its parameters name {self.var} as "
+                              f"{', '.join(sorted(names))}, not as one variable")
+        key = (prim.name, next(iter(names)))
+        if key not in self._memo:
+            self._memo[key] = row_wise(prim, key[1])
+        return self._memo[key]
+
+
 def kernel_verdicts(module: ir.Module, var: str, functions=None) -> dict:
     """{PrimFunc name: RowVerdict} for every PrimFunc that a Relax function of the module
-    (of `functions`, when given) launches with a tensor sized by `var`."""
-    prims = {f.name: f for f in module.functions if isinstance(f, ir.PrimFunc)}
+    (of `functions`, when given) launches with a tensor sized by `var`: the first launch's
+    verdict, or the first launch that is not row-wise (a kernel is row-wise here when every
+    launch of it is)."""
+    verdicts = LaunchVerdicts(module, var)
     out: dict = {}
     for f in module.relax_functions():
         if functions is not None and f.name not in functions:
             continue
         for block in f.blocks:
             for b in block.bindings:
-                call = b.value
-                if not isinstance(call, ir.Call) or not isinstance(call.op, ir.GlobalVarRef):
+                if not isinstance(b.value, ir.Call):
                     continue
-                prim = prims.get(call.op.name)
-                if prim is None or prim.name in out:
+                v = verdicts.of(b.value)
+                if v is None:
                     continue
-                try:
-                    names = launched_prim_vars(call, prim, var)
-                except NotRowWise as e:
-                    out[prim.name] = RowVerdict(prim.name, var, str(e))
-                    continue
-                if names is None:
-                    continue
-                if len(names) != 1 or not next(iter(names)).isidentifier():
-                    out[prim.name] = RowVerdict(
-                        prim.name, var, f"its parameters name {var} as "
-                        f"{', '.join(sorted(names))}, not as one variable")
-                    continue
-                out[prim.name] = row_wise(prim, next(iter(names)))
+                if v.kernel not in out or (out[v.kernel].row_wise and not v.row_wise):
+                    out[v.kernel] = v
     return out
