@@ -54,10 +54,11 @@ def test_default_verify_replays_one_graph_at_two_sizes(original):
 
 
 def test_a_kernel_that_mixes_rows_padded_is_caught(original, monkeypatch):
-    def every_kernel_row_wise(module, var, functions=None):
-        return {k: RowVerdict(k, var, None) for k in ("scale", "add", "cumsum", "last_row")}
+    def every_kernel_row_wise(self, call):
+        return RowVerdict(call.op.name, self.var, None)
 
-    monkeypatch.setattr(buckets, "kernel_verdicts", every_kernel_row_wise)
+    # the rewrite's verdicts only: verify reads the kernels' TIR itself
+    monkeypatch.setattr(buckets.LaunchVerdicts, "of", every_kernel_row_wise)
     wrong = bucketed_text(original)
     monkeypatch.undo()
     # the whole region in one bucketed graph, last_row and cumsum included
@@ -163,3 +164,40 @@ def test_the_bounds_run_values_of_a_bucketed_variable(both, n_values):
     module = api.loads(TWO_BUCKETS.replace("MB", mb if both else ""))
     got = every_bucket_ends(module, ["main"], {"n": [2, 16]})
     assert got["n"] == n_values
+
+
+# Issue 50's reproduction: `scale` changed to b[i] = sum over k < n of a[i] * w[j], whose
+# declared regions look row-wise. Its real rows are n * a * w at the real size and B * a * w at
+# a bucket. The rewrite refuses to bucket it (read from the body); a rewrite that buckets it
+# anyway (the verdict forced) is caught by verify, which reads the kernel itself.
+SUM_OVER_N = '''    def scale(a: T.Buffer((n, T.int64(8)), "float32"), w: T.Buffer((T.int64(8),), "float32"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j, k in T.grid(n, T.int64(8), n):
+            with T.sblock("scale"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(a[vi, vj], w[vj])
+                T.writes(b[vi, vj])
+                with T.init():
+                    b[vi, vj] = T.float32(0.0)
+                b[vi, vj] = b[vi, vj] + a[vi, vj] * w[vj]
+'''
+
+
+def test_a_kernel_whose_rows_depend_on_the_row_count_is_never_bucketed(monkeypatch):
+    text = ROWS.read_text()
+    start = text.index("    def scale(")
+    end = text.index("    @T.prim_func", start)
+    original = api.loads(text[:start] + SUM_OVER_N + "\n" + text[end:])
+    out, report = api.rewrite(original, RewriteOptions(capture_buckets=("n:2,4,8",)))
+    reasons = [r.message for r in report.reasons if r.code == "not-row-wise"]
+    assert any("kernel scale is not row-wise" in m and "iterator vk" in m for m in reasons)
+    assert verdict(original, print_module(out)).equal  # the rewrite as made: a control
+
+    def every_kernel_row_wise(self, call):
+        return RowVerdict(call.op.name, self.var, None)
+
+    monkeypatch.setattr(buckets.LaunchVerdicts, "of", every_kernel_row_wise)
+    wrong = bucketed_text(original)
+    monkeypatch.undo()
+    assert "n_bucket" in wrong
+    result = verdict(original, wrong)
+    assert not result.equal
