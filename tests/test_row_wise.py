@@ -392,6 +392,29 @@ BODY_CASES = {
                 T.writes(b[vi])
                 b[vi] = T.if_then_else(n > T.int64(4), a[vi], T.float32(0.0))
 ''', "which a bucket changes"),
+    # An inner loop that shadows the loop over the rows: b[i] names the inner i, the outer
+    # loop runs n times over the same 8 rows.
+    "shadowed": ('''
+    @T.prim_func(private=True)
+    def shadowed(a: T.Buffer((n,), "float32"), b: T.Buffer((n,), "float32")):
+        n = T.int64()
+        for i in range(n):
+            for i in range(T.int64(8)):
+                b[i] = b[i] + a[i]
+''', "it binds i again inside a scope that binds it"),
+    # A store through a match of a buffer without rows: a sum across the rows.
+    "match_of_scratch": ('''
+    @T.prim_func(private=True)
+    def match_of_scratch(a: T.Buffer((n,), "float32"), acc: T.Buffer((T.int64(1),), "float32")):
+        n = T.int64()
+        for i in range(n):
+            with T.sblock("s"):
+                vi = T.axis.spatial(n, i)
+                T.reads(a[vi])
+                T.writes(acc[T.int64(0)])
+                view = T.match_buffer(acc[T.int64(0):T.int64(1)], (T.int64(1),))
+                view[T.int64(0)] = view[T.int64(0)] + a[vi]
+''', "writes view, which has no n dimension"),
 }
 
 # Row-wise and scheduled as MLC's kernels are: a split loop with its guard, a padded scratch.

@@ -197,6 +197,7 @@ def _grows(e, var: str) -> bool:
 @dataclass(frozen=True)
 class _Loop:
     var: str
+    start: object
     extent: object
     row: bool  # its extent uses VAR
 
@@ -302,6 +303,7 @@ class _Check:
     def _stmts(self, stmts, ctx: _Ctx):
         for s in stmts:
             if isinstance(s, tir.LetStmt):
+                self._fresh(s.var, ctx)
                 self._no_var(s.value, ctx, f"the let {s.var} = {tir.text(s.value)}")
                 ctx = ctx.with_(subst=ctx.subst + ((s.var, s.value),),
                                 conds=ctx.conds + (s.value,))
@@ -333,6 +335,7 @@ class _Check:
             raise NotRowWise(f"it has a statement this reader does not model: {s!r}"[:200])
 
     def _loop(self, s: tir.For, ctx: _Ctx):
+        self._fresh(s.var, ctx)
         row = self._mentions(s.extent)
         if self._mentions(s.start):
             raise NotRowWise(f"a loop starts at {tir.text(s.start)}, an expression of "
@@ -345,10 +348,20 @@ class _Check:
                 raise NotRowWise(f"the loop over {s.var} runs over {self.var} from "
                                  f"{tir.text(s.start)}, not from 0")
         self._calls(s.extent)
-        self._stmts(s.body, ctx.with_(loops=ctx.loops + (_Loop(s.var, s.extent, row),)))
+        self._stmts(s.body, ctx.with_(loops=ctx.loops + (_Loop(s.var, s.start, s.extent, row),)))
+
+    def _fresh(self, name: str, ctx: _Ctx):
+        """A loop, iterator or let that shadows a name bound around it is not modelled (the
+        rows would be read against the wrong variable)."""
+        if name == self.var or name in {lp.var for lp in ctx.loops} or \
+                name in dict(ctx.subst):
+            raise NotRowWise(f"it binds {name} again inside a scope that binds it, which this "
+                             f"reader does not model")
 
     def _block(self, b: tir.Block, ctx: _Ctx):
         v = self.var
+        for it in b.iters:
+            self._fresh(it.name, ctx)
         row_loops = {lp.var for lp in ctx.loops if lp.row}
         subst = dict(ctx.subst)
         row_iters = list(ctx.row_iters)
@@ -363,6 +376,9 @@ class _Check:
                 raise NotRowWise(f"block {b.name!r}: iterator {it.name} runs over "
                                  f"{tir.text(dom)}, which does not grow with {v}")
             carries = bool(self._loop_names(it.binding, subst) & row_loops)
+            if dom is not None and self._mentions(dom) and not carries:
+                raise NotRowWise(f"block {b.name!r}: iterator {it.name} is declared over "
+                                 f"{tir.text(dom)} and runs over no row of {v}")
             if carries and it.kind != "S":
                 kind = "reduction" if it.kind == "R" else it.kind
                 raise NotRowWise(f"block {b.name!r}: the {kind} iterator {it.name} runs over "
@@ -443,7 +459,7 @@ class _Check:
             if r != row:
                 raise NotRowWise(f"{where} reaches row {tir.text(idx)} of {buf} beside row "
                                  f"{tir.text(rows[0][1])} of {rows[0][0]}")
-        target_rows = s is None or s.buffer in self.row_dims or s.buffer in self.local_rows
+        target_rows = s is None or bool(self._row_access(s.buffer, s.indices, where))
         if not target_rows:
             row_loops = [lp.var for lp in ctx.loops if lp.row]
             if rows or row_loops:
@@ -491,10 +507,15 @@ class _Check:
         if row.const < 0 or any(c < 0 for _, c in row.coefs):
             raise NotRowWise(f"{where} reaches row {tir.text(first[1])} of {first[0]}, a "
                              f"neighbouring row")
+        starts = {lp.var: lp.start for lp in ctx.loops}
         for name, _ in row.coefs:
-            if name not in loops:
+            start = starts.get(name)
+            if not (isinstance(start, tir.Const) and isinstance(start.value, int) and
+                    start.value >= 0):
+                start = None
+            if name not in loops or start is None:
                 raise NotRowWise(f"{where} reaches row {tir.text(first[1])} of {first[0]}, "
-                                 f"which depends on {name}, not a loop")
+                                 f"which depends on {name}, not a loop counting up from 0 or more")
         for lp in ctx.loops:
             if not lp.row:
                 continue
