@@ -110,7 +110,8 @@ def _text(e) -> str:
     if isinstance(e, Slice):
         return f"{_text(e.start)}:{_text(e.stop)}"
     if isinstance(e, Let):
-        return f"T.Let({_text(e.body)}, where={{{', '.join(f'{n}: {_text(v)}' for n, v in e.bindings)}}})"
+        where = ", ".join(f"{n}: {_text(v)}" for n, v in e.bindings)
+        return f"T.Let({_text(e.body)}, where={{{where}}})"
     if e.op in ("not", "neg"):
         return f"{'not ' if e.op == 'not' else '-'}{_text(e.args[0])}"
     if e.op[0].isalpha() and e.op not in ("and", "or"):

@@ -289,8 +289,9 @@ class _Check:
         for i in range(len(b.shape) - 1, k - 1, -1):
             s = b.strides[i]
             if not isinstance(s, tir.Const) or s.value != expect:
-                raise NotRowWise(f"{b.name} has strides ({', '.join(tir.text(x) for x in b.strides)}), "
-                                 f"not compact: its rows are not where a bucket puts them")
+                strides = ", ".join(tir.text(x) for x in b.strides)
+                raise NotRowWise(f"{b.name} has strides ({strides}), not compact: its rows "
+                                 f"are not where a bucket puts them")
             d = b.shape[i]
             if i > k:
                 if not isinstance(d, tir.Const):
