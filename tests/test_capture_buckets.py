@@ -202,3 +202,38 @@ def test_olmoe_routing_runs_as_before_and_the_rest_at_a_bucket():
             if r.function == "prefill" and r.code == "not-row-wise"}
     assert {"top8", "take", "group_gemm", "scatter_output"} <= left
     assert not left & {"rms_norm1", "matmul4", "fused_softmax_cast1"}
+
+
+COLLECTIVE = Path(__file__).resolve().parent / "buckets" / "collective.relax"
+
+
+def test_an_all_reduce_keeps_rows_apart_and_its_layer_runs_whole():
+    # Issue 51: a tensor-parallel layer (scale, all-reduce, add) runs at a bucket as one graph,
+    # as the layer without the collective would; capture_safety.toml says why (rows =
+    # "elementwise", with TVM's source). verify runs the collective itself (a copy on one
+    # worker) over the bucket's rows: equal on the real rows.
+    original = api.load(COLLECTIVE)
+    out, report = api.rewrite(original, RewriteOptions(capture_buckets=("n:2,4,8,16",)))
+    text = print_module(out)
+    main = text.split("def main(")[1]
+    assert main.count("vm.builtin.cuda_graph.run_or_capture") == 1
+    assert "n_bucket" in main
+    capture = text.split("def main_cuda_graph_capture(")[1].split("@R.function")[0]
+    assert '"runtime.disco.allreduce"' in capture
+    assert not [r for r in report.reasons if r.code == "not-row-wise"]
+    assert api.verify(original, out).equal
+
+
+def test_an_all_gather_moves_rows_and_cuts_the_layer():
+    # The control: all-gather concatenates the ranks' buffers in their flat order, so the
+    # leading rows move; it stays outside the bucketed graphs, with the reason.
+    text = COLLECTIVE.read_text().replace(
+        'R.call_packed("runtime.disco.allreduce", b, R.shape([0]), R.prim_value(T.bool(True)), c,',
+        'R.call_packed("runtime.disco.allgather", b, R.prim_value(T.bool(True)), c,')
+    original = api.loads(text)
+    out, report = api.rewrite(original, RewriteOptions(capture_buckets=("n:2,4,8,16",)))
+    reasons = [r.message for r in report.reasons if r.code == "not-row-wise"]
+    assert any("'runtime.disco.allgather' has no TIR to read its rows from" in m
+               for m in reasons), reasons
+    main = print_module(out).split("def main(")[1]
+    assert 'R.call_packed("runtime.disco.allgather"' in main

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from ..diagnostics import SourceError
 from ..ir.sinfo import is_void, substitute, subst_prim
+from .capture_safety import rule_for
 from .options import AUTO, RewriteOptions, auto_buckets
 from .region_planner import LeftOutside, ModulePlan, RegionPlan, launch_kind
 from .row_wise import LaunchVerdicts
@@ -280,11 +281,30 @@ def _binding_reason(module, b, sym: ir.SymVar, verdicts: LaunchVerdicts) -> str 
         return f"'{callee}' is given {sym.name} as a value, which a bucket would change"
     if not any(isinstance(a, ir.Var) and _sized(a.sinfo, sym) for a in call.args):
         return None
+    if not isinstance(call.op, ir.GlobalVarRef):
+        return _packed_rows_reason(call, callee, sym)
     verdict = verdicts.of(call)
     if verdict is None:
         return f"'{callee}' has no TIR to read its rows from"
     if not verdict.row_wise:
         return f"kernel {callee} is not row-wise: {verdict.reason}"
+    return None
+
+
+def _packed_rows_reason(call: ir.Call, callee: str, sym: ir.SymVar) -> str | None:
+    """Why an external function's launch cannot run at a bucket of `sym`: None when the
+    capture-safety table says it works element by element (the collectives of
+    capture_safety.toml with `rows = "elementwise"`) on tensors of one shape, each sized by
+    `sym` (already checked to have it as their leading varying dimension)."""
+    rule = rule_for(callee)
+    if rule is None or rule.rows != "elementwise":
+        return f"'{callee}' has no TIR to read its rows from"
+    tensors = [a for a in call.args if isinstance(a, ir.Var) and
+               isinstance(getattr(a.sinfo, "shape", None), tuple)]
+    shapes = {tuple(map(str, a.sinfo.shape)) for a in tensors}
+    if len(shapes) != 1 or not all(_sized(a.sinfo, sym) for a in tensors):
+        return (f"'{callee}' works element by element, but on tensors of different shapes "
+                f"here")
     return None
 
 

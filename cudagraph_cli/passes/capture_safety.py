@@ -29,6 +29,10 @@ from .. import ir
 TABLE_PATH = Path(__file__).with_name("capture_safety.toml")
 VERDICTS = ("never", "host-state", "workspace", "conditional", "safe")
 HOST_EFFECTS = ("counter", "data")
+# What a function does to the rows of its tensors (passes/buckets.py): "elementwise", each
+# element of its output from the same element of its inputs, so it keeps any dimension's rows
+# apart, as a row-wise kernel does.
+ROWS = ("elementwise",)
 
 
 class TableError(ValueError):
@@ -47,6 +51,7 @@ class Rule:
     workspace_last_uint8: bool = False  # workspace: a 1-D uint8 tensor last
     condition: str = ""  # conditional
     default: str = "capture"  # conditional: "capture" | "leave"
+    rows: str | None = None  # ROWS: how it treats the rows of its tensors, where known
 
     def matches(self, symbol: str) -> bool:
         return symbol == self.pattern if self.is_op else fnmatch.fnmatchcase(symbol,
@@ -80,7 +85,10 @@ def load_table(path: str | None = None) -> tuple[Rule, ...]:
                     is_op="op" in r, host_effect=r.get("host_effect"),
                     workspace_args=r.get("workspace_args"),
                     workspace_last_uint8=bool(r.get("workspace_last_uint8", False)),
-                    condition=r.get("condition", ""), default=r.get("default", "capture"))
+                    condition=r.get("condition", ""), default=r.get("default", "capture"),
+                    rows=r.get("rows"))
+        if rule.rows is not None and rule.rows not in ROWS:
+            raise TableError(f"{where}: rows must be one of {', '.join(ROWS)}")
         if verdict in ("never", "host-state") and rule.host_effect not in HOST_EFFECTS:
             raise TableError(f"{where}: host_effect must be one of {', '.join(HOST_EFFECTS)}")
         if verdict == "workspace" and rule.workspace_args is None and \
