@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 HEADER = """# from tvm.script import ir as I
@@ -32,6 +32,11 @@ HEADER = """# from tvm.script import ir as I
 @I.ir_module
 class Module:
 """
+
+
+RELAX_HEADER = HEADER.replace(
+    "# from tvm.script import tir as T\n",
+    "# from tvm.script import tir as T\n# from tvm.script import relax as R\n")
 
 
 def c(k: int) -> str:
@@ -43,9 +48,9 @@ F0 = "T.float32(0.0)"
 
 @dataclass(frozen=True)
 class Param:
-    """A kernel parameter: `dims` of "n" and ints; `row` the dimension sized by n (None: a
-    non-row buffer); `high` for an int32 index buffer: its values' bound (an int, or "n": the
-    run's rows)."""
+    """A kernel parameter: `dims` of "n", "m" and ints; `row` the dimension sized by n (or by m,
+    which the launch binding class binds to the rows too; None: a non-row buffer); `high` for an
+    int32 index buffer: its values' bound (an int, or "n": the run's rows)."""
 
     name: str
     dims: tuple
@@ -54,13 +59,15 @@ class Param:
 
     @property
     def row(self):
-        return self.dims.index("n") if "n" in self.dims else None
+        rows = [i for i, d in enumerate(self.dims) if d in ("n", "m")]
+        return rows[0] if rows else None
 
     def shape_text(self) -> str:
-        return "(" + ", ".join("n" if d == "n" else c(d) for d in self.dims) + ("," if len(self.dims) == 1 else "") + ")"
+        dims = [d if isinstance(d, str) else c(d) for d in self.dims]
+        return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
 
     def shape(self, rows: int) -> tuple:
-        return tuple(rows if d == "n" else d for d in self.dims)
+        return tuple(rows if isinstance(d, str) else d for d in self.dims)
 
 
 @dataclass
@@ -82,21 +89,42 @@ class Kernel:
     lines: tuple
     name: str = "k"
     seed: int = 0
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    launches: str | None = None  # a Relax `main` launching the kernel (the launch binding class)
+    form: str = "handle"  # "handle": var_a: T.handle, a = T.match_buffer(var_a, (n, C));
+    #                       "buffer": a: T.Buffer((n, C)), n a module-level TypeVar
 
     @property
     def text(self) -> str:
-        return HEADER + self.function_text()
+        """The PrimFunc alone: what TVM builds and runs."""
+        return self.header(HEADER) + self.function_text()
+
+    def header(self, header: str) -> str:
+        if self.form == "handle":
+            return header
+        names = [v for v in ("n", "m") if any(v in p.dims for p in self.params)]
+        head = "# from typing import TypeVar\n" + header.split("\n@I.ir_module")[0] + "\n"
+        types = "".join(f'{v} = TypeVar("{v}")\n' for v in names)
+        return head + types + "@I.ir_module\nclass Module:\n"
+
+    @property
+    def cgraph_text(self) -> str:
+        """What cgraph judges: the PrimFunc, with the Relax function launching it if any."""
+        if self.launches is None:
+            return self.text
+        return self.header(RELAX_HEADER) + self.function_text() + "\n" + self.launches
 
     def function_text(self) -> str:
         sig = []
-        body = ["        n = T.int64()"]
+        body = ["        n = T.int64()"] if self.form == "handle" else []
+        if self.form == "handle" and any("m" in p.dims for p in self.params):
+            body.append("        m = T.int64()")
         for p in self.params:
-            if p.row is None:
+            if p.row is None or self.form == "buffer":
                 sig.append(f'{p.name}: T.Buffer({p.shape_text()}, "{p.dtype}")')
             else:
                 sig.append(f"var_{p.name}: T.handle")
-                body.append(f'        {p.name} = T.match_buffer(var_{p.name}, {p.shape_text()}, "{p.dtype}")')
+                body.append(f"        {p.name} = T.match_buffer(var_{p.name}, {p.shape_text()}, "
+                            f'"{p.dtype}")')
         head = f"    @T.prim_func(s_tir=True)\n    def {self.name}({', '.join(sig)}):\n"
         return head + "\n".join(body + list(self.lines)) + "\n"
 
@@ -118,7 +146,8 @@ def loops(var_ext: list, body: list) -> list:
     """`for a, b in T.grid(...)` around `body` (both at relative indentation)."""
     names = ", ".join(v for v, _ in var_ext)
     exts = ", ".join(e for _, e in var_ext)
-    head = f"for {names} in T.grid({exts}):" if len(var_ext) > 1 else f"for {names} in range({exts}):"
+    head = (f"for {names} in T.grid({exts}):" if len(var_ext) > 1
+            else f"for {names} in range({exts}):")
     return [head] + indent(body, 1)
 
 
@@ -256,7 +285,8 @@ def pat_guarded_split(rng, p, C, a):
     f = f"f0 * {c(t)} + f1"
     row_major = rng.random() < 0.7
     if row_major:
-        it = [f"v0 = T.axis.spatial(n, ({f}) // {c(C)})", f"v1 = T.axis.spatial({c(C)}, ({f}) % {c(C)})"]
+        it = [f"v0 = T.axis.spatial(n, ({f}) // {c(C)})",
+              f"v1 = T.axis.spatial({c(C)}, ({f}) % {c(C)})"]
     else:
         it = [f"v0 = T.axis.spatial(n, ({f}) % n)", f"v1 = T.axis.spatial({c(C)}, ({f}) // n)"]
     expr, reads = elementwise_expr(rng, a, w, "v0", "v1")
@@ -264,14 +294,16 @@ def pat_guarded_split(rng, p, C, a):
                 extra=[f"T.where({f} < n * {c(C)})"])
     body = [f"for f0 in range((n * {c(C)} + {c(t - 1)}) // {c(t)}):"]
     body += indent(loops([("f1", c(t))], blk), 1)
-    return Part(params, at_body(body), b, f"threads {t}, " + ("row = f // C" if row_major else "row = f % n"))
+    order = "row = f // C" if row_major else "row = f % n"
+    return Part(params, at_body(body), b, f"threads {t}, {order}")
 
 
 def pat_let(rng, p, C, a):
     a, params = row_in(p, a, C)
     b = f"{p}b"
     params += [Param(b, ("n", C))]
-    kind = rng.choice(["value", "row alias", "extent n - 1", "extent alias", "T.Let value"])
+    kind = rng.choice(["value", "row alias", "extent n - 1", "extent alias", "T.Let value",
+                       "x = n as an inner loop's extent", "m = n outside, a value inside"])
     ext, pre, extra, stmt = "n", [], [], f"{b}[vi, vj] = {a}[vi, vj]"
     if kind == "value":
         extra = ["x = n"]
@@ -281,13 +313,21 @@ def pat_let(rng, p, C, a):
         stmt = f"{b}[x, vj] = {a}[x, vj] + T.float32(1.0)"
     elif kind == "extent n - 1":
         pre, ext = [f"m = n - {c(1)}"], "m"
+    elif kind.startswith("m = n outside"):
+        pre = ["m = n"]
+        stmt = f'{b}[vi, vj] = {a}[vi, vj] + T.Cast("float32", m)'
+    elif kind.startswith("x = n as"):
+        extra = ["x = n"]
+        stmt = (f"{b}[vi, vj] = {F0}\nfor k in range(x):\n"
+                f"    {b}[vi, vj] = {b}[vi, vj] + {a}[vi, vj]")
     elif kind == "extent alias":
         pre, ext = ["m = n"], "m"
     else:
         pre = ["x = T.int64()"]
         stmt = f'{b}[vi, vj] = T.Let({a}[vi, vj] * T.Cast("float32", x), where={{x: n}})'
     body = pre + loops([("i", ext), ("j", c(C))],
-                       block(f"{p}let", [ss()], f"{a}[vi, vj]", f"{b}[vi, vj]", [stmt], extra))
+                       block(f"{p}let", [ss()], f"{a}[vi, vj]", f"{b}[vi, vj]", stmt.split("\n"),
+                             extra))
     return Part(params, at_body(body), b, kind)
 
 
@@ -329,7 +369,8 @@ def pat_strides(rng, p, C, a):
     """Rows in dimension 1 of a (C, n) buffer, read through a match_buffer with strides (n, 1),
     or a (n, C) buffer with its strides spelled."""
     w, b = f"{p}w", f"{p}b"
-    kind = rng.choice(["(C, n) column by strides (n, 1)", "(C, n) column by strides (n, 1) of row 0",
+    kind = rng.choice(["(C, n) column by strides (n, 1)",
+                       "(C, n) column by strides (n, 1) of row 0",
                        "(n, C) strides (C, 1)"])
     if kind.startswith("(n, C)"):
         a, params = row_in(p, a, C)
@@ -386,16 +427,23 @@ def pat_grow_extent(rng, p, C, a):
     a, params = row_in(p, a, C)
     b, o = f"{p}b", f"{p}o"
     kind = rng.choice(["min(n, 8) rows into a (8, C) buffer", "n - 1 rows from row i + 1",
-                       "2n iterations of row i // 2", "n + 1 iterations guarded i < n"])
+                       "2n iterations of row i // 2", "n + 1 iterations guarded i < n",
+                       "an outer loop of extent n around the rows"])
     if kind.startswith("min"):
         params.append(Param(o, (8, C)))
+        it = ["vi = T.axis.spatial(8, i)", f"vj = T.axis.spatial({c(C)}, j)"]
         body = loops([("i", f"T.min(n, {c(8)})"), ("j", c(C))],
-                     block(f"{p}gr", ["vi = T.axis.spatial(8, i)", "vj = T.axis.spatial(" + c(C) + ", j)"],
-                           f"{a}[vi, vj]", f"{o}[vi, vj]", [f"{o}[vi, vj] = {a}[vi, vj]"]))
+                     block(f"{p}gr", it, f"{a}[vi, vj]", f"{o}[vi, vj]",
+                           [f"{o}[vi, vj] = {a}[vi, vj]"]))
         return Part(params, at_body(body), None, kind)
     params.append(Param(b, ("n", C)))
+    if kind.startswith("an outer loop"):
+        body = loops([("r", "n")], loops([("i", "n"), ("j", c(C))], block(
+            f"{p}gr", [ss()], f"{a}[vi, vj], {b}[vi, vj]", f"{b}[vi, vj]",
+            [f"{b}[vi, vj] = {b}[vi, vj] * T.float32(0.5) + {a}[vi, vj]"])))
+        return Part(params, at_body(body), b, kind)
     if kind.startswith("n - 1"):
-        ext, row, stmt = f"n - {c(1)}", "vi", f"{b}[vi, vj] = {a}[vi + {c(1)}, vj]"
+        ext, stmt = f"n - {c(1)}", f"{b}[vi, vj] = {a}[vi + {c(1)}, vj]"
         it = [f"vi = T.axis.spatial(n - {c(1)}, i)", f"vj = T.axis.spatial({c(C)}, j)"]
     elif kind.startswith("2n"):
         ext, stmt = f"n * {c(2)}", f"{b}[vi // {c(2)}, vj] = {a}[vi // {c(2)}, vj]"
@@ -435,7 +483,8 @@ def pat_gather(rng, p, C, a):
         src, extra = row_in(p, a, C)
         params += extra
     body = loops([("i", "n"), ("j", c(C))],
-                 block(f"{p}ga", [ss()], f"{ids}[vi], {src}[{c(0)}:{c(6) if src == tab else 'n'}, vj]",
+                 block(f"{p}ga", [ss()],
+                       f"{ids}[vi], {src}[{c(0)}:{c(6) if src == tab else 'n'}, vj]",
                        f"{b}[vi, vj]", [f'{b}[vi, vj] = {src}[T.Cast("int64", {ids}[vi]), vj]']))
     return Part(params, at_body(body), b, kind)
 
@@ -443,7 +492,8 @@ def pat_gather(rng, p, C, a):
 def pat_multi_row(rng, p, C, a):
     a, params = row_in(p, a, C)
     b, d, last = f"{p}b", f"{p}d", f"{p}last"
-    kind = rng.choice(["two outputs, own row", "rows 2i and 2i + 1 guarded", "own row and a last-row buffer"])
+    kind = rng.choice(["two outputs, own row", "rows 2i and 2i + 1 guarded",
+                       "own row and a last-row buffer"])
     params.append(Param(b, ("n", C)))
     if kind.startswith("two"):
         params.append(Param(d, ("n", C)))
@@ -488,22 +538,60 @@ PATTERNS = {
     "several rows written at once": pat_multi_row,
 }
 COMPOSITION = "composition of two patterns"
-CLASSES = tuple(PATTERNS) + (COMPOSITION,)
+LAUNCHES = "one kernel, launches binding the variable differently"
+CLASSES = tuple(PATTERNS) + (COMPOSITION, LAUNCHES)
+
+
+def launch_binding(rng, C: int, seed: int) -> Kernel:
+    """A kernel in n and m that a Relax function launches twice over `seq` rows: once with m
+    bound to 4 (a weight's rows), once with m bound to seq too. The runs bind m as the launch
+    that binds both does (m = n = the rows); cgraph judges the kernel through
+    `kernel_verdicts(module, "seq")`, which the order of the launches must not change."""
+    kind = rng.choice(["sum over k < m of e", "a * m"])
+    both_first = rng.random() < 0.5
+    params = (Param("a", ("n", C)), Param("e", ("m", C)), Param("b", ("n", C)))
+    if kind.startswith("sum"):
+        body = reduction("", "lb", [("i", "n"), ("j", c(C)), ("k", "m")], "SSR",
+                         "a[vi, vj], e[0:m, vj]", "vi, vj", "a[vi, vj] + e[vk, vj]", "b")
+    else:
+        body = loops([("i", "n"), ("j", c(C))], block(
+            "lb", [ss()], "a[vi, vj]", "b[vi, vj]",
+            ['b[vi, vj] = a[vi, vj] * T.Cast("float32", m)']))
+    calls = ["cls.k(x, y, b1)", "cls.k(x, x, b2)"]
+    if both_first:
+        calls.reverse()
+    shape = f"R.Tensor((\"seq\", {C}), \"float32\")"
+    main = ["    @R.function",
+            f"    def main(x: {shape}, y: R.Tensor(({4}, {C}), \"float32\")) -> {shape}:",
+            "        seq = T.int64()",
+            "        R.func_attr({\"relax.force_pure\": True})",
+            "        cls = Module",
+            f"        b1 = R.builtin.alloc_tensor(R.shape([seq, {C}]), \"float32\", 0)",
+            f"        b2 = R.builtin.alloc_tensor(R.shape([seq, {C}]), \"float32\", 0)",
+            f"        {calls[0]}", f"        {calls[1]}", "        return b2"]
+    variant = kind + (", m = seq launched first" if both_first else ", m = 4 launched first")
+    return Kernel(LAUNCHES, variant, params, tuple(at_body(body)), seed=seed,
+                  launches="\n".join(main) + "\n", form="buffer")
 
 
 def generate(cls: str, seed: int) -> Kernel:
     """Kernel `seed` of class `cls` (deterministic)."""
     rng = random.Random(f"{cls}/{seed}")
     C = rng.choice([2, 3, 4])
+    if cls == LAUNCHES:
+        return launch_binding(rng, C, seed)
+    form = rng.choice(["handle", "buffer"])
     if cls != COMPOSITION:
         part = PATTERNS[cls](rng, "", C, None)
-        return Kernel(cls, part.variant, tuple(part.params), tuple(part.lines), seed=seed)
+        return Kernel(cls, part.variant, tuple(part.params), tuple(part.lines), seed=seed,
+                      form=form)
     first, second = rng.choice(list(PATTERNS)), rng.choice(list(PATTERNS))
     p1 = PATTERNS[first](rng, "p_", C, None)
     chained = p1.out is not None and rng.random() < 0.7
     p2 = PATTERNS[second](rng, "q_", C, p1.out if chained else None)
     variant = f"{first} ({p1.variant}) {'then' if chained else 'beside'} {second} ({p2.variant})"
-    return Kernel(cls, variant, tuple(p1.params + p2.params), tuple(p1.lines + p2.lines), seed=seed)
+    return Kernel(cls, variant, tuple(p1.params + p2.params), tuple(p1.lines + p2.lines),
+                  seed=seed, form=form)
 
 
 # -- the oracle -------------------------------------------------------------------------------
@@ -513,13 +601,12 @@ def build(text: str):
     """The kernel built by TVM for llvm (one build runs at every n)."""
     import tvm
     from tvm.script import from_source
+    from tvm_oracle import tvm_globals
 
-    return tvm.compile(from_source(text), target="llvm")
+    return tvm.compile(from_source(text, extra_vars=tvm_globals()), target="llvm")
 
 
-def fill(param: Param, rows: int, rng) -> "np.ndarray":
-    import numpy as np
-
+def fill(param: Param, rows: int, rng):
     shape = param.shape(rows)
     if param.dtype == "int32":
         high = rows if param.high == "n" else param.high
@@ -591,11 +678,14 @@ def judge_sizes(kernel: Kernel, seed: int, trials: int = 2) -> Judgement:
 
 
 def cgraph_verdict(kernel: Kernel):
-    """cgraph's verdict (passes/row_wise.py) on the kernel's PrimFunc for n."""
+    """cgraph's verdict (passes/row_wise.py) on the kernel's PrimFunc for n (for the Relax
+    variable `seq` of its launches, when it has some)."""
     from cudagraph_cli import api, ir
-    from cudagraph_cli.passes.row_wise import row_wise
+    from cudagraph_cli.passes.row_wise import kernel_verdicts, row_wise
 
-    module = api.loads(kernel.text, name=f"<{kernel.cls} {kernel.seed}>")
+    module = api.loads(kernel.cgraph_text, name=f"<{kernel.cls} {kernel.seed}>")
+    if kernel.launches is not None:
+        return kernel_verdicts(module, "seq")[kernel.name]
     (prim,) = [f for f in module.functions if isinstance(f, ir.PrimFunc)]
     return row_wise(prim, "n")
 
