@@ -56,6 +56,7 @@ class Param:
     dims: tuple
     dtype: str = "float32"
     high: object = None
+    strides: tuple | None = None  # spelled in the declaration (compact: what TVM's runs pass)
 
     @property
     def row(self):
@@ -65,6 +66,14 @@ class Param:
     def shape_text(self) -> str:
         dims = [d if isinstance(d, str) else c(d) for d in self.dims]
         return "(" + ", ".join(dims) + ("," if len(dims) == 1 else "") + ")"
+
+    def declared(self) -> str:
+        """The declaration's arguments after the buffer: shape, dtype and strides."""
+        text = f'{self.shape_text()}, "{self.dtype}"'
+        if self.strides is not None:
+            text += ", strides=(" + ", ".join(d if isinstance(d, str) else c(d)
+                                              for d in self.strides) + ")"
+        return text
 
     def shape(self, rows: int) -> tuple:
         return tuple(rows if isinstance(d, str) else d for d in self.dims)
@@ -120,11 +129,10 @@ class Kernel:
             body.append("        m = T.int64()")
         for p in self.params:
             if p.row is None or self.form == "buffer":
-                sig.append(f'{p.name}: T.Buffer({p.shape_text()}, "{p.dtype}")')
+                sig.append(f"{p.name}: T.Buffer({p.declared()})")
             else:
                 sig.append(f"var_{p.name}: T.handle")
-                body.append(f"        {p.name} = T.match_buffer(var_{p.name}, {p.shape_text()}, "
-                            f'"{p.dtype}")')
+                body.append(f"        {p.name} = T.match_buffer(var_{p.name}, {p.declared()})")
         head = f"    @T.prim_func(s_tir=True)\n    def {self.name}({', '.join(sig)}):\n"
         return head + "\n".join(body + list(self.lines)) + "\n"
 
@@ -371,7 +379,10 @@ def pat_strides(rng, p, C, a):
     w, b = f"{p}w", f"{p}b"
     kind = rng.choice(["(C, n) column by strides (n, 1)",
                        "(C, n) column by strides (n, 1) of row 0",
-                       "(n, C) strides (C, 1)"])
+                       "(n, C) strides (C, 1)", "(n, C) parameter with strides (C, 1)",
+                       "(C, n) parameter with strides (n, 1)"])
+    if "parameter" in kind:
+        return strided_parameter(kind, p, C, w, b)
     if kind.startswith("(n, C)"):
         a, params = row_in(p, a, C)
         params += [Param(w, (C,)), Param(b, ("n", C))]
@@ -390,6 +401,21 @@ def pat_strides(rng, p, C, a):
                 [f"for j in range({c(C)}):", f"    {b}[vi, j] = {src} + {w}[j]"])
     blk = blk[:4] + indent(mb, 1) + blk[4:]
     return Part(params, at_body(loops([("i", "n")], blk)), b, kind)
+
+
+def strided_parameter(kind: str, p: str, C: int, w: str, b: str) -> Part:
+    """A parameter whose declaration spells its strides; read at the row iterator."""
+    if kind.startswith("(n, C)"):
+        src = Param(f"{p}a", ("n", C), strides=(C, 1))
+        read = f"{src.name}[vi, vj]"
+    else:
+        src = Param(f"{p}t", (C, "n"), strides=("n", 1))
+        read = f"{src.name}[vj, vi]"
+    params = [src, Param(w, (C,)), Param(b, ("n", C))]
+    body = loops([("i", "n"), ("j", c(C))],
+                 block(f"{p}sp", [ss()], f"{read}, {w}[vj]", f"{b}[vi, vj]",
+                       [f"{b}[vi, vj] = {read} * {w}[vj]"]))
+    return Part(params, at_body(body), b, kind)
 
 
 def pat_wrong_regions(rng, p, C, a):
