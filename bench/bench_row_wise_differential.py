@@ -4,7 +4,7 @@
                                                 [--save tests/data/row_wise_false]
 
 `--per-class` kernels of each pattern class of tests/helpers/row_kernels.py (seeds 0, 1, ...;
-21 classes, so 1,050 kernels by default), each built by TVM 0.27 for llvm and run at n rows and
+22 classes, so 1,100 kernels by default), each built by TVM 0.27 for llvm and run at n rows and
 at B > n rows with random pad rows (n = 1, B = 9, and two seeded pairs with n in 1..5, B in
 n+1..9; two draws of the pad each): the kernel is truly row-wise when its real rows and its
 non-row buffers agree. Each is also judged by cgraph (`passes/row_wise.row_wise(prim, "n")`;

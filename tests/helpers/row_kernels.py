@@ -286,11 +286,14 @@ def pat_neighbour(rng, p, C, a):
 
 
 def pat_guarded_split(rng, p, C, a):
+    """A fused loop over n * C elements split by a thread count and guarded (`T.where`), as
+    scheduled GPU kernels are; or guarded one row short; or unsplit (no guard needed)."""
     a, params = row_in(p, a, C)
     w, b = f"{p}w", f"{p}b"
     params += [Param(w, (C,)), Param(b, ("n", C))]
     t = rng.choice([2, 4, 8, 256])
-    f = f"f0 * {c(t)} + f1"
+    guard = rng.choices(["n * C", "(n - 1) * C", "unsplit"], weights=[6, 2, 2])[0]
+    f = f"f0 * {c(t)} + f1" if guard != "unsplit" else "f0"
     row_major = rng.random() < 0.7
     if row_major:
         it = [f"v0 = T.axis.spatial(n, ({f}) // {c(C)})",
@@ -298,12 +301,18 @@ def pat_guarded_split(rng, p, C, a):
     else:
         it = [f"v0 = T.axis.spatial(n, ({f}) % n)", f"v1 = T.axis.spatial({c(C)}, ({f}) // n)"]
     expr, reads = elementwise_expr(rng, a, w, "v0", "v1")
+    order = "row = f // C" if row_major else "row = f % n"
+    if guard == "unsplit":
+        blk = block(f"{p}split", it, reads, f"{b}[v0, v1]", [f"{b}[v0, v1] = {expr}"])
+        body = loops([("f0", f"n * {c(C)}")], blk)
+        return Part(params, at_body(body), b, f"unsplit, {order}")
+    bound = f"n * {c(C)}" if guard == "n * C" else f"(n - {c(1)}) * {c(C)}"
     blk = block(f"{p}split", it, reads, f"{b}[v0, v1]", [f"{b}[v0, v1] = {expr}"],
-                extra=[f"T.where({f} < n * {c(C)})"])
+                extra=[f"T.where({f} < {bound})"])
     body = [f"for f0 in range((n * {c(C)} + {c(t - 1)}) // {c(t)}):"]
     body += indent(loops([("f1", c(t))], blk), 1)
-    order = "row = f // C" if row_major else "row = f % n"
-    return Part(params, at_body(body), b, f"threads {t}, {order}")
+    short = "" if guard == "n * C" else ", guard one row short"
+    return Part(params, at_body(body), b, f"threads {t}, {order}{short}")
 
 
 def pat_let(rng, p, C, a):
@@ -311,7 +320,8 @@ def pat_let(rng, p, C, a):
     b = f"{p}b"
     params += [Param(b, ("n", C))]
     kind = rng.choice(["value", "row alias", "extent n - 1", "extent alias", "T.Let value",
-                       "x = n as an inner loop's extent", "m = n outside, a value inside"])
+                       "x = n as an inner loop's extent", "m = n outside, a value inside",
+                       "x = n - 1 - i as the row read"])
     ext, pre, extra, stmt = "n", [], [], f"{b}[vi, vj] = {a}[vi, vj]"
     if kind == "value":
         extra = ["x = n"]
@@ -321,6 +331,9 @@ def pat_let(rng, p, C, a):
         stmt = f"{b}[x, vj] = {a}[x, vj] + T.float32(1.0)"
     elif kind == "extent n - 1":
         pre, ext = [f"m = n - {c(1)}"], "m"
+    elif kind.startswith("x = n - 1 - i"):
+        extra = [f"x = n - {c(1)} - vi"]
+        stmt = f"{b}[vi, vj] = {a}[x, vj]"
     elif kind.startswith("m = n outside"):
         pre = ["m = n"]
         stmt = f'{b}[vi, vj] = {a}[vi, vj] + T.Cast("float32", m)'
@@ -454,7 +467,8 @@ def pat_grow_extent(rng, p, C, a):
     b, o = f"{p}b", f"{p}o"
     kind = rng.choice(["min(n, 8) rows into a (8, C) buffer", "n - 1 rows from row i + 1",
                        "2n iterations of row i // 2", "n + 1 iterations guarded i < n",
-                       "an outer loop of extent n around the rows"])
+                       "an outer loop of extent n around the rows",
+                       "a reduction over min(n, C) columns"])
     if kind.startswith("min"):
         params.append(Param(o, (8, C)))
         it = ["vi = T.axis.spatial(8, i)", f"vj = T.axis.spatial({c(C)}, j)"]
@@ -463,6 +477,10 @@ def pat_grow_extent(rng, p, C, a):
                            [f"{o}[vi, vj] = {a}[vi, vj]"]))
         return Part(params, at_body(body), None, kind)
     params.append(Param(b, ("n", C)))
+    if kind.startswith("a reduction over min"):
+        body = reduction(p, "gr", [("i", "n"), ("j", c(C)), ("k", f"T.min(n, {c(C)})")], "SSR",
+                         f"{a}[vi, {c(0)}:{c(C)}]", "vi, vj", f"{a}[vi, vk]", b)
+        return Part(params, at_body(body), b, kind)
     if kind.startswith("an outer loop"):
         body = loops([("r", "n")], loops([("i", "n"), ("j", c(C))], block(
             f"{p}gr", [ss()], f"{a}[vi, vj], {b}[vi, vj]", f"{b}[vi, vj]",
@@ -486,7 +504,14 @@ def pat_index_from_var(rng, p, C, a):
     a, params = row_in(p, a, C)
     b = f"{p}b"
     params += [Param(b, ("n", C))]
-    kind = rng.choice(["a[n - 1 - i]", "a[n - 1]", "b[n - 1 - i]", "a[i % n]"])
+    kind = rng.choice(["a[n - 1 - i]", "a[n - 1]", "b[n - 1 - i]", "a[i % n]",
+                       "iterator bound to n - 1 - i, own row"])
+    if kind.startswith("iterator"):
+        it = [f"vi = T.axis.spatial(n, n - {c(1)} - i)", f"vj = T.axis.spatial({c(C)}, j)"]
+        body = loops([("i", "n"), ("j", c(C))],
+                     block(f"{p}ix", it, f"{a}[vi, vj]", f"{b}[vi, vj]",
+                           [f"{b}[vi, vj] = {a}[vi, vj] * T.float32(3.0)"]))
+        return Part(params, at_body(body), b, kind)
     src, dst = {"a[n - 1 - i]": (f"{a}[n - {c(1)} - vi, vj]", "vi"),
                 "a[n - 1]": (f"{a}[n - {c(1)}, vj]", "vi"),
                 "b[n - 1 - i]": (f"{a}[vi, vj]", f"n - {c(1)} - vi"),
@@ -542,6 +567,27 @@ def pat_multi_row(rng, p, C, a):
     return Part(params, at_body(body), b, kind)
 
 
+def pat_scratch(rng, p, C, a):
+    """Two blocks through a buffer the kernel allocates: row-sized and read at the own row or
+    at row 0, or without rows (each row overwrites it; the last one wins)."""
+    a, params = row_in(p, a, C)
+    b, tmp = f"{p}b", f"{p}tmp"
+    params += [Param(b, ("n", C))]
+    kind = rng.choice(["(n, C) scratch, own row", "(n, C) scratch, row 0", "(C,) scratch"])
+    rowed = not kind.startswith("(C,)")
+    at = "vi, vj" if rowed else "vj"
+    read = {"(n, C) scratch, own row": "vi, vj", "(n, C) scratch, row 0": f"{c(0)}, vj",
+            "(C,) scratch": "vj"}[kind]
+    shape = f"(n, {c(C)})" if rowed else f"({c(C)},)"
+    first = block(f"{p}put", [ss()], f"{a}[vi, vj]", f"{tmp}[{at}]",
+                  [f"{tmp}[{at}] = {a}[vi, vj] + T.float32(1.0)"])
+    second = block(f"{p}get", [ss()], f"{tmp}[{read}]", f"{b}[vi, vj]",
+                   [f"{b}[vi, vj] = {tmp}[{read}] * T.float32(2.0)"])
+    body = [f'{tmp} = T.sblock_alloc_buffer({shape}, "float32")']
+    body += loops([("i", "n"), ("j", c(C))], first) + loops([("i", "n"), ("j", c(C))], second)
+    return Part(params, at_body(body), b, kind)
+
+
 PATTERNS = {
     "elementwise": pat_elementwise,
     "norm over columns": pat_norm_cols,
@@ -562,6 +608,7 @@ PATTERNS = {
     "index computed from VAR": pat_index_from_var,
     "gather": pat_gather,
     "several rows written at once": pat_multi_row,
+    "through a scratch buffer": pat_scratch,
 }
 COMPOSITION = "composition of two patterns"
 LAUNCHES = "one kernel, launches binding the variable differently"
