@@ -14,9 +14,11 @@ cgraph never says row-wise where the runs disagree.
 - the oracle itself: it agrees on kernels that keep rows apart and disagrees on one that does not.
 
 passes/row_wise.py is unsound until the TIR reader of issue 50 lands: the cases it gets wrong are
-marked `UNSOUND` (xfail, strict), in one place; drop the marks when it is sound.
+marked `UNSOUND` (xfail, strict), in one place: the saved cases' refusal test and the
+hypothesis sample (which meets false row-wise kernels on main too); set it to () when it is
+sound.
 
-More kernels: `python bench/bench_row_wise_differential.py --per-class 200` (4,000 kernels), or
+More kernels: `python bench/bench_row_wise_differential.py --per-class 200` (4,400 kernels), or
 `ROW_WISE_EXAMPLES=500 python -m pytest -q tests/test_row_wise_differential.py` for a longer
 hypothesis run, or `python tests/helpers/row_kernels.py CLASS SEED` for one kernel and both
 verdicts.
@@ -149,7 +151,8 @@ def test_oracle_disagrees_where_real_rows_change(cls, variant):
 
 def test_a_prefix_scan_keeps_real_rows():
     """A prefix sum's row i reads rows 0..i only: at a bucket its real rows are the same, so by
-    the definition (real rows agree) it is row-wise, though no verdict of cgraph can say so."""
+    the definition (real rows agree) it is row-wise, though one that asks for rows indexed by
+    the row iterator alone refuses it (counted as refused, never as false)."""
     assert judge(first("scan over rows", "prefix honest"), 2, 7, 2, 0).row_wise
 
 

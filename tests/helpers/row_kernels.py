@@ -4,8 +4,13 @@ passes/row_wise.py).
 
 `generate(cls, seed)` writes one kernel of pattern class `cls` (CLASSES) as TVMScript text: a
 one-PrimFunc `@I.ir_module` that cgraph (`api.loads`) and TVM 0.27 (`tvm.script.from_source`)
-both read. Row-sized buffers are handles matched to `(n, ...)` (or `(C, n)`: rows in dimension
-1), so that one TVM build runs at any `n`.
+both read. Row-sized buffers are declared either as handles matched in the body (`n =
+T.int64()`, `a = T.match_buffer(var_a, (n, C))`, as TVM prints a PrimFunc) or as `T.Buffer((n,
+C))` parameters with `n = TypeVar("n")` (as cgraph's samples spell them), drawn per kernel; the
+rows may be dimension 1 (`(C, n)`). `n` stays symbolic, so one TVM build runs at any `n`. One
+class (LAUNCHES) is a kernel in `n` and `m` inside a Relax function that launches it twice,
+binding m once to a constant and once to the rows: cgraph judges it through
+`kernel_verdicts(module, "seq")`, the runs bind m to the rows as the second launch does.
 
 `judge(kernel, n, bucket, trials, seed)` is the oracle: it builds the kernel for llvm once (cached
 by text), runs it at `n` rows and at `bucket > n` rows, where rows [0, n) of every row-sized
@@ -635,7 +640,7 @@ def launch_binding(rng, C: int, seed: int) -> Kernel:
         calls.reverse()
     shape = f"R.Tensor((\"seq\", {C}), \"float32\")"
     main = ["    @R.function",
-            f"    def main(x: {shape}, y: R.Tensor(({4}, {C}), \"float32\")) -> {shape}:",
+            f"    def main(x: {shape}, y: R.Tensor((4, {C}), \"float32\")) -> {shape}:",
             "        seq = T.int64()",
             "        R.func_attr({\"relax.force_pure\": True})",
             "        cls = Module",
@@ -716,7 +721,7 @@ def run(kernel: Kernel, arrays: list) -> list:
 @dataclass(frozen=True)
 class Judgement:
     row_wise: bool
-    detail: str = ""  # where the runs disagreed: "n=2 B=5: rows of b differ"
+    detail: str = ""  # where the runs disagreed: "n=2 B=5: rows [0, n) of b differ"
 
 
 def judge(kernel: Kernel, n: int, bucket: int, trials: int = 2, seed: int = 0) -> Judgement:
