@@ -31,6 +31,7 @@ from cudagraph_cli.passes.row_wise import kernel_verdicts
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_FILES = sorted((ROOT / "samples").rglob("*.relax")) + \
     sorted((ROOT / "tests" / "buckets").glob("*.relax"))
+REAL_SIZE = sorted((ROOT / "samples" / "real").glob("mlc_*.relax"))
 # The modules cgraph reads and TVM's parser does not (cgraph's own dialect, TVM's printing
 # quirks): each is named, with the error's first line, when this count changes.
 UNREAD_BY_TVM = 0
@@ -42,11 +43,14 @@ END = "    @R.function\n    def cgraph_tvm_reader_end() -> R.Tuple:\n        ret
 
 
 def split_prim_funcs(text: str) -> tuple[str, dict]:
-    """The module's header (what precedes `@I.ir_module`, comments dropped: its TypeVars) and
+    """The module's header (what precedes the class, comments dropped: its TypeVars, and the
+    decorator) and
     {PrimFunc name: its text, decorator included}, cut at class indentation."""
     lines = text.splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.startswith("@I.ir_module"))
-    header = "".join(line for line in lines[:start] if not line.startswith("#"))
+    start = next(i for i, line in enumerate(lines)
+                 if line.startswith("@") and "ir_module" in line)
+    header = "".join(line for line in lines[:start] if not line.startswith("#")) + \
+        lines[start] + "class Module:\n"
     chunks: dict = {}
     current = name = None
     for line in lines[start + 2:]:
@@ -72,7 +76,7 @@ def tvm_read(header: str, chunks: list) -> dict:
     from cudagraph_cli.tvm import on_a_short_stack
     from tvm_oracle import tvm_parse_own_dump
 
-    text = header + "@I.ir_module\nclass Module:\n" + "".join(chunks) + END
+    text = header + "".join(chunks) + END
     mod = on_a_short_stack(tvm_parse_own_dump, text)
     return {gv.name_hint: f for gv, f in mod.functions.items()
             if gv.name_hint != "cgraph_tvm_reader_end"}
@@ -134,8 +138,9 @@ def launch_bindings(mod, prim_name: str, var: str, tvm_func) -> set:
 
 def compare_module(path: Path, kernels: dict, parsed: dict) -> list:
     """[(file, var, kernel, cgraph row-wise?, TVM row-wise?, TVM's reason)] for every kernel
-    cgraph decides on in `path`. `kernels` maps a kernel's text to TVM's reading (filled here,
-    each text read once); `parsed` collects the files TVM could not read."""
+    cgraph decides on in `path`. `kernels` maps a kernel's text to TVM's reading, and (text,
+    kernel variable) to TVM's verdict (filled here: each text read and decided once); `parsed`
+    collects the files TVM could not read."""
     from tvm_row_wise import row_wise
 
     mod = api.load(path)
@@ -154,9 +159,12 @@ def compare_module(path: Path, kernels: dict, parsed: dict) -> list:
     rows = []
     for var, vs in verdicts.items():
         for name, verdict in sorted(vs.items()):
-            func = kernels[chunks[name]]
-            bound = launch_bindings(mod, name, var, func)
-            decided = [row_wise(func, b) if b.isidentifier() else (False, b)
+            text = chunks[name]
+            bound = launch_bindings(mod, name, var, kernels[text])
+            for b in bound:  # a kernel's verdict in a variable is the same in every module
+                if b.isidentifier() and (text, b) not in kernels:
+                    kernels[(text, b)] = row_wise(kernels[text], b)
+            decided = [kernels[(text, b)] if b.isidentifier() else (False, b)
                        for b in sorted(bound)] or [(False, f"no launch binds {var}")]
             bad = [why for ok, why in decided if not ok]
             rows.append((path.relative_to(ROOT).as_posix(), var, name, verdict.row_wise,
@@ -165,11 +173,216 @@ def compare_module(path: Path, kernels: dict, parsed: dict) -> list:
 
 
 @pytest.fixture(scope="module")
-def compared() -> tuple:
+def kernel_cache() -> dict:
+    """{kernel text: TVM's reading, (text, variable): TVM's verdict}, shared by this file's
+    tests: each text is read once."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def compared(kernel_cache) -> tuple:
     """Every module compared once: (rows as compare_module gives them, {file: TVM's error})."""
-    kernels: dict = {}
     unread: dict = {}
     rows = []
     for path in SAMPLE_FILES:
-        rows += compare_module(path, kernels, unread)
+        rows += compare_module(path, kernel_cache, unread)
     return rows, unread
+
+
+def test_tvm_reads_the_kernels_of_every_module(compared):
+    rows, unread = compared
+    assert len(unread) == UNREAD_BY_TVM, unread
+    # Every real-size model, before and after, has kernels cgraph decides on.
+    for path in REAL_SIZE:
+        assert any(r[0] == path.relative_to(ROOT).as_posix() for r in rows), path.name
+
+
+def test_where_cgraph_says_row_wise_tvm_reader_does_too(compared):
+    rows, _ = compared
+    disagree = [f"{file}: {kernel} in {var}: {reason}"
+                for file, var, kernel, cg, tvm, reason in rows if cg and not tvm]
+    assert not disagree, "cgraph calls row-wise, TVM's reader does not:\n" + "\n".join(disagree)
+
+
+def test_both_readers_call_the_real_models_dense_kernels_row_wise(compared):
+    """The counts per model and variable (printed with -s): each real-size model has kernels
+    both readers call row-wise in seq_len and in batch_size, so the comparison above is not
+    vacuous. Kernels only TVM's reader accepts are listed, not failed."""
+    rows, _ = compared
+    counts: Counter = Counter()
+    tvm_only = []
+    for file, var, kernel, cg, tvm, reason in rows:
+        counts[(file, var, "cgraph")] += cg
+        counts[(file, var, "both")] += cg and tvm
+        counts[(file, var, "kernels")] += 1
+        if tvm and not cg:
+            tvm_only.append(f"{file}: {kernel} in {var}")
+    per_model = defaultdict(dict)
+    for (file, var, what), n in counts.items():
+        per_model[(file, var)][what] = n
+    for (file, var), c in sorted(per_model.items()):
+        print(f"{file} {var}: {c['kernels']} kernels, cgraph row-wise {c['cgraph']}, "
+              f"TVM confirms {c['both']}")
+    print(f"TVM's reader only ({len(tvm_only)}):", *tvm_only, sep="\n  ")
+    for path in REAL_SIZE:
+        file = path.relative_to(ROOT).as_posix()
+        for var in ("seq_len", "batch_size"):
+            assert per_model[(file, var)].get("both", 0) > 0, (file, var)
+
+
+# -- the TVM reader on its own: kernels it must refuse, kernels it must accept ---------------------
+
+SELF_HEADER = 'n = TypeVar("n")\n@I.ir_module\nclass Module:\n'
+
+# Each a kernel whose real rows change at a bucket, with the words TVM's reader must give.
+MUST_REFUSE = {
+    # b[i] = sum over k < n of a[i] * w: the loop over k feeds no row (B·a·w at a bucket).
+    "sum_over_n": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def sum_over_n(a: T.Buffer((n, T.int64(8)), "float32"), w: T.Buffer((T.int64(8),), "float32"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j, k in T.grid(n, T.int64(8), n):
+            with T.sblock("s"):
+                vi, vj, vk = T.axis.remap("SSR", [i, j, k])
+                T.reads(a[vi, vj], w[vj])
+                T.writes(b[vi, vj])
+                with T.init():
+                    b[vi, vj] = T.float32(0.0)
+                b[vi, vj] = b[vi, vj] + a[vi, vj] * w[vj]
+''', "block iterator vk ranges over n and is not its row"),
+    # Row i from row i - 1, while T.reads declares row i.
+    "previous_row": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def previous_row(a: T.Buffer((n, T.int64(8)), "float32"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("p"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(b[vi, vj])
+                b[vi, vj] = T.if_then_else(T.int64(0) < vi, a[vi - T.int64(1), vj], T.float32(0.0))
+''', "reads row i - T.int64(1) of a"),
+    # A running sum down the rows, through a scalar scratch allocated outside the loop.
+    "scan": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def scan(a: T.Buffer((n,), "float32"), b: T.Buffer((n,), "float32")):
+        acc = T.sblock_alloc_buffer((T.int64(1),), "float32")
+        for i in range(n):
+            with T.sblock("scan"):
+                vi = T.axis.spatial(n, i)
+                T.reads(a[vi], acc[T.int64(0)])
+                T.writes(acc[T.int64(0)], b[vi])
+                acc[T.int64(0)] = acc[T.int64(0)] + a[vi]
+                b[vi] = acc[T.int64(0)]
+''', "reads a at row i: one value for every row"),
+    # n bound to another name, then used in a value.
+    "x_is_n": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def x_is_n(a: T.Buffer((n, T.int64(8)), "float32"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("x"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(b[vi, vj])
+                x: T.int64 = n
+                b[vi, vj] = a[vi, vj] * T.Cast("float32", x)
+''', "uses n as a value"),
+    # A row-sized buffer with a stride of n: its rows are not where a bucket puts them.
+    # A match_buffer of the next row.
+    "next_row_view": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def next_row_view(a: T.Buffer((n, T.int64(8)), "float32"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i in range(n):
+            with T.sblock("v"):
+                vi = T.axis.spatial(n, i)
+                T.reads(a[vi, T.int64(0):T.int64(8)])
+                T.writes(b[vi, T.int64(0):T.int64(8)])
+                nxt = T.match_buffer(a[vi + T.int64(1), T.int64(0):T.int64(8)], (T.int64(8),))
+                for j in range(T.int64(8)):
+                    b[vi, j] = nxt[j]
+''', "match_buffer nxt of a row-sized buffer"),
+    # A loop over the rows whose index is read from memory (a gather of rows).
+    "row_gather": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def row_gather(a: T.Buffer((n, T.int64(8)), "float32"), ids: T.Buffer((n,), "int64"), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("g"):
+                vi = T.axis.spatial(n, ids[i])
+                vj = T.axis.spatial(T.int64(8), j)
+                T.reads(a[vi, vj])
+                T.writes(b[vi, vj])
+                b[vi, vj] = a[vi, vj]
+''', "is bound to ids[i], read from memory"),
+    "strided": ('''
+    @T.prim_func(private=True, s_tir=True)
+    def strided(a: T.Buffer((n, T.int64(8)), "float32", strides=(T.int64(1), n)), b: T.Buffer((n, T.int64(8)), "float32")):
+        for i, j in T.grid(n, T.int64(8)):
+            with T.sblock("c"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                T.reads(a[vi, vj])
+                T.writes(b[vi, vj])
+                b[vi, vj] = a[vi, vj]
+''', "a has a stride or offset that uses n"),
+}
+
+# Row-wise kernels TVM's reader must accept: an elementwise kernel over a fused, guarded loop
+# (tests/test_row_wise.py's ADD) and scheduled kernels of the 1B model.
+MUST_ACCEPT_1B = [("reshape", "batch_size"), ("rms_norm", "batch_size"),
+                  ("fused_matmul1_add", "batch_size"), ("fused_matmul11_add2", "seq_len"),
+                  ("rms_norm2", "seq_len")]
+
+
+@pytest.fixture(scope="module")
+def hand_written() -> dict:
+    """TVM's reading of MUST_REFUSE's kernels and of tests/test_row_wise.py's, by name."""
+    from test_row_wise import KERNELS
+
+    # TVM's reader does not take a kernel's own `n = T.int64()` after a signature that uses n
+    # ("name 'n' is not defined"): here n is the module's TypeVar instead, the same variable;
+    # and it reads T.sblock_alloc_buffer in s_tir PrimFuncs only.
+    own = [text.replace("        n = T.int64()\n", "").replace(
+        "@T.prim_func(private=True)", "@T.prim_func(private=True, s_tir=True)") for text in KERNELS]
+    return tvm_read(SELF_HEADER, [text for text, _ in MUST_REFUSE.values()] + own)
+
+
+@pytest.mark.parametrize("name", sorted(MUST_REFUSE))
+def test_tvm_reader_refuses_what_changes_real_rows(hand_written, name):
+    from tvm_row_wise import row_wise
+
+    ok, reason = row_wise(hand_written[name], "n")
+    assert not ok
+    assert MUST_REFUSE[name][1] in reason, reason
+
+
+def test_tvm_reader_accepts_an_elementwise_kernel_over_a_guarded_fused_loop(hand_written):
+    from tvm_row_wise import row_wise
+
+    assert row_wise(hand_written["add"], "n") == (True, "row-wise in n (rows: a[0], b[0], c[0])")
+
+
+@pytest.mark.parametrize("name, var", MUST_ACCEPT_1B)
+def test_tvm_reader_accepts_the_1b_scheduled_kernels(kernel_cache, name, var):
+    from tvm_row_wise import row_wise
+
+    header, chunks = split_prim_funcs((ROOT / "samples" / "real" /
+                                       "mlc_llama_1b.before.relax").read_text())
+    if chunks[name] not in kernel_cache:
+        kernel_cache[chunks[name]] = tvm_read(header, [chunks[name]])[name]
+    ok, reason = row_wise(kernel_cache[chunks[name]], var)
+    assert ok, reason
+
+
+def test_tvm_reader_agrees_where_cgraph_calls_test_row_wise_kernels_row_wise(hand_written):
+    """tests/test_row_wise.py's kernels: where cgraph says row-wise, TVM's reader does too."""
+    from test_row_wise import HEADER, KERNELS
+    from tvm_row_wise import row_wise as tvm_row_wise
+
+    from cudagraph_cli.passes.row_wise import row_wise
+
+    prims = {f.name: f for f in api.loads(HEADER + "".join(KERNELS)).functions
+             if isinstance(f, ir.PrimFunc)}
+    verdicts = {name: (row_wise(p, "n").row_wise, tvm_row_wise(hand_written[name], "n"))
+                for name, p in prims.items()}
+    assert len(verdicts) == len(KERNELS)
+    wrong = {name: tvm for name, (cg, tvm) in verdicts.items() if cg and not tvm[0]}
+    assert not wrong
+    # Not vacuous: cgraph calls three of them row-wise (matmul, rmsnorm, add).
+    assert sum(cg for cg, _ in verdicts.values()) == 3

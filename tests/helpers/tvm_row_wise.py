@@ -146,18 +146,13 @@ class _Uses:
     row_loads: list = field(default_factory=list)  # (buffer name, row index)
     guards: list = field(default_factory=list)  # (lhs, rhs) of `lhs < rhs`, rhs using VAR
     var_values: list = field(default_factory=list)  # expressions using VAR as a value
+    exprs: list = field(default_factory=list)  # what was scanned, lets expanded
 
 
 def _strip_cast(e):
     while isinstance(e, prim.Cast):
         e = e.value
     return e
-
-
-def _reads_memory(e) -> bool:
-    found = []
-    _post_order(e, lambda x: found.append(x) if isinstance(x, ir_expr.TensorLoad) else None)
-    return bool(found)
 
 
 def _text(e) -> str:
@@ -184,6 +179,7 @@ class _Kernel:
                 self._buffer(p, depth=0, param=True)
             elif uses(p, self.var) and not p.same_as(self.var):
                 raise NotRowWise(f"parameter {p.name} uses {self.name}")
+        self.stored_in_row_loops = _stored_in_loops_over(self.func.body, self.var, False)
         self._stmt(self.func.body, _Scope())
         rows = ", ".join(f"{b.name}[{k}]" for b, k in self.row_dim.items())
         return f"row-wise in {self.name} (rows: {rows or 'none'})"
@@ -277,6 +273,8 @@ class _Kernel:
         if uses(s.min, self.var):
             raise NotRowWise(f"loop {s.loop_var.name} starts at {_text(s.min)}, which uses "
                              f"{self.name}")
+        if self._reads_memory(s.min) or self._reads_memory(s.extent):
+            raise NotRowWise(f"loop {s.loop_var.name} has bounds read from memory")
         over = uses(s.extent, self.var)
         if over and not _nondecreasing(s.extent, self.var):
             raise NotRowWise(f"loop {s.loop_var.name} runs over {_text(s.extent)}, not "
@@ -292,6 +290,9 @@ class _Kernel:
             if uses(value, self.var):
                 raise NotRowWise(f"block {block.name_hint}: iterator {iv.var.name} is bound to "
                                  f"{_text(value)}, which uses {self.name}")
+            if self._reads_memory(value):
+                raise NotRowWise(f"block {block.name_hint}: iterator {iv.var.name} is bound to "
+                                 f"{_text(value)}, read from memory")
             self._scan(value, _Uses())
             dom = iv.dom
             if uses(dom.min, self.var):
@@ -331,11 +332,11 @@ class _Kernel:
     def _store(self, s, scope: _Scope):
         buf = s.buffer
         self._known(buf)
-        u = _Uses()
-        for e in [s.value, *s.indices, *scope.conditions]:
+        u = _Uses(exprs=[s.value, *s.indices, *scope.conditions])
+        for e in list(u.exprs):
             self._scan(e, u)
         for i in s.indices:
-            if _reads_memory(i):
+            if self._reads_memory(i):
                 raise NotRowWise(f"a store to {buf.name} has an index read from memory: "
                                  f"{_text(i)}")
         k = self.row_dim.get(buf)
@@ -374,8 +375,26 @@ class _Kernel:
         depth = self.plain[buf]
         for i, loop in enumerate(scope.loops):
             if loop.over_rows and depth <= i:
-                raise NotRowWise(f"{where} is inside the loop {loop.var.name} over "
-                                 f"{_text(loop.extent)}, which allocates it outside")
+                self._same_every_iteration(buf, u, scope, where)
+                return
+
+    def _same_every_iteration(self, buf, u: _Uses, scope: _Scope, where: str):
+        """A buffer without rows, allocated outside a loop over VAR and stored inside it (a
+        tile of a weight in shared memory): sound when every iteration stores the same values
+        at the same places, so that the number of iterations does not show. The value, indices
+        and conditions then use no loop over VAR and read no buffer stored inside one."""
+        row_loops = [loop for loop in scope.loops if loop.over_rows]
+        for e in [*u.exprs]:
+            for loop in row_loops:
+                if uses(e, loop.var):
+                    raise NotRowWise(f"{where} is inside the loop {loop.var.name} over "
+                                     f"{_text(loop.extent)}, which allocates it outside, and "
+                                     f"uses {loop.var.name}")
+            for b in _loaded(e):
+                if b in self.stored_in_row_loops:
+                    raise NotRowWise(f"{where} is inside the loop over {self.name}, which "
+                                     f"allocates it outside, and reads {b.name}, stored in "
+                                     f"such a loop")
 
     def _scan(self, e, u: _Uses):
         """Record in `u` the row-sized loads, guards and uses of VAR of the expression `e`
@@ -389,6 +408,7 @@ class _Kernel:
                 u.var_values.append(e)
             for v, value in self.lets:
                 if v.same_as(e):
+                    u.exprs.append(value)
                     self._scan(value, u)
             return
         if isinstance(e, ir_expr.TensorLoad):
@@ -404,12 +424,18 @@ class _Kernel:
         buf = e.source
         self._known(buf)
         for i in e.indices:
-            if _reads_memory(i):
+            if self._reads_memory(i):
                 raise NotRowWise(f"a load of {buf.name} has an index read from memory: "
                                  f"{_text(i)}")
         k = self.row_dim.get(buf)
         if k is not None:
             u.row_loads.append((buf.name, e.indices[k]))
+
+    def _reads_memory(self, e) -> bool:
+        """Does `e` load from a buffer, directly or through a let?"""
+        if _loaded(e):
+            return True
+        return any(uses(e, v) and self._reads_memory(value) for v, value in self.lets)
 
     def _call(self, e):
         op = e.op
@@ -419,7 +445,8 @@ class _Kernel:
         if op.name in _OPAQUE_OPS or kind is None or int(kind) not in _PURE_KINDS:
             raise NotRowWise(f"it calls {op.name}, which this reader does not model")
         for a in e.args:
-            if "handle" in str(getattr(a, "ty", "")).lower() or "ptr" in str(getattr(a, "ty", "")).lower():
+            ty = str(getattr(a, "ty", "")).lower()
+            if "handle" in ty or "ptr" in ty:
                 raise NotRowWise(f"it passes a pointer to {op.name}")
 
     # -- the analyzer's part -----------------------------------------------------------------------
@@ -463,7 +490,8 @@ class _Kernel:
                     past.bind(other.var, tvm.ir.Range.from_min_extent(other.min, other.extent))
             past.bind(self.var, tvm.ir.Range.from_min_extent(1, 1 << 30))
             reached = past.simplify(row)
-            if not past.can_prove(reached >= _like(self.var, reached), sym.ProofStrength.SYMBOLIC_BOUND):
+            if not past.can_prove(reached >= _like(self.var, reached),
+                                  sym.ProofStrength.SYMBOLIC_BOUND):
                 raise NotRowWise(f"{where}: past the extent {_text(loop.extent)} of loop "
                                  f"{loop.var.name} the row is {_text(reached)}, not proved >= "
                                  f"{self.name}")
@@ -480,3 +508,34 @@ def _dtype(e) -> str:
 def _is_buffer(p) -> bool:
     """Is the parameter `p` a buffer (TVM 0.27: a Var of BufferType), not a scalar?"""
     return isinstance(getattr(p, "ty", None), tirx.BufferType)
+
+
+def _loaded(e) -> list:
+    """The buffers that expression `e` loads from."""
+    found: list = []
+    _post_order(e, lambda x: found.append(x.source) if isinstance(x, ir_expr.TensorLoad)
+                else None)
+    return found
+
+
+def _stored_in_loops_over(s, var, inside: bool) -> set:
+    """The buffers stored by `s` inside a loop whose extent uses `var` (`inside`: `s` is)."""
+    if isinstance(s, tirx.BufferStore):
+        return {s.buffer} if inside else set()
+    if isinstance(s, tirx.For):
+        return _stored_in_loops_over(s.body, var, inside or uses(s.extent, var))
+    if isinstance(s, s_tir.SBlockRealize):
+        inside = inside or any(uses(iv.dom.extent, var) for iv in s.block.iter_vars)
+        parts = [s.block.body] + ([s.block.init] if s.block.init is not None else [])
+    elif isinstance(s, tirx.SeqStmt):
+        parts = list(s.seq)
+    elif isinstance(s, tirx.IfThenElse):
+        parts = [s.then_case] + ([s.else_case] if s.else_case is not None else [])
+    elif isinstance(s, tirx.AttrStmt):
+        parts = [s.body]
+    else:
+        return set()
+    out: set = set()
+    for p in parts:
+        out |= _stored_in_loops_over(p, var, inside)
+    return out
