@@ -386,3 +386,30 @@ def test_tvm_reader_agrees_where_cgraph_calls_test_row_wise_kernels_row_wise(han
     assert not wrong
     # Not vacuous: cgraph calls three of them row-wise (matmul, rmsnorm, add).
     assert sum(cg for cg, _ in verdicts.values()) == 3
+
+
+# The 1B's kernels made wrong by one edit, each refused with its reason (the reader judged by what
+# it catches at real size, not only on small kernels): a norm divided by the row count, a
+# residual add reading the next row, a padded copy that zeroes the last real row.
+MUTANTS_1B = [
+    ("rms_norm", "batch_size", "T.float32(2048.0)", 'T.Cast("float32", batch_size)',
+     "uses batch_size as a value"),
+    ("fused_matmul1_add", "batch_size",
+     "= matmul_intermediate_pad[v0, T.int64(0), v1] + input_embeds",
+     "= matmul_intermediate_pad[v0 + T.int64(1), T.int64(0), v1] + input_embeds",
+     "reads row ax0 + T.int64(1) of matmul_intermediate_pad"),
+    ("fused_matmul11_add2", "seq_len", "T.if_then_else(v0 < seq_len,",
+     "T.if_then_else(v0 < seq_len - T.int64(1),", "not a guard of its row"),
+]
+
+
+@pytest.mark.parametrize("name, var, old, new, reason", MUTANTS_1B)
+def test_tvm_reader_refuses_the_1b_kernels_made_wrong(name, var, old, new, reason):
+    from tvm_row_wise import row_wise
+
+    header, chunks = split_prim_funcs((ROOT / "samples" / "real" /
+                                       "mlc_llama_1b.before.relax").read_text())
+    assert chunks[name].count(old) == 1
+    ok, why = row_wise(tvm_read(header, [chunks[name].replace(old, new)])[name], var)
+    assert not ok
+    assert reason in why, why

@@ -174,11 +174,9 @@ class _Kernel:
         self.var = self._find_var()
         if self.var is None:
             return f"{self.name} does not occur in it"
-        for p in self.func.params:
+        for p in self.func.params:  # a scalar parameter that is VAR is checked where used
             if _is_buffer(p):
                 self._buffer(p, depth=0, param=True)
-            elif uses(p, self.var) and not p.same_as(self.var):
-                raise NotRowWise(f"parameter {p.name} uses {self.name}")
         self.stored_in_row_loops = _stored_in_loops_over(self.func.body, self.var, False)
         self._stmt(self.func.body, _Scope())
         rows = ", ".join(f"{b.name}[{k}]" for b, k in self.row_dim.items())
@@ -220,7 +218,8 @@ class _Kernel:
             if not _strip_cast(d).same_as(self.var):
                 raise NotRowWise(f"dimension {k} of parameter {buf.name} is {_text(d)}, not "
                                  f"{self.name}")
-            before = [x for x in buf.shape[:k] if not (isinstance(x, prim.IntImm) and x.value == 1)]
+            before = [x for x in buf.shape[:k]
+                      if not (isinstance(x, prim.IntImm) and x.value == 1)]
             if before:
                 raise NotRowWise(f"{self.name} is not the leading dimension of {buf.name} "
                                  f"({_text(list(buf.shape))})")
