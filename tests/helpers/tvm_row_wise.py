@@ -18,13 +18,17 @@ The rule, conservative (what it does not model is "not row-wise", with the reaso
   No index reads memory.
 - VAR appears in a value only as a guard `R < VAR`, or `E < VAR * C` with R = E // C.
 - A loop whose extent uses VAR (its minimum must not) has an extent non-decreasing in VAR, and
-  every store under it is to a row-sized buffer whose R uses the loop variable, grows with it,
-  and reaches VAR once the loop passes its extent at VAR (the analyzer proves R >= VAR there):
-  so a bucket's extra iterations only touch pad rows. The same for a block iterator whose
-  domain uses VAR: every store of the block has it as its row.
-- A store to a buffer without rows reads no row-sized buffer and no guard; under a loop over
-  VAR it must be to a buffer allocated inside that loop.
-- Calls: pure intrinsics only (no pointer, no extern, no packed call).
+  every store to a row-sized buffer under it has an R that uses the loop variable, grows with
+  it, and reaches VAR once the loop passes its extent at VAR (the analyzer proves R >= VAR
+  there): so a bucket's extra iterations only touch pad rows. A block iterator whose domain uses
+  VAR must be the row of every store of its block.
+- A store to a buffer without rows reads no row-sized buffer and uses VAR nowhere. Under a loop
+  over VAR, the buffer is allocated inside that loop, or every iteration stores the same values
+  at the same places (a weight's tile in shared memory: no loop over VAR in the value, index or
+  condition, no read of a buffer stored inside such a loop).
+- No index (through a let too), block binding or loop bound read from memory; calls: pure
+  intrinsics only (no pointer, no extern, no packed call); a statement or expression not listed
+  here is refused.
 """
 
 from __future__ import annotations
@@ -129,13 +133,12 @@ class _Loop:
     min: object
     extent: object
     over_rows: bool  # its extent uses VAR
-    allocs: list = field(default_factory=list)  # buffers allocated inside its body
 
 
 @dataclass
 class _Scope:
-    """What a store sees above it: loops, conditions, lets, and the block iterators whose
-    domain uses VAR (each must be the store's row)."""
+    """What a store sees above it: loops, conditions (`if`, `T.where`), and the block
+    iterators whose domain uses VAR (each must be the store's row)."""
     loops: tuple = ()
     conditions: tuple = ()
     row_iters: tuple = ()  # (iterator var, its binding)
