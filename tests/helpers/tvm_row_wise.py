@@ -152,7 +152,7 @@ class _Uses:
     exprs: list = field(default_factory=list)  # what was scanned, lets expanded
 
 
-def _strip_cast(e):
+def strip_cast(e):
     while isinstance(e, prim.Cast):
         e = e.value
     return e
@@ -178,7 +178,7 @@ class _Kernel:
         if self.var is None:
             return f"{self.name} does not occur in it"
         for p in self.func.params:  # a scalar parameter that is VAR is checked where used
-            if _is_buffer(p):
+            if is_buffer(p):
                 self._buffer(p, depth=0, param=True)
         self.stored_in_row_loops = _stored_in_loops_over(self.func.body, self.var, False)
         self._stmt(self.func.body, _Scope())
@@ -193,7 +193,7 @@ class _Kernel:
                     not any(x.same_as(f) for f in found):
                 found.append(x)
         for p in self.func.params:
-            if _is_buffer(p):
+            if is_buffer(p):
                 for e in [*p.shape, *p.strides, p.elem_offset]:
                     _post_order(e, visit)
             else:
@@ -218,7 +218,7 @@ class _Kernel:
         k = dims[0]
         d = buf.shape[k]
         if param:
-            if not _strip_cast(d).same_as(self.var):
+            if not strip_cast(d).same_as(self.var):
                 raise NotRowWise(f"dimension {k} of parameter {buf.name} is {_text(d)}, not "
                                  f"{self.name}")
             before = [x for x in buf.shape[:k]
@@ -462,12 +462,12 @@ class _Kernel:
     def _guard(self, lhs, rhs, row) -> bool:
         """Is `lhs < rhs` `ROW < VAR`, or `E < VAR * C` with ROW = E // C? Either holds for
         exactly the real rows, at the real size and at any bucket."""
-        rhs = _strip_cast(rhs)
+        rhs = strip_cast(rhs)
         if rhs.same_as(self.var):
             return self._same(lhs, row)
         if isinstance(rhs, prim.Mul):
             for v, c in ((rhs.a, rhs.b), (rhs.b, rhs.a)):
-                if _strip_cast(v).same_as(self.var) and isinstance(c, prim.IntImm) and c.value > 0:
+                if strip_cast(v).same_as(self.var) and isinstance(c, prim.IntImm) and c.value > 0:
                     return self._same(tirx.floordiv(lhs, tirx.const(c.value, _dtype(lhs))), row)
         return False
 
@@ -507,7 +507,7 @@ def _dtype(e) -> str:
     return str(getattr(e.ty, "dtype", e.ty))
 
 
-def _is_buffer(p) -> bool:
+def is_buffer(p) -> bool:
     """Is the parameter `p` a buffer (TVM 0.27: a Var of BufferType), not a scalar?"""
     return isinstance(getattr(p, "ty", None), tirx.BufferType)
 
