@@ -15,7 +15,7 @@ read every sample leave them: with them this file costs twice as much.
 Then the TVM reader on its own: hand-written kernels it must refuse (the classes of issue 50) and
 accept, the 1B's scheduled kernels it must accept, one-edit mutants of them it must refuse, and a
 kernel launched twice with the variable bound differently; and cgraph's verdicts on those
-kernels, the ones it gets wrong today kept as strict xfails.
+kernels: it refuses each (it called all but two row-wise when it trusted declared regions).
 """
 
 from __future__ import annotations
@@ -37,9 +37,9 @@ REAL_SIZE = [p for p in SAMPLE_FILES if p.name.startswith("mlc_")]
 UNREAD_BY_TVM = 0
 # The modules with kernels to compare (a launch with a tensor sized by a symbolic variable): the
 # 8 real-size files here (4 models, before and after), nn_llama_kv and
-# static_plan_symbolic_shape before and after, and tests/buckets/rows.relax. The others launch
-# no kernel with a tensor sized by a variable.
-COMPARED_MODULES = 13
+# static_plan_symbolic_shape before and after, and tests/buckets/rows.relax and collective.relax.
+# The others launch no kernel with a tensor sized by a variable.
+COMPARED_MODULES = 14
 
 pytestmark = pytest.mark.tvm
 
@@ -222,16 +222,9 @@ def hand_written() -> dict:
     return tvm_read(SELF_HEADER, [text for text, _ in MUST_REFUSE.values()] + own)
 
 
-# The kernels of MUST_REFUSE that cgraph's kernel_verdicts calls row-wise on main at 3064843:
-# strict, so that each is seen the day cgraph refuses it.
-CGRAPH_ACCEPTS_TODAY = {"sum_over_n", "loop_in_block", "previous_row", "next_row_view",
-                        "row_gather", "strided"}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason="cgraph calls it row-wise (issue 50)"))
-    if name in CGRAPH_ACCEPTS_TODAY else name for name in sorted(MUST_REFUSE)])
+# Each kernel of MUST_REFUSE was called row-wise by cgraph when its reader trusted the declared
+# regions (main at 3064843: all but the scan and the value); each is refused now.
+@pytest.mark.parametrize("name", sorted(MUST_REFUSE))
 def test_cgraph_refuses_what_tvm_reader_refuses(name):
     from cudagraph_cli.passes.row_wise import row_wise
 
@@ -355,9 +348,20 @@ def test_each_launch_binding_the_variable_otherwise_is_read_on_its_own():
     assert not ok and "the store to b (no p rows) reads a at row" in reason, reason
 
 
-@pytest.mark.xfail(strict=True, reason="cgraph's kernel_verdicts takes a kernel's verdict from "
-                   "its first launch (issue 50): head is row-wise in q there, not in p")
 def test_where_cgraph_says_row_wise_each_launch_is(kernel_cache):
+    # Over its launches, head is row-wise only if every launch is: the second binds n to p,
+    # which is not (it reads row p - 1). Per launch, cgraph agrees with TVM's reader.
+    from cudagraph_cli.passes.row_wise import LaunchVerdicts
+    from tvm_row_wise import row_wise
+
     rows = compare_module("TWO_LAUNCHES", TWO_LAUNCHES, kernel_cache, {})
-    assert [r[2:4] for r in rows] == [("head", True)]  # cgraph: row-wise (the first launch)
-    assert all(tvm for *_, cg, tvm, _ in rows if cg), rows
+    assert [r[2:4] for r in rows] == [("head", False)]
+    mod = api.loads(TWO_LAUNCHES)
+    main = next(f for f in mod.relax_functions() if f.name == "main")
+    launches = [b.value for blk in main.blocks for b in blk.bindings
+                if isinstance(b.value, ir.Call) and isinstance(b.value.op, ir.GlobalVarRef)]
+    header, chunks = split_prim_funcs(TWO_LAUNCHES)
+    head = tvm_read(header, [chunks["head"]])["head"]
+    verdicts = [LaunchVerdicts(mod, "n").of(c) for c in launches]
+    assert [(v.var, v.row_wise) for v in verdicts] == [("q", True), ("p", False)]
+    assert [row_wise(head, v.var)[0] for v in verdicts] == [True, False]
