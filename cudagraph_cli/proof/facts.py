@@ -184,6 +184,7 @@ class _Walk:
         self.seq = 0
         self.placed: list[Placed] = []
         self.ids: dict = {}  # id(Placed) -> Placed
+        self.last_placed: dict = {}  # storage key -> (carve_key, the Placed) placed last
         self.subject: tuple = ()
         self.ifs = 0
         self.counts = {"tensor": 0, "view": 0, "launch": 0}  # positions in the walk
@@ -348,10 +349,14 @@ class _Walk:
         item = itemsize(dtype_arg(v.args[3])) if len(v.args) > 3 else None
         nbytes = product(shape.values, item) \
             if type(shape) is ir.ShapeExpr and item is not None else None
-        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name,
-                   self.subject[0])
-        self.placed.append(t)
-        self.ids[id(t)] = t
+        key = self.carve_key(offset, shape, v, ranges.derived)
+        t = self.same_tensor(storage, key, nbytes, ranges.derived)
+        if t is None:
+            t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name,
+                       self.subject[0])
+            self.placed.append(t)
+            self.ids[id(t)] = t
+        self.last_placed[storage.key] = (key, t)
         if offset is None or nbytes is None or storage.size is None:
             self.add("fits", b.loc, "unproven", f"'{b.var.name}' in {storage.name}: "
                      "the text gives no constant size, offset or shape")
@@ -363,6 +368,34 @@ class _Walk:
                            f"('{b.var.name}' in {storage.name})"),
                        f"offset + bytes of '{b.var.name}' <= size of {storage.name}")
         return Tensors((id(t),))
+
+    def same_tensor(self, storage, key, nbytes, derived):
+        """The placed tensor this carve is, or None: a bucketed rewrite carves a tensor again
+        from the same storage and offset, with the same dtype and row layout, at the bucket's
+        rows for a graph (`a_b` of `a`, passes/buckets.py) or at the real rows after it. Its
+        first rows are that tensor's bytes, not a second tensor's, so it is that tensor, now
+        as long as the longer of the two (the bucket's rows: at least the real ones, by the
+        bucket fact). Only when it is the last tensor placed in the storage; and a carve of the
+        same shape again is a second tensor (the very case of the disjoint fact)."""
+        last = self.last_placed.get(storage.key)
+        if last is None or key is None or last[0] is None:
+            return None
+        (layout, dims), p = last
+        if layout != key[0] or dims == key[1]:
+            return None
+        if derived.names_in(nbytes) and not derived.names_in(p.nbytes):
+            p.nbytes = nbytes
+        return p
+
+    def carve_key(self, offset, shape, v: ir.Call, derived):
+        """((offset, dtype, the dims with each bucket variable read as its variable), the
+        dims as written), or None."""
+        if offset is None or type(shape) is not ir.ShapeExpr or len(v.args) < 4:
+            return None
+        dims = tuple(show(d) for d in shape.values)
+        rows = tuple(derived.exprs[d.name][0] if type(d) is ir.SymVar and d.name in
+                     derived.exprs else show(d) for d in shape.values)
+        return (show(offset), dtype_arg(v.args[3]), rows), dims
 
     def view_fact(self, b, memory: ir.MemoryCall, ranges) -> None:
         x = memory.aliased
@@ -539,16 +572,17 @@ class _Walk:
             first, second = (a, b) if at_(a.offset, low) <= at_(b.offset, low) else (b, a)
         except ExecError:
             first, second = a, b
+        sub = ranges.derived.substituted  # a bucket's bytes from its variable's value
         still = "returned" if a.returned and last is a.uses[-1][3] else \
             f"used at line {last.line}" if last.line else "used later"
         return self.prove(
             "disjoint", b.loc, ir.PrimBinOp("+", first.offset, first.nbytes), second.offset,
             ranges,
             lambda at, lhs, rhs: (
-                f"'{b.name}' ({at_(b.nbytes, at):,} bytes at offset {at_(b.offset, at):,}) "
-                f"overlaps '{a.name}' ({at_(a.nbytes, at):,} bytes at offset "
-                f"{at_(a.offset, at):,}) in {b.storage.name} while '{a.name}' is alive "
-                f"({still})"),
+                f"'{b.name}' ({at_(sub(b.nbytes), at):,} bytes at offset "
+                f"{at_(sub(b.offset), at):,}) overlaps '{a.name}' ({at_(sub(a.nbytes), at):,} "
+                f"bytes at offset {at_(sub(a.offset), at):,}) in {b.storage.name} while "
+                f"'{a.name}' is alive ({still})"),
             f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
 
 
