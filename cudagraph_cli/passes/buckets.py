@@ -44,6 +44,9 @@ from .region_planner import LeftOutside, ModulePlan, RegionPlan, launch_kind
 from .row_wise import kernel_verdicts
 
 HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
+# The bucket list of each bucketed variable, {VAR: [B1, ..., Bn]}: what the proof checks the
+# bucket's definition against (proof/facts.py, the bucket fact), not trusted by it.
+BUCKETS = "relax.rewrite_cuda_graph.buckets"
 VIEW_OPS = ("relax.reshape",)
 
 
@@ -502,7 +505,41 @@ def _define(f: ir.Function, fb: FunctionBuckets) -> ir.Function:
         blocks[0] = ir.replace(blocks[0], bindings=defined + blocks[0].bindings)
     else:
         blocks.insert(0, ir.BindingBlock(defined))
-    return ir.replace(f, blocks=blocks, sym_vars=f.sym_vars + (fb.bucket,))
+    attrs = _with_bucket_list(f.attrs, fb.var, fb.sizes)
+    return ir.replace(f, blocks=blocks, sym_vars=f.sym_vars + (fb.bucket,), attrs=attrs)
+
+
+def _with_bucket_list(attrs: tuple, var: str, sizes: tuple) -> tuple:
+    """`attrs` with `var: [B1, ..., Bn]` in the BUCKETS attribute (added last when absent),
+    which proof/buckets.py reads to prove the bucket's definition against."""
+    entry = (var, ("list", tuple(sizes)))
+    out, found = [], False
+    for k, v in attrs:
+        value = v.value if isinstance(v, ir.Literal) else None
+        if k == BUCKETS and isinstance(value, tuple) and value[0] == "dict":
+            pairs = tuple(p for p in value[1] if p[0] != var) + (entry,)
+            v, found = ir.Literal(("dict", pairs)), True
+        out.append((k, v))
+    if not found:
+        out.append((BUCKETS, ir.Literal(("dict", (entry,)))))
+    return tuple(out)
+
+
+def declared_buckets(f: ir.Function) -> dict:
+    """{variable name: (B1, ..., Bn)} from `f`'s BUCKETS attribute (what the rewrite
+    declared), {} when absent; a list that is not of positive integers is left out."""
+    value = f.attr(BUCKETS)
+    if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
+        return {}
+    out = {}
+    for pair in value[1]:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+            continue
+        items = pair[1]
+        if isinstance(items, tuple) and len(items) == 2 and items[0] in ("list", "tuple") and \
+                items[1] and all(type(x) is int and x > 0 for x in items[1]):
+            out[pair[0]] = tuple(items[1])
+    return out
 
 
 # ---- reading bucket variables back ---------------------------------------------------------

@@ -52,15 +52,17 @@ from ..exec.backend import ExecError
 from ..exec.handlers.memory import element_sized_witness, storages_sized_in_elements
 from ..exec.prim import eval_prim
 from .bound import prove_le
+from ..passes.buckets import declared_buckets
+from .buckets import prove_bucket
 from .keys import key_text, pair_text, prove_key
-from .ranges import FunctionRanges, else_floors, guard_bounds
+from .ranges import FunctionRanges, Range, else_floors, guard_bounds
 from .sizes import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
                     product, show, tensor_bytes, values_text)
 
 
 @dataclass
 class ShapeFact:
-    kind: str  # "fits" | "view" | "disjoint" | "returned" | "key" | "unit"
+    kind: str  # "fits" | "view" | "disjoint" | "returned" | "key" | "bucket" | "unit"
     function: str  # the public function whose call it concerns
     loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors, the launch)
     status: str  # "proved" | "failed" | "unproven"
@@ -72,7 +74,8 @@ class ShapeFact:
     subject: tuple = ()
     # What a proved fact claims, for tests to evaluate at any values (tests/
     # test_shape_facts_sampled.py): ("le", lhs, rhs, ranges): lhs <= rhs; ("key", key,
-    # dependencies, ranges): one key, one set of dependencies.
+    # dependencies, ranges): one key, one set of dependencies; ("bucket", var, definition,
+    # declared buckets, upper bound, the Range of var): proof/buckets.py.
     claim: tuple = field(default=(), repr=False)
 
     def key(self) -> tuple:
@@ -191,6 +194,8 @@ class _Walk:
         env: dict = {}
         self.defs: dict = {}
         ranges = FunctionRanges(f)
+        self.keyed: dict = {}  # bucket variable -> [ranges of each graph launch keyed by it]
+        self.defined: dict = {}  # bucket variable -> the binding that defines it
         self.blocks(f.blocks, env, ranges, (), 0)
         out = _flatten(self.value(f.body, env), set())
         end = self.seq + 1
@@ -203,6 +208,31 @@ class _Walk:
             if t.storage.key[0] == "shared":
                 self.writers.setdefault(t.storage.key, []).append((f.name, t))
         self.overlaps()
+        self.bucket_facts(f, ranges)
+
+    def bucket_facts(self, f: ir.Function, ranges) -> None:
+        """The bucket fact of each bucket variable `f` defines (proof/buckets.py), over its
+        variable's values at the graph launches keyed by it."""
+        declared = declared_buckets(f)
+        for bucket, (var, expr) in ranges.derived.exprs.items():
+            self.subject = ("bucket", var)
+            listed = declared.get(var)
+            at = [r.of(var) for r in self.keyed.get(bucket, ())]
+            if at:
+                tops = [r.most for r in at]
+                domain = Range(min(r.least for r in at), None if None in tops else max(tops))
+            else:
+                whole = ranges.of(var)
+                top = whole.most if whole.most is None or not listed else \
+                    min(whole.most, max(listed))
+                domain = Range(whole.least, top)
+            upper = ranges.upper.get(var)
+            got = prove_bucket(bucket, var, expr, listed, upper, domain)
+            loc = self.defined.get(bucket, f.loc)
+            claim = ("bucket", var, expr, listed, upper, domain) \
+                if got.status == "proved" else ()
+            self.add("bucket", loc, got.status, got.message,
+                     {var: got.value} if got.value is not None else None, claim)
 
     def blocks(self, blocks, env, ranges, path, depth) -> None:
         for block in blocks:
@@ -214,6 +244,9 @@ class _Walk:
                 value = b.value
                 if type(b) is ir.MatchCast:
                     env[b.var] = self.value(value, env)
+                    for d in getattr(b.sinfo, "values", None) or ():
+                        if type(d) is ir.SymVar and d.name in ranges.derived.exprs:
+                            self.defined.setdefault(d.name, b.loc)
                     continue
                 env[b.var] = self.binding(b, env, ranges, path, depth)
 
@@ -487,6 +520,8 @@ class _Walk:
             self.add("key", b.loc, "unproven", f"the key of the graph launch of "
                      f"'{b.var.name}': {why}")
             return
+        for name in {n for k in key for n in ranges.derived.names_in(k)}:
+            self.keyed.setdefault(name, []).append(ranges)
         got = prove_key(tuple(key), deps, ranges.of, ranges.derived)
         if got.status == "proved":
             derived = ranges.derived  # the claim over the free variables alone
