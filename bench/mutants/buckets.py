@@ -161,6 +161,43 @@ def past_storage(model, original, fname, var, top, position) -> Mutant:
                    wrong, proof_values(top, last=True))
 
 
+def bucketed_all(original: ir.Module, specs: tuple, name: str) -> str:
+    """The rewrite with --capture-buckets for each of `specs` (`VAR:sizes`), as text."""
+    out, _ = api.rewrite(original, RewriteOptions(capture_buckets=tuple(specs)))
+    return api.print_module(reparsed(out, name))
+
+
+def _function_text(text: str, fname: str) -> tuple:
+    """(start, end) of function `fname`'s text in `text`."""
+    start = text.index(f"    def {fname}(")
+    nxt = text.find("\n    @", start)
+    return start, len(text) if nxt < 0 else nxt
+
+
+def formula_short(model, original, fname, var, top, position, specs=None) -> Mutant:
+    """The bucket of VAR one row short at one declared bucket Bi: `bucket(Bi) = Bi - 1`,
+    by two more quotients of the definition's form, `(VAR + K - 1 - Bi) // K` (1 when
+    VAR > Bi) less `(VAR + K - Bi) // K` (1 when VAR >= Bi), K = upper + 1. `specs`: the
+    --capture-buckets of the rewrite (VAR:auto alone by default; two variables of one
+    function for Gemma-2's batch_prefill)."""
+    specs = specs or (f"{var}:auto",)
+    text = bucketed_all(original, specs, f"{model}.buckets.relax")
+    sizes = auto_buckets(top)
+    bi = _at([b for b in sizes if b >= 2], position)
+    lo, hi = _function_text(text, fname)
+    found = re.search(rf"{var}_bucket\w*_value: R\.Shape\(\[(.*?)\]\) = "
+                      rf"R\.shape\(\[(.*?)\]\)\n", text[lo:hi])
+    if found is None:
+        raise NotBuildable(f"{fname} defines no bucket of {var}")
+    k = top + 1
+    short = (f" + ({var} + {k - 1 - bi}) // {k} - ({var} + {k - bi}) // {k}")
+    line = found.group(0).replace(found.group(1), found.group(1) + short)
+    wrong = text[:lo + found.start()] + line + text[lo + found.end():]
+    return _mutant(model, original, fname, var, "bucket-formula-short", position,
+                   f"the bucket of {var} = {bi}", f"{var} = {bi} runs at {bi - 1} rows",
+                   wrong, [bi])
+
+
 BUCKET_BUILDERS = {"bucket-row-mixed": row_mixed, "bucket-key-only": key_only,
                    "bucket-view-offset": view_offset, "bucket-past-storage": past_storage}
 
