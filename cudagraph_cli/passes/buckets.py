@@ -127,7 +127,9 @@ def _plan_function(module, f: ir.Function, plan: ModulePlan, regions: list, name
             parts, reasons = [(r, "the function has no tir_var_upper_bound for it")], {}
         for part, reason in parts:
             if reason is None and sym in part.tir_vars:
-                carved, reason = carves.carves(part, sym)
+                reason = next(filter(None, (_offset_reason(b, sym) for b in part.bindings)),
+                              None)
+                carved, reason = carves.carves(part, sym) if reason is None else (None, reason)
                 if reason is None:
                     part.buckets = RegionBuckets(sym, bucket, sizes, *carved)
                     # Guarded by the last bucket (a --capture-symbolic bound of VAR gives way),
@@ -291,6 +293,20 @@ def _binding_reason(module, b, sym: ir.SymVar, verdicts: dict) -> str | None:
     return None
 
 
+def _offset_reason(b, sym: ir.SymVar) -> str | None:
+    """Why a view or carve `b` cannot run at a bucket: its byte offset is computed from VAR,
+    so at a bucket it would start elsewhere than at the real size (the rows after it are
+    not a prefix of the same bytes)."""
+    memory = ir.memory_call(b.value)
+    if memory is None or memory.kind not in (ir.VIEW, ir.ALLOC_TENSOR):
+        return None
+    offset = memory.arg("relative_byte_offset" if memory.kind == ir.VIEW else "offset")
+    if offset is not None and _value_mentions(offset, sym):
+        return (f"the offset of {b.var.name} is computed from {sym.name}: at a bucket it "
+                "would start elsewhere")
+    return None
+
+
 def _hint_names(f: ir.Function) -> set:
     hints = f.attr(HINT, None)
     return set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
@@ -312,6 +328,11 @@ def _sized(sinfo, sym: ir.SymVar) -> bool:
     shape = getattr(sinfo, "shape", None)
     return type(sinfo) is ir.TensorSInfo and isinstance(shape, tuple) and \
         any(_mentions(d, sym) for d in shape)
+
+
+def _tuple_sized(sinfo, sym: ir.SymVar) -> bool:
+    return any(_tuple_sized(s, sym) if type(s) is ir.TupleSInfo else _sized(s, sym)
+               for s in sinfo.fields)
 
 
 def _layout_reason(v: ir.Var, sym: ir.SymVar) -> str | None:
@@ -356,6 +377,10 @@ class _Carves:
     def carves(self, r: RegionPlan, sym: ir.SymVar):
         """((inputs, outputs), None), or (None, the reason)."""
         found = ({}, {})
+        for v in r.outputs:
+            if type(v.sinfo) is ir.TupleSInfo and _tuple_sized(v.sinfo, sym):
+                return None, (f"it leaves {v.name}, a tuple with {sym.name}-sized items, "
+                              f"which cannot be carved again at the real rows")
         for side, vars_, what in ((0, r.inputs, "reads"), (1, r.outputs, "leaves")):
             for v in vars_:
                 if not _sized(v.sinfo, sym):
