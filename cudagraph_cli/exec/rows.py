@@ -36,6 +36,7 @@ class RowSplit:
         self.buckets = {name: var for f in module.relax_functions()
                         for name, (var, _) in derived_sym_vars(f).items()}
         self.rows: dict = {}  # PrimFunc name -> {tensor index: row dimension} or None
+        self.split: set = set()  # the kernels whose launches were split (verify reports them)
         self.busy = False
 
     def run(self, run_part, spec, tensors: list, scalars: list) -> bool:
@@ -71,6 +72,7 @@ class RowSplit:
         real = self.real_rows(rows)
         if real is None:
             return None
+        self.split.add(f.name)
         return [[_rows(self.executor.backend, x, dims[t], lo, hi) if t in dims else x
                  for t, x in enumerate(tensors)] for lo, hi in ((0, real), (real, rows))]
 
