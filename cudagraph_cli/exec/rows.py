@@ -69,12 +69,37 @@ class RowSplit:
         if len(counts) != 1:
             return None
         rows = counts.pop()
-        real = self.real_rows(rows)
+        named = self.row_variable(spec, dims)
+        real = self.real_rows(rows) if named is None else self.value_of(named, rows)
         if real is None:
             return None
         self.split.add(f.name)
         return [[_rows(self.executor.backend, x, dims[t], lo, hi) if t in dims else x
                  for t, x in enumerate(tensors)] for lo, hi in ((0, real), (real, rows))]
+
+    def row_variable(self, spec, dims: dict) -> str | None:
+        """The variable the launch's row-sized arguments have as their row dimension, read
+        from the struct info of the call being run (a capture function's `seq_len`, bound to
+        the bucket by its shape parameter); None when the call does not say."""
+        b = getattr(self.executor, "binding", None)
+        call = getattr(b, "value", None)
+        if type(call) is not ir.Call or not isinstance(call.op, ir.GlobalVarRef) or \
+                call.op.name != spec.name:
+            return None
+        args = [a for a in call.args if type(a) is ir.Var and type(a.sinfo) is ir.TensorSInfo]
+        names = set()
+        for t, d in dims.items():
+            shape = args[t].sinfo.shape if t < len(args) else None
+            dim = shape[d] if isinstance(shape, tuple) and d < len(shape) else None
+            names.add(dim.name if type(dim) is ir.SymVar else None)
+        return names.pop() if len(names) == 1 and None not in names else None
+
+    def value_of(self, name: str, rows: int) -> int | None:
+        """The real rows of a launch whose row dimension is the variable `name`: its value in
+        the call being run, when less than the launch's rows (it runs at a bucket)."""
+        values = {s.name: v for s, v in getattr(self.executor, "call_syms", {}).items()}
+        real = values.get(name)
+        return real if real is not None and 0 < real < rows else None
 
     def real_rows(self, rows) -> int | None:
         """v when `rows` is the value of a bucket variable of the call being run and v, the
