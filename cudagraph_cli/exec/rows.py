@@ -169,21 +169,17 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
     two sizes or more, appended: one graph captured at the lower end and replayed at the upper
     (a graph keyed by the bucket whose shapes are not bucketed computes the wrong rows there).
     The variable's values run over its range (proof/ranges.py). Two bucketed variables of one
-    function get buckets whose sizes differ (RowSplit tells a bucketed launch by its rows
-    alone: a kernel over the other variable's rows, at the same size, would be split too)."""
+    function may meet at one size: RowSplit tells a launch's real rows by the variable its row
+    dimension is, not by its row count."""
     out = {k: list(v) for k, v in picked.items()}
     for f in module.relax_functions():
         if f.name not in functions:
             continue
         derived = Derived(f)
-        taken: set = set()  # the pads of two variables of one call never share a size
         for bucket, (var, _) in derived.exprs.items():
             served = served_sizes(f, var, bucket, derived)
-            pair = next(((s[0], s[-1]) for b, s in served.items()
-                         if len(s) > 1 and not {s[0], s[-1], b} & taken), None)
+            pair = next(((s[0], s[-1]) for b, s in served.items() if len(s) > 1), None)
             if pair is not None:
-                taken.update(pair)
-                taken.add(derived.value(bucket, pair[1]))
                 values = out.setdefault(var, [])
                 values += [v for v in pair if v not in values]
     return out
@@ -194,15 +190,12 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
     bucket of `functions` is computed from, both ends of every bucket that serves two sizes or
     more put just before the variable's upper bound, in order: each bucket's graph captured at
     its lowest size and replayed at its highest, the last one's at the bound (the largest
-    padding). A variable that some function buckets beside another (Phi-2's batch_prefill:
-    seq_len and batch_size) gets its last bucket's lowest size alone: the two lists of values
-    would meet at one size in some call, where RowSplit, which tells a bucketed launch by its
-    rows alone, splits a launch over the other variable's rows too (bucket_ends keeps the pair
-    of the first run apart)."""
+    padding). In a function that buckets two variables (Phi-2's batch_prefill: seq_len and
+    batch_size) both get every bucket's ends."""
     out = {k: list(v) for k, v in values.items()}
-    fs = [f for f in module.relax_functions() if f.name in functions]
-    paired = {var for f in fs if len(d := derived_sym_vars(f)) > 1 for var, _ in d.values()}
-    for f in fs:
+    for f in module.relax_functions():
+        if f.name not in functions:
+            continue
         derived = Derived(f)
         for bucket, (var, _) in derived.exprs.items():
             served = served_sizes(f, var, bucket, derived)
@@ -210,10 +203,7 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
                 continue
             top = max(served[max(served)])
             ends = [(s[0], s[-1]) for _, s in sorted(served.items()) if len(s) > 1]
-            picks = [v for pair in ends for v in pair]
-            if var in paired:
-                picks = [ends[-1][0]] if ends else []
-            for v in picks:
+            for v in (v for pair in ends for v in pair):
                 if v not in out[var]:
                     out[var].insert(out[var].index(top), v)
     return out
