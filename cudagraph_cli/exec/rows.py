@@ -6,8 +6,9 @@ whatever the pad rows hold. The synthetic kernel (kernels.py) mixes all of its i
 output byte, and a term (terms.py) is a function of whole arguments: both would call the real
 rows different. So, when the rewritten module defines a bucket variable, the backend runs each
 launch of a kernel that passes/row_wise.py finds row-wise over B rows where the call's real
-size is v < B (B the value of a bucket variable of the call, v that of the variable it is
-computed from) as two launches of the same kernel: the real rows [0, v), on the row-sized
+size is v < B as two launches of the same kernel (B the launch's rows; v the value, in the
+function's call, of the variable its row dimension is in the struct info of the call being
+run: a capture function's `seq_len`, bound to the bucket by its shape parameter): the real rows [0, v), on the row-sized
 arguments' first v rows and the whole of the others (weights), which is the original's launch
 exactly, in bytes and in terms; then the pad rows [v, B). The split is made each time the launch
 runs, a graph's replay included, at that call's v. A kernel that mixes rows stays one launch

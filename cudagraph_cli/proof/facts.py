@@ -18,13 +18,18 @@ inequality over the ranges of proof/ranges.py):
   call). A tensor no call touches holds no bytes; a kill, an alias, a tuple are no use. A use
   keeps a tensor alive only on its own path: not for a tensor of the other branch of one
   `if`, nor under a guard no value satisfies together with the use's (the graph branch of
-  `n <= 8` and the eager branch of another guard on `n <= 8`);
+  `n <= 8` and the eager branch of another guard on `n <= 8`). A carve of the storage, offset
+  and row layout of the tensor placed there last, at a bucket's rows or back at the real ones,
+  is that tensor (`same_tensor`);
 - **returned**: a tensor a function returns never sits in a shared allocation's slot that a
   function of the module (itself on a later call, or another: prefill, then decode) places
   tensors in: the next call overwrites what the caller still holds;
 - **key**: every graph launch's key (`run_or_capture`'s `R.shape([...])`) determines every
   symbolic value its graph depends on (proof/keys.py): no two values share a key while
   their graphs differ;
+- **bucket** (proof/buckets.py): each bucket variable's definition is at least its variable, at
+  most its upper bound and one of the declared buckets, for every value a graph keyed by it
+  runs at;
 - **unit** (verify's pair, `prove_modules`): a rewrite that alone looks sized in elements,
   where the original sizes its storages in bytes, fails it.
 
