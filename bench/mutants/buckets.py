@@ -28,6 +28,7 @@ module whose eager code reads a bucketed region's input again after it.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import re
 
@@ -35,7 +36,7 @@ from cudagraph_cli import api, ir
 from cudagraph_cli.exec.prim import eval_prim
 from cudagraph_cli.passes import buckets as bucket_pass
 from cudagraph_cli.passes.options import RewriteOptions, auto_buckets
-from cudagraph_cli.passes.row_wise import RowVerdict
+from cudagraph_cli.passes.row_wise import RowVerdict, kernel_verdicts
 
 from .builder import Control, Mutant, NotBuildable
 from .edits import reparsed
@@ -93,22 +94,49 @@ def _mutant(model, original, fname, var, kind, position, site, why, text, values
                   api.loads(text, name=f"{model}.{kind}.{position}.relax"), breaks_at=None)
 
 
+@contextlib.contextmanager
+def trusting(kernel: str | None):
+    """The rewrite's row verdicts forced to row-wise, for `kernel` (every kernel when None),
+    the others as passes/row_wise.py reads them: a rewrite that trusts them, as a wrong one
+    would. Over `kernel_verdicts` (a table by kernel name), or over `LaunchVerdicts.of` (a
+    verdict per launch) where passes/buckets.py asks that instead."""
+    if hasattr(bucket_pass, "LaunchVerdicts"):
+        cls = bucket_pass.LaunchVerdicts
+        real_of = cls.of
+
+        def of(self, call):
+            if kernel is None or ir.callee_name(call) == kernel:
+                return RowVerdict(ir.callee_name(call), self.var, None)
+            return real_of(self, call)
+
+        cls.of = of
+        try:
+            yield
+        finally:
+            cls.of = real_of
+        return
+    real = bucket_pass.kernel_verdicts
+
+    def verdicts(module, name, functions=None):
+        found = real(module, name, functions)
+        return {k: RowVerdict(k, name, None) if kernel in (None, k) else v
+                for k, v in {**found, **({kernel: None} if kernel else {})}.items()}
+
+    bucket_pass.kernel_verdicts = verdicts
+    try:
+        yield
+    finally:
+        bucket_pass.kernel_verdicts = real
+
+
 def row_mixed(model, original, fname, var, top, position) -> Mutant:
     if position != "early":
         raise NotBuildable("one candidate: the rewrite that trusts every kernel")
-    real = bucket_pass.kernel_verdicts
-
-    def trusting(module, name, functions=None):
-        return {k: RowVerdict(k, name, None) for k in real(module, name, functions)}
-
-    mixed = [k for k, v in real(original, var).items() if not v.row_wise]
+    mixed = [k for k, v in kernel_verdicts(original, var).items() if not v.row_wise]
     if not mixed:
         raise NotBuildable(f"every kernel of {var} is row-wise")
-    bucket_pass.kernel_verdicts = trusting
-    try:
+    with trusting(None):
         text = bucketed(original, var, f"{model}.row-mixed.relax")
-    finally:
-        bucket_pass.kernel_verdicts = real
     return _mutant(model, original, fname, var, "bucket-row-mixed", position,
                    f"{', '.join(mixed)} padded with their regions",
                    "a kernel that mixes rows reads pad rows at a bucket", text,
@@ -247,16 +275,8 @@ def row_count(model, original, fname, var, top, position) -> Mutant:
     counted = api.loads(text[:m.start()] + body + text[m.end():],
                         name=f"{model}.row-count.original.relax")
     kernel = re.findall(r"def (\w+)\(", text[:m.start()])[-1]
-    real = bucket_pass.kernel_verdicts
-
-    def trusting(module, name, functions=None):  # that kernel called row-wise, as today
-        return {**real(module, name, functions), kernel: RowVerdict(kernel, name, None)}
-
-    bucket_pass.kernel_verdicts = trusting
-    try:
+    with trusting(kernel):  # that kernel called row-wise, as row_wise.py did
         text = bucketed(counted, var, f"{model}.row-count.relax")
-    finally:
-        bucket_pass.kernel_verdicts = real
     return Mutant(model, fname, "bucket-row-count", position, None,
                   f"kernel {kernel} summed over {var} rows",
                   f"at a bucket B each real row is B * f, not {var} * f",
