@@ -82,7 +82,7 @@ def main() -> None:
                 kind, position, fn, why = m
                 not_built[(group, kind, position)].add(f"{model}: {why}")
                 continue
-            outcome, detail, seconds = verdict(original, m.module, m.function, args.calls)
+            outcome, detail, seconds = verdict(m.original or original, m.module, m.function, args.calls)
             row = rows[(group, m.kind, m.position)]
             row["mutants"] += 1
             row[{"caught": "caught", "missed": "missed", "error": "errors"}[outcome]] += 1

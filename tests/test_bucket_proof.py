@@ -65,7 +65,41 @@ def test_bucket_sized_storage_and_the_real_rows_in_it_are_proved():
     # as free, n = 20 with nb = 8 would break it): tried at every n in 1..20.
     fits = facts("fits", size="nb * 32")
     assert [f.status for f in fits] == ["proved", "proved"], [f.message for f in fits]
-    assert all(f.status == "proved" for f in shape_facts(module()).facts)
+    # every fact but the bucket fact, which needs a declared bucket list (below)
+    assert all(f.status == "proved" for f in shape_facts(module()).facts if f.kind != "bucket")
+
+
+LISTED = '"tir_var_upper_bound": {"n": 20}'
+
+
+def bucket_fact(text: str):
+    found = [f for f in shape_facts(api.loads(text)).facts if f.kind == "bucket"]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_the_bucket_fact_proves_the_definition_against_the_declared_list():
+    text = BUCKETED.replace("SIZE", "768").replace("YDIM", "nb").replace("ROWS", "n") \
+        .replace("KEY", "R.shape([nb])")
+    # no list declared: nothing to prove it against
+    f = bucket_fact(text)
+    assert f.status == "unproven" and "declares no bucket list" in f.message
+    # n = 17..20 are in 24, above the upper bound 20 (the storages hold 20 rows)
+    f = bucket_fact(text.replace(LISTED, LISTED + ', "relax.rewrite_cuda_graph.buckets": '
+                                 '{"n": [8, 16, 24]}'))
+    assert (f.status, f.values, f.loc.line) == ("failed", {"n": 17}, 19), f  # the match_cast
+    assert "above n's tir_var_upper_bound 20" in f.message
+    # with the bound at 24 it holds: 1..8 -> 8, 9..16 -> 16, 17..24 -> 24
+    right = text.replace(LISTED, '"tir_var_upper_bound": {"n": 24}, '
+                         '"relax.rewrite_cuda_graph.buckets": {"n": [8, 16, 24]}')
+    assert bucket_fact(right).status == "proved"
+    # 16 not declared: n = 9 is in a bucket the rewrite does not mean to capture
+    f = bucket_fact(right.replace("[8, 16, 24]", "[8, 24]"))
+    assert (f.status, f.values) == ("failed", {"n": 9}) and "not one of the declared" in f.message
+    # one row short at n = 8 alone: (n + 17) // 25 is 1 from n = 8, (n + 16) // 25 from 9
+    f = bucket_fact(right.replace("(n + 7) // 8 * 8",
+                                  "(n + 7) // 8 * 8 - (n + 17) // 25 + (n + 16) // 25"))
+    assert (f.status, f.values) == ("failed", {"n": 8}) and "7 rows of the 8" in f.message
 
 
 def test_a_bucket_past_its_storage_fails_at_a_real_value():

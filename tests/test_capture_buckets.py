@@ -8,6 +8,7 @@ models check the verdicts at size, TVM reads and builds what comes out."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from cli_runner import cgraph
 from cudagraph_cli import api, ir
 from cudagraph_cli.exec.prim import eval_prim
-from cudagraph_cli.passes.buckets import bucket_expr
+from cudagraph_cli.passes.buckets import bucket_expr, declared_buckets
 from cudagraph_cli.passes.options import RewriteOptions, auto_buckets
 from cudagraph_cli.text.printer import print_module
 
@@ -135,6 +136,10 @@ def test_tvm_reads_the_small_case_and_lowers_its_shapes(tvm):
 
     out, _ = rewritten(ROWS, capture_buckets=("n:2,4,8",))
     mod = tvm_parse_with_constants(print_module(out), {}, check_well_formed=True)
+    # the declared bucket list (the bucket fact's) read by TVM, printed, and read back
+    assert declared_buckets(out.function("main")) == {"n": (2, 4, 8)}
+    assert declared_buckets(api.loads(mod.script()).function("main")) == {"n": (2, 4, 8)}
+    assert print_module(api.loads(print_module(out))) == print_module(out)
     lower = tvm.transform.Sequential([
         relax.transform.LegalizeOps(), relax.transform.LowerAllocTensor(),
         relax.transform.CallTIRRewrite(), relax.transform.VMBuiltinLower(),
@@ -151,19 +156,26 @@ def test_llama_builds_for_cuda_with_buckets(tvm):
 
     from bench.corpus import mlc_models, tvm_capture
     from cudagraph_cli.tvm import cuda_pipeline
+    from cudagraph_cli.tvm.rewrite_pass import TextRouteWarning
 
     target = tvm.target.Target(tvm_capture.TARGET)
     recorder = tvm_capture.Capture()
     pipeline = cuda_pipeline(before_schedule=[dl.ApplyDefaultSchedule(dl.gpu.LowBatchGEMV(4))],
                              capture_buckets=["seq_len:auto", "batch_size:auto"])
     with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
-                                   instruments=[recorder.instrument()]):
+                                   instruments=[recorder.instrument()]), \
+            warnings.catch_warnings():
+        # the bucket lists are built back in memory: no text route
+        warnings.simplefilter("error", TextRouteWarning)
         ex = relax.build(mlc_models.build("mlc_llama_1b", target), target=target,
                          relax_pipeline=pipeline)
     ours = recorder.after_modules[0]
     relax.analysis.well_formed(ours)
     prefill = ours["prefill"].script()
     assert "seq_len_bucket" in prefill and "R.shape([seq_len_bucket])" in prefill
+    # the declared bucket list, as TVM holds it
+    listed = ours["prefill"].attrs["relax.rewrite_cuda_graph.buckets"]["seq_len"]
+    assert tuple(int(x) for x in listed) == auto_buckets(2048)
     assert "batch_size_bucket" in ours["batch_decode"].script()
     assert "vm.builtin.cuda_graph.run_or_capture" in ex.as_text()
 

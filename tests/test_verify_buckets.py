@@ -7,6 +7,7 @@ tests/buckets/rows.relax (its header says which kernel is what)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -154,8 +155,9 @@ class Module:
 @pytest.mark.parametrize("both,n_values", [
     # n's buckets of 4 serve 1..4, 5..8, 9..12, 13..16: every one's two ends before 16
     (False, [2, 1, 4, 5, 8, 9, 12, 13, 16]),
-    # bucketed beside m in one function: the last bucket's lowest size alone
-    (True, [2, 13, 16]),
+    # bucketed beside m in one function: every bucket's two ends too (RowSplit tells a
+    # launch's real rows by the variable its row dimension is, not by its row count)
+    (True, [2, 1, 4, 5, 8, 9, 12, 13, 16]),
 ])
 def test_the_bounds_run_values_of_a_bucketed_variable(both, n_values):
     from cudagraph_cli.exec.rows import every_bucket_ends
@@ -201,3 +203,84 @@ def test_a_kernel_whose_rows_depend_on_the_row_count_is_never_bucketed(monkeypat
     assert "n_bucket" in wrong
     result = verdict(original, wrong)
     assert not result.equal
+
+
+READ_AGAIN = Path(__file__).resolve().parent / "buckets" / "reread.relax"
+
+
+def test_an_input_read_again_after_its_bucketed_region_is_one_tensor_with_its_carve():
+    """reread.relax: `a`, the input of the bucketed region [scale, add], is read by eager code
+    after it; the rewrite's `a_b` (the same storage, offset and rows, at the bucket) is `a`,
+    not a second tensor alive beside it (issue 50: "'a_b' (0 bytes ...) overlaps 'a'")."""
+    reread = api.load(READ_AGAIN)
+    text = bucketed_text(reread, "n:auto")
+    assert "a_b: R.Tensor((n_bucket, 8)" in text
+    result = verdict(reread, text)
+    assert result.equal, result.difference
+    assert result.shapes.count("failed") == 0 and result.shapes.count("unproven") == 0
+    # control: a carve of other rows at that offset, written while `a` is alive, is a tensor
+    # of its own, and overlaps it
+    wrong = edited(text, 'R.call_packed("copy", a, a2',
+                   'a9: R.Tensor((3, 8), dtype="float32") = R.memory.alloc_tensor(s, '
+                   'R.prim_value(0), R.shape([3, 8]), R.dtype("float32"))\n'
+                   '        R.call_packed("k_in", x, a9, ty_args=(R.Tuple,))\n'
+                   '        R.call_packed("copy", a, a2')
+    result = verdict(reread, wrong)
+    _, fact = result.shapes.failure()
+    assert not result.equal and fact.kind == "disjoint"
+    assert "'a9' (96 bytes at offset 0) overlaps 'a' (32 bytes at offset 0)" in fact.message
+
+
+def refused(text: str, spec: str = "n:auto") -> tuple:
+    """(the rewrite's text, its explain lines) of `text`."""
+    out, report = api.rewrite(api.loads(text), RewriteOptions(capture_buckets=(spec,)))
+    reasons = [r for fb in report.buckets for _, r, _ in fb.not_bucketed]
+    return print_module(out), reasons
+
+
+def test_a_region_that_leaves_a_tuple_of_rows_is_not_bucketed(original):
+    text = ROWS.read_text().replace("        cls.add(a, b, c)\n", """        cls.add(a, b, c)
+        tp: R.Tuple(R.Tensor((n, 8), "float32"), R.Tensor((n, 8), "float32")) = (b, c)
+        R.call_packed("k_use", a, ty_args=(R.Tuple,))
+        t1: R.Tensor((n, 8), "float32") = tp[1]
+        R.call_packed("k_use", t1, ty_args=(R.Tuple,))
+""")
+    out, reasons = refused(text)
+    assert "it leaves tp, a tuple with n-sized items, which cannot be carved again at the " \
+           "real rows" in reasons
+    assert "a_b" not in out  # [scale, add] left as without buckets; [scale2] is bucketed
+    assert verdict(api.loads(text), out).equal
+
+
+def test_a_view_whose_offset_is_computed_from_the_variable_is_not_bucketed(original):
+    text = ROWS.read_text().replace("        cls.add(a, b, c)\n", """        bv: R.Tensor((1, 8), "float32") = R.memory.view(b, R.shape([1, 8]), R.dtype("float32"), R.prim_value(n * 32 - 32))
+        cls.add(a, b, c)
+""")
+    out, reasons = refused(text)
+    assert "the offset of bv is computed from n: at a bucket it would start elsewhere" \
+        in reasons
+    assert "a_b" not in out  # [scale, add] left as without buckets; [scale2] is bucketed
+    # the same view at a constant offset: bucketed, as before
+    _, reasons = refused(text.replace("R.prim_value(n * 32 - 32)", "R.prim_value(0)"))
+    assert not [r for r in reasons if "offset" in r]
+
+
+def test_verify_says_what_rests_on_static_analysis(original, tmp_path):
+    from cli_runner import cgraph
+
+    path = tmp_path / "rows.b.relax"
+    path.write_text(bucketed_text(original, "n:auto"))
+    r = cgraph("verify", ROWS, path)
+    assert r.exit_code == 0, r.stdout
+    assert ("not proved by the runs or the proof: row independence of 2 kernels, read from "
+            "their TIR (add, scale)") in r.stdout
+    r = cgraph("verify", ROWS, path, "--format", "json")
+    report = json.loads(r.stdout)
+    assert report["static_analysis"] == {
+        "text": "row independence of 2 kernels, read from their TIR",
+        "row_wise_kernels": ["add", "scale"]}
+    assert report["shape_facts"]["by_kind"]["bucket"] == {"proved": 1, "failed": 0,
+                                                          "unproven": 0}
+    # without buckets nothing is split: no such line
+    r = cgraph("verify", ROWS, ROWS)
+    assert "not proved by the runs" not in r.stdout

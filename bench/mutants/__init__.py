@@ -48,8 +48,9 @@ The package, one job a file:
     shape.py     slot-short, offset-past, key-clamped, reshape-wrong; slot-larger, guard-raised
     keys.py      key-halved, key-capped, key-dropped, slot-elements; key-shifted,
                  elements-both (issue 44: the graph key, the storage unit)
-    buckets.py   bucket-row-mixed, bucket-key-only, bucket-view-offset, bucket-past-storage
-                 (--capture-buckets), and their controls
+    buckets.py   bucket-row-mixed, bucket-key-only, bucket-view-offset, bucket-past-storage,
+                 bucket-formula-short, bucket-row-count (--capture-buckets), and their
+                 controls (the stale-alias one: reread_control)
     controls.py  the rewrite with two independent launches swapped
     suite.py     BUILDERS (class -> builder), every mutant and control of a model
 

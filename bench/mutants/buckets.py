@@ -10,30 +10,43 @@ rewrites that look like bucketed ones, each proved wrong by a run, and the contr
 * bucket-view-offset: the real rows a bucketed graph hands on carved one row further into
   their storage: not a prefix of what the graph wrote;
 * bucket-past-storage: a storage of the graphs' allocation that a bucketed graph carves cut to
-  the rows of the bucket before the last: the last bucket runs past its end.
+  the rows of the bucket before the last: the last bucket runs past its end;
+* bucket-formula-short (issue 50): the bucket's definition one row short at one declared
+  bucket Bi (Bi - 1 there): its proof is the definition computed at Bi, and the bucket fact
+  (proof/buckets.py) catches it, in functions that bucket two variables too;
+* bucket-row-count (issue 50): a row-wise kernel of the original rewritten to sum over the row
+  count (`b[i] = sum over k < n of a[i] * w`), in both modules, and bucketed: its real rows
+  change at a bucket. Not caught yet (NOT_CAUGHT_YET): passes/row_wise.py calls it row-wise.
 
 The proof is a run: verify (by runs alone) finds the bucketed rewrite equal and the mutant
 different at `proof_values` (the two ends of a bucket that serves two sizes, for the last
 class the last bucket's). The text is edited where the printed rewrite has the construct, so
 a mutant is a text cgraph reads back. Positions: the candidates in text order split in three.
-Controls: the bucketed rewrite, and one with a shorter explicit list.
+Controls: the bucketed rewrite, one with a shorter explicit list, and (reread_control) one of a
+module whose eager code reads a bucketed region's input again after it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import re
 
 from cudagraph_cli import api, ir
+from cudagraph_cli.exec.prim import eval_prim
 from cudagraph_cli.passes import buckets as bucket_pass
 from cudagraph_cli.passes.options import RewriteOptions, auto_buckets
-from cudagraph_cli.passes.row_wise import RowVerdict
+from cudagraph_cli.passes.row_wise import RowVerdict, kernel_verdicts
 
 from .builder import Control, Mutant, NotBuildable
 from .edits import reparsed
 
 BUCKET_CLASSES = ("bucket-row-mixed", "bucket-key-only", "bucket-view-offset",
-                  "bucket-past-storage")
+                  "bucket-past-storage", "bucket-formula-short", "bucket-row-count")
+# Not caught yet: passes/row_wise.py calls the summed kernel row-wise, and so does verify's
+# split of its launches (exec/rows.py), a false "equal" until row independence is read from
+# what the body does (issue 50, item 1).
+NOT_CAUGHT_YET = ("bucket-row-count",)
 
 
 def bucketed(original: ir.Module, var: str, name: str, sizes: str = "auto") -> str:
@@ -81,22 +94,49 @@ def _mutant(model, original, fname, var, kind, position, site, why, text, values
                   api.loads(text, name=f"{model}.{kind}.{position}.relax"), breaks_at=None)
 
 
+@contextlib.contextmanager
+def trusting(kernel: str | None):
+    """The rewrite's row verdicts forced to row-wise, for `kernel` (every kernel when None),
+    the others as passes/row_wise.py reads them: a rewrite that trusts them, as a wrong one
+    would. Over `kernel_verdicts` (a table by kernel name), or over `LaunchVerdicts.of` (a
+    verdict per launch) where passes/buckets.py asks that instead."""
+    if hasattr(bucket_pass, "LaunchVerdicts"):
+        cls = bucket_pass.LaunchVerdicts
+        real_of = cls.of
+
+        def of(self, call):
+            if kernel is None or ir.callee_name(call) == kernel:
+                return RowVerdict(ir.callee_name(call), self.var, None)
+            return real_of(self, call)
+
+        cls.of = of
+        try:
+            yield
+        finally:
+            cls.of = real_of
+        return
+    real = bucket_pass.kernel_verdicts
+
+    def verdicts(module, name, functions=None):
+        found = real(module, name, functions)
+        return {k: RowVerdict(k, name, None) if kernel in (None, k) else v
+                for k, v in {**found, **({kernel: None} if kernel else {})}.items()}
+
+    bucket_pass.kernel_verdicts = verdicts
+    try:
+        yield
+    finally:
+        bucket_pass.kernel_verdicts = real
+
+
 def row_mixed(model, original, fname, var, top, position) -> Mutant:
     if position != "early":
         raise NotBuildable("one candidate: the rewrite that trusts every kernel")
-    real = bucket_pass.kernel_verdicts
-
-    def trusting(module, name, functions=None):
-        return {k: RowVerdict(k, name, None) for k in real(module, name, functions)}
-
-    mixed = [k for k, v in real(original, var).items() if not v.row_wise]
+    mixed = [k for k, v in kernel_verdicts(original, var).items() if not v.row_wise]
     if not mixed:
         raise NotBuildable(f"every kernel of {var} is row-wise")
-    bucket_pass.kernel_verdicts = trusting
-    try:
+    with trusting(None):
         text = bucketed(original, var, f"{model}.row-mixed.relax")
-    finally:
-        bucket_pass.kernel_verdicts = real
     return _mutant(model, original, fname, var, "bucket-row-mixed", position,
                    f"{', '.join(mixed)} padded with their regions",
                    "a kernel that mixes rows reads pad rows at a bucket", text,
@@ -161,8 +201,100 @@ def past_storage(model, original, fname, var, top, position) -> Mutant:
                    wrong, proof_values(top, last=True))
 
 
+def bucketed_all(original: ir.Module, specs: tuple, name: str) -> str:
+    """The rewrite with --capture-buckets for each of `specs` (`VAR:sizes`), as text."""
+    out, _ = api.rewrite(original, RewriteOptions(capture_buckets=tuple(specs)))
+    return api.print_module(reparsed(out, name))
+
+
+def _function_text(text: str, fname: str) -> tuple:
+    """(start, end) of function `fname`'s text in `text`."""
+    start = text.index(f"    def {fname}(")
+    nxt = text.find("\n    @", start)
+    return start, len(text) if nxt < 0 else nxt
+
+
+def formula_short(model, original, fname, var, top, position, specs=None) -> Mutant:
+    """The bucket of VAR one row short at one declared bucket Bi: `bucket(Bi) = Bi - 1`,
+    by two more quotients of the definition's form, `(VAR + K - 1 - Bi) // K` (1 when
+    VAR > Bi) less `(VAR + K - Bi) // K` (1 when VAR >= Bi), K = upper + 1. `specs`: the
+    --capture-buckets of the rewrite (VAR:auto alone by default; two variables of one
+    function for Gemma-2's batch_prefill)."""
+    specs = specs or (f"{var}:auto",)
+    text = bucketed_all(original, specs, f"{model}.buckets.relax")
+    sizes = auto_buckets(top)
+    bi = _at([b for b in sizes if b >= 2], position)
+    lo, hi = _function_text(text, fname)
+    found = re.search(rf"{var}_bucket\w*_value: R\.Shape\(\[(.*?)\]\) = "
+                      rf"R\.shape\(\[(.*?)\]\)\n", text[lo:hi])
+    if found is None:
+        raise NotBuildable(f"{fname} defines no bucket of {var}")
+    k = top + 1
+    short = (f" + ({var} + {k - 1 - bi}) // {k} - ({var} + {k - bi}) // {k}")
+    line = found.group(0).replace(found.group(1), found.group(1) + short)
+    wrong = text[:lo + found.start()] + line + text[lo + found.end():]
+    module = api.loads(wrong, name=f"{model}.bucket-formula-short.{position}.relax")
+    # The proof is the definition computed at Bi (a run may not show it: the row the graph
+    # leaves out may hold the right bytes already, or feed no output).
+    got = {name: eval_prim(expr, lambda _: bi) for name, (source, expr) in
+           bucket_pass.derived_sym_vars(module.function(fname)).items() if source == var}
+    if list(got.values()) != [bi - 1]:
+        raise NotBuildable(f"bucket-formula-short: the edited bucket of {var} is {got} at {bi}")
+    return Mutant(model, fname, "bucket-formula-short", position, None,
+                  f"the bucket of {var} = {bi}", f"{var} = {bi} runs at {bi - 1} rows",
+                  module, breaks_at={var: bi})
+
+
+_ROW_WISE_BODY = re.compile(
+    r"(        for )(\w+), (\w+) in T\.grid\((\w+), ([^)]*?\))\):\n"
+    r"(            with T\.sblock\(\"\w+\"\):\n)"
+    r"                (\w+), (\w+) = T\.axis\.remap\(\"SS\", \[\w+, \w+\]\)\n"
+    r"(                T\.reads\(.*\)\n)"
+    r"                T\.writes\((\w+\[\w+, \w+\])\)\n"
+    r"                \w+\[\w+, \w+\] = (.*)\n")
+
+
+def row_count(model, original, fname, var, top, position) -> Mutant:
+    """A kernel whose real rows depend on the row count, in both modules: a row-wise kernel
+    `b[i, j] = f(i, j)` of the original rewritten as `b[i, j] = sum over k < VAR of f(i, j)`
+    (issue 50's reproduction), then bucketed as a rewrite that trusts it to keep rows apart
+    does: at a bucket each real row is B * f, not v * f. Unscheduled two-loop kernels only
+    (tests/buckets/rows.relax's `scale`)."""
+    m = _at([m for m in _ROW_WISE_BODY.finditer(api.print_module(original))
+             if m.group(4) == var], position)
+    store, value = m.group(10), m.group(11)
+    body = (f"{m.group(1)}{m.group(2)}, {m.group(3)}, k in T.grid({m.group(4)}, "
+            f"{m.group(5)}, {var}):\n{m.group(6)}"
+            f"                {m.group(7)}, {m.group(8)}, vk = T.axis.remap(\"SSR\", "
+            f"[{m.group(2)}, {m.group(3)}, k])\n{m.group(9)}"
+            f"                T.writes({store})\n"
+            f"                with T.init():\n"
+            f"                    {store} = T.float32(0.0)\n"
+            f"                {store} = {store} + {value}\n")
+    text = api.print_module(original)
+    counted = api.loads(text[:m.start()] + body + text[m.end():],
+                        name=f"{model}.row-count.original.relax")
+    kernel = re.findall(r"def (\w+)\(", text[:m.start()])[-1]
+    with trusting(kernel):  # that kernel called row-wise, as row_wise.py did
+        text = bucketed(counted, var, f"{model}.row-count.relax")
+    return Mutant(model, fname, "bucket-row-count", position, None,
+                  f"kernel {kernel} summed over {var} rows",
+                  f"at a bucket B each real row is B * f, not {var} * f",
+                  api.loads(text, name=f"{model}.bucket-row-count.relax"), original=counted)
+
+
+def reread_control(model: str, original: ir.Module, var: str) -> Control:
+    """A right bucketed rewrite of a module whose eager code reads a bucketed region's input
+    again after the region (tests/buckets/reread.relax): the carve at the bucket's rows and
+    the input are one tensor, so verify finds it equal (issue 50's false overlap)."""
+    return Control(model, None, f"--capture-buckets {var}:auto, an input read again after",
+                   "cgraph's own rewrite", api.loads(bucketed(original, var,
+                                                              f"{model}.buckets.relax")))
+
+
 BUCKET_BUILDERS = {"bucket-row-mixed": row_mixed, "bucket-key-only": key_only,
-                   "bucket-view-offset": view_offset, "bucket-past-storage": past_storage}
+                   "bucket-view-offset": view_offset, "bucket-past-storage": past_storage,
+                   "bucket-formula-short": formula_short, "bucket-row-count": row_count}
 
 
 def bucket_controls(model, original, fname, var, top) -> list:

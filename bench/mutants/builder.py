@@ -42,6 +42,8 @@ CLASSES = (
     "bucket-key-only",      # a graph keyed by the bucket, captured at the real size
     "bucket-view-offset",   # the real rows handed on one row into their storage
     "bucket-past-storage",  # a storage cut to the bucket before the last
+    "bucket-formula-short",  # the bucket one row short at one declared bucket
+    "bucket-row-count",     # a kernel summed over the row count, trusted row-wise
 )
 POSITIONS = ("early", "middle", "late")
 
@@ -59,6 +61,9 @@ class Mutant:
     # A shape mutant's breaking values (bench/mutants/shape.py): the smallest at which it is
     # wrong, where a run shows it; right at 1 and 2.
     breaks_at: dict | None = None
+    # The original it is a wrong rewrite of, where not the model's (bucket-row-count edits a
+    # kernel in both)
+    original: ir.Module | None = field(default=None, repr=False)
 
 
 @dataclass

@@ -44,6 +44,7 @@ class Executor:
         # location; the CLI prints them as located warnings.
         self.warnings: list[tuple[Loc, str]] = []
         self.binding_loc: Loc = NO_LOC
+        self.binding = None
         # id(constant) -> (constant, its tensor): each made once and kept, as TVM's VM keeps
         # its constant pool (a captured graph reads the tensor's address on every replay).
         self.constants: dict[int, tuple] = {}
@@ -202,6 +203,7 @@ class Executor:
         for block in blocks:
             for b in block.bindings:
                 self.binding_loc = b.loc
+                self.binding = b  # the binding being run (rows.py reads a launch's arguments)
                 try:
                     v = b.value
                     if type(v) is ir.Call and type(v.op) is ir.Op:

@@ -6,8 +6,9 @@ whatever the pad rows hold. The synthetic kernel (kernels.py) mixes all of its i
 output byte, and a term (terms.py) is a function of whole arguments: both would call the real
 rows different. So, when the rewritten module defines a bucket variable, the backend runs each
 launch of a kernel that passes/row_wise.py finds row-wise over B rows where the call's real
-size is v < B (B the value of a bucket variable of the call, v that of the variable it is
-computed from) as two launches of the same kernel: the real rows [0, v), on the row-sized
+size is v < B as two launches of the same kernel (B the launch's rows; v the value, in the
+function's call, of the variable its row dimension is in the struct info of the call being
+run: a capture function's `seq_len`, bound to the bucket by its shape parameter): the real rows [0, v), on the row-sized
 arguments' first v rows and the whole of the others (weights), which is the original's launch
 exactly, in bytes and in terms; then the pad rows [v, B). The split is made each time the launch
 runs, a graph's replay included, at that call's v. A kernel that mixes rows stays one launch
@@ -37,6 +38,7 @@ class RowSplit:
         self.buckets = {name: var for f in module.relax_functions()
                         for name, (var, _) in derived_sym_vars(f).items()}
         self.rows: dict = {}  # PrimFunc name -> {tensor index: row dimension} or None
+        self.split: set = set()  # the kernels whose launches were split (verify reports them)
         self.busy = False
 
     def run(self, run_part, spec, tensors: list, scalars: list) -> bool:
@@ -69,11 +71,37 @@ class RowSplit:
         if len(counts) != 1:
             return None
         rows = counts.pop()
-        real = self.real_rows(rows)
+        named = self.row_variable(spec, dims)
+        real = self.real_rows(rows) if named is None else self.value_of(named, rows)
         if real is None:
             return None
+        self.split.add(f.name)
         return [[_rows(self.executor.backend, x, dims[t], lo, hi) if t in dims else x
                  for t, x in enumerate(tensors)] for lo, hi in ((0, real), (real, rows))]
+
+    def row_variable(self, spec, dims: dict) -> str | None:
+        """The variable the launch's row-sized arguments have as their row dimension, read
+        from the struct info of the call being run (a capture function's `seq_len`, bound to
+        the bucket by its shape parameter); None when the call does not say."""
+        b = getattr(self.executor, "binding", None)
+        call = getattr(b, "value", None)
+        if type(call) is not ir.Call or not isinstance(call.op, ir.GlobalVarRef) or \
+                call.op.name != spec.name:
+            return None
+        args = [a for a in call.args if type(a) is ir.Var and type(a.sinfo) is ir.TensorSInfo]
+        names = set()
+        for t, d in dims.items():
+            shape = args[t].sinfo.shape if t < len(args) else None
+            dim = shape[d] if isinstance(shape, tuple) and d < len(shape) else None
+            names.add(dim.name if type(dim) is ir.SymVar else None)
+        return names.pop() if len(names) == 1 and None not in names else None
+
+    def value_of(self, name: str, rows: int) -> int | None:
+        """The real rows of a launch whose row dimension is the variable `name`: its value in
+        the call being run, when less than the launch's rows (it runs at a bucket)."""
+        values = {s.name: v for s, v in getattr(self.executor, "call_syms", {}).items()}
+        real = values.get(name)
+        return real if real is not None and 0 < real < rows else None
 
     def real_rows(self, rows) -> int | None:
         """v when `rows` is the value of a bucket variable of the call being run and v, the
@@ -134,21 +162,17 @@ def bucket_ends(module: ir.Module, functions, picked: dict) -> dict:
     two sizes or more, appended: one graph captured at the lower end and replayed at the upper
     (a graph keyed by the bucket whose shapes are not bucketed computes the wrong rows there).
     The variable's values run over its range (proof/ranges.py). Two bucketed variables of one
-    function get buckets whose sizes differ (RowSplit tells a bucketed launch by its rows
-    alone: a kernel over the other variable's rows, at the same size, would be split too)."""
+    function may meet at one size: RowSplit tells a launch's real rows by the variable its row
+    dimension is, not by its row count."""
     out = {k: list(v) for k, v in picked.items()}
     for f in module.relax_functions():
         if f.name not in functions:
             continue
         derived = Derived(f)
-        taken: set = set()  # the pads of two variables of one call never share a size
         for bucket, (var, _) in derived.exprs.items():
             served = served_sizes(f, var, bucket, derived)
-            pair = next(((s[0], s[-1]) for b, s in served.items()
-                         if len(s) > 1 and not {s[0], s[-1], b} & taken), None)
+            pair = next(((s[0], s[-1]) for b, s in served.items() if len(s) > 1), None)
             if pair is not None:
-                taken.update(pair)
-                taken.add(derived.value(bucket, pair[1]))
                 values = out.setdefault(var, [])
                 values += [v for v in pair if v not in values]
     return out
@@ -159,15 +183,12 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
     bucket of `functions` is computed from, both ends of every bucket that serves two sizes or
     more put just before the variable's upper bound, in order: each bucket's graph captured at
     its lowest size and replayed at its highest, the last one's at the bound (the largest
-    padding). A variable that some function buckets beside another (Phi-2's batch_prefill:
-    seq_len and batch_size) gets its last bucket's lowest size alone: the two lists of values
-    would meet at one size in some call, where RowSplit, which tells a bucketed launch by its
-    rows alone, splits a launch over the other variable's rows too (bucket_ends keeps the pair
-    of the first run apart)."""
+    padding). In a function that buckets two variables (Phi-2's batch_prefill: seq_len and
+    batch_size) both get every bucket's ends."""
     out = {k: list(v) for k, v in values.items()}
-    fs = [f for f in module.relax_functions() if f.name in functions]
-    paired = {var for f in fs if len(d := derived_sym_vars(f)) > 1 for var, _ in d.values()}
-    for f in fs:
+    for f in module.relax_functions():
+        if f.name not in functions:
+            continue
         derived = Derived(f)
         for bucket, (var, _) in derived.exprs.items():
             served = served_sizes(f, var, bucket, derived)
@@ -175,10 +196,7 @@ def every_bucket_ends(module: ir.Module, functions, values: dict) -> dict:
                 continue
             top = max(served[max(served)])
             ends = [(s[0], s[-1]) for _, s in sorted(served.items()) if len(s) > 1]
-            picks = [v for pair in ends for v in pair]
-            if var in paired:
-                picks = [ends[-1][0]] if ends else []
-            for v in picks:
+            for v in (v for pair in ends for v in pair):
                 if v not in out[var]:
                     out[var].insert(out[var].index(top), v)
     return out

@@ -130,6 +130,10 @@ class VerifyReport:
     # Each symbolic variable's tir_var_upper_bound, the least over the functions verified:
     # what the text report says the shape facts were proved up to.
     upper_bounds: dict = field(default_factory=dict)
+    # The kernels whose launches the runs split into real and pad rows (exec/rows.py): their
+    # row independence is read from their TIR (passes/row_wise.py), proved by neither the
+    # runs nor the proof
+    row_wise_kernels: list = field(default_factory=list)
 
     @property
     def equal(self) -> bool:
@@ -372,6 +376,7 @@ def bounds_run(report: VerifyReport, original: ir.Module, rewritten: ir.Module, 
         report.bounds.stopped = failure.error.message
         return found
     _finish(sub, ex_a, ex_b)
+    report.row_wise_kernels = sorted(set(report.row_wise_kernels) | set(sub.row_wise_kernels))
     report.bounds.launches = [sub.launches_original, sub.launches_rewritten]
     report.bounds.captures, report.bounds.replays = sub.captures, sub.replays
     return found
@@ -538,4 +543,7 @@ def _finish(report: VerifyReport, ex_a: Executor, ex_b: Executor) -> VerifyRepor
     report.replays = ex_b.state(GraphRuntime).replays
     report.launches_original = ex_a.backend.launch_count
     report.launches_rewritten = ex_b.backend.launch_count
+    split = getattr(ex_b.backend, "row_split", None)
+    if split is not None:
+        report.row_wise_kernels = sorted(set(report.row_wise_kernels) | split.split)
     return report

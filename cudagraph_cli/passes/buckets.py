@@ -45,6 +45,9 @@ from .region_planner import LeftOutside, ModulePlan, RegionPlan, launch_kind
 from .row_wise import LaunchVerdicts
 
 HINT = "relax.rewrite_cuda_graph.capture_symbolic_vars"
+# The bucket list of each bucketed variable, {VAR: [B1, ..., Bn]}: what the proof checks the
+# bucket's definition against (proof/facts.py, the bucket fact), not trusted by it.
+BUCKETS = "relax.rewrite_cuda_graph.buckets"
 VIEW_OPS = ("relax.reshape",)
 
 
@@ -125,7 +128,9 @@ def _plan_function(module, f: ir.Function, plan: ModulePlan, regions: list, name
             parts, reasons = [(r, "the function has no tir_var_upper_bound for it")], {}
         for part, reason in parts:
             if reason is None and sym in part.tir_vars:
-                carved, reason = carves.carves(part, sym)
+                reason = next(filter(None, (_offset_reason(b, sym) for b in part.bindings)),
+                              None)
+                carved, reason = carves.carves(part, sym) if reason is None else (None, reason)
                 if reason is None:
                     part.buckets = RegionBuckets(sym, bucket, sizes, *carved)
                     # Guarded by the last bucket (a --capture-symbolic bound of VAR gives way),
@@ -308,6 +313,20 @@ def _packed_rows_reason(call: ir.Call, callee: str, sym: ir.SymVar) -> str | Non
     return None
 
 
+def _offset_reason(b, sym: ir.SymVar) -> str | None:
+    """Why a view or carve `b` cannot run at a bucket: its byte offset is computed from VAR,
+    so at a bucket it would start elsewhere than at the real size (the rows after it are
+    not a prefix of the same bytes)."""
+    memory = ir.memory_call(b.value)
+    if memory is None or memory.kind not in (ir.VIEW, ir.ALLOC_TENSOR):
+        return None
+    offset = memory.arg("relative_byte_offset" if memory.kind == ir.VIEW else "offset")
+    if offset is not None and _value_mentions(offset, sym):
+        return (f"the offset of {b.var.name} is computed from {sym.name}: at a bucket it "
+                "would start elsewhere")
+    return None
+
+
 def _hint_names(f: ir.Function) -> set:
     hints = f.attr(HINT, None)
     return set(hints[1]) if isinstance(hints, tuple) and len(hints) == 2 else set()
@@ -329,6 +348,11 @@ def _sized(sinfo, sym: ir.SymVar) -> bool:
     shape = getattr(sinfo, "shape", None)
     return type(sinfo) is ir.TensorSInfo and isinstance(shape, tuple) and \
         any(_mentions(d, sym) for d in shape)
+
+
+def _tuple_sized(sinfo, sym: ir.SymVar) -> bool:
+    return any(_tuple_sized(s, sym) if type(s) is ir.TupleSInfo else _sized(s, sym)
+               for s in sinfo.fields)
 
 
 def _layout_reason(v: ir.Var, sym: ir.SymVar) -> str | None:
@@ -373,6 +397,10 @@ class _Carves:
     def carves(self, r: RegionPlan, sym: ir.SymVar):
         """((inputs, outputs), None), or (None, the reason)."""
         found = ({}, {})
+        for v in r.outputs:
+            if type(v.sinfo) is ir.TupleSInfo and _tuple_sized(v.sinfo, sym):
+                return None, (f"it leaves {v.name}, a tuple with {sym.name}-sized items, "
+                              f"which cannot be carved again at the real rows")
         for side, vars_, what in ((0, r.inputs, "reads"), (1, r.outputs, "leaves")):
             for v in vars_:
                 if not _sized(v.sinfo, sym):
@@ -522,7 +550,41 @@ def _define(f: ir.Function, fb: FunctionBuckets) -> ir.Function:
         blocks[0] = ir.replace(blocks[0], bindings=defined + blocks[0].bindings)
     else:
         blocks.insert(0, ir.BindingBlock(defined))
-    return ir.replace(f, blocks=blocks, sym_vars=f.sym_vars + (fb.bucket,))
+    attrs = _with_bucket_list(f.attrs, fb.var, fb.sizes)
+    return ir.replace(f, blocks=blocks, sym_vars=f.sym_vars + (fb.bucket,), attrs=attrs)
+
+
+def _with_bucket_list(attrs: tuple, var: str, sizes: tuple) -> tuple:
+    """`attrs` with `var: [B1, ..., Bn]` in the BUCKETS attribute (added last when absent),
+    which proof/buckets.py reads to prove the bucket's definition against."""
+    entry = (var, ("list", tuple(sizes)))
+    out, found = [], False
+    for k, v in attrs:
+        value = v.value if isinstance(v, ir.Literal) else None
+        if k == BUCKETS and isinstance(value, tuple) and value[0] == "dict":
+            pairs = tuple(p for p in value[1] if p[0] != var) + (entry,)
+            v, found = ir.Literal(("dict", pairs)), True
+        out.append((k, v))
+    if not found:
+        out.append((BUCKETS, ir.Literal(("dict", (entry,)))))
+    return tuple(out)
+
+
+def declared_buckets(f: ir.Function) -> dict:
+    """{variable name: (B1, ..., Bn)} from `f`'s BUCKETS attribute (what the rewrite
+    declared), {} when absent; a list that is not of positive integers is left out."""
+    value = f.attr(BUCKETS)
+    if not (isinstance(value, tuple) and len(value) == 2 and value[0] == "dict"):
+        return {}
+    out = {}
+    for pair in value[1]:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str)):
+            continue
+        items = pair[1]
+        if isinstance(items, tuple) and len(items) == 2 and items[0] in ("list", "tuple") and \
+                items[1] and all(type(x) is int and x > 0 for x in items[1]):
+            out[pair[0]] = tuple(items[1])
+    return out
 
 
 # ---- reading bucket variables back ---------------------------------------------------------

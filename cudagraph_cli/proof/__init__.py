@@ -5,8 +5,9 @@ ranges.py (the one reader of "which values can VAR take": tir_var_upper_bound,
 tir_var_lower_bound, tir_non_negative_var, a guard's bound), bound.py (one inequality decided
 for every value within the ranges: proved, failed at the smallest breaking values, or
 unproven), sizes.py (sizes, offsets and keys as the text writes them, and their text in a
-report), keys.py (a graph key tells apart every value its graph depends on), facts.py (the
-facts of a module: fits, view, disjoint, returned, key, unit; what it cannot read is listed
+report), keys.py (a graph key tells apart every value its graph depends on), buckets.py (a
+bucket's definition against its declared list), facts.py (the facts of a module: fits, view,
+disjoint, returned, key, bucket, unit; what it cannot read is listed
 as unproven, never skipped).
 
 It sits on the executor's floor: it evaluates expressions with exec/prim.py and reads a

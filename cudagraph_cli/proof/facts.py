@@ -18,13 +18,18 @@ inequality over the ranges of proof/ranges.py):
   call). A tensor no call touches holds no bytes; a kill, an alias, a tuple are no use. A use
   keeps a tensor alive only on its own path: not for a tensor of the other branch of one
   `if`, nor under a guard no value satisfies together with the use's (the graph branch of
-  `n <= 8` and the eager branch of another guard on `n <= 8`);
+  `n <= 8` and the eager branch of another guard on `n <= 8`). A carve of the storage, offset
+  and row layout of the tensor placed there last, at a bucket's rows or back at the real ones,
+  is that tensor (`same_tensor`);
 - **returned**: a tensor a function returns never sits in a shared allocation's slot that a
   function of the module (itself on a later call, or another: prefill, then decode) places
   tensors in: the next call overwrites what the caller still holds;
 - **key**: every graph launch's key (`run_or_capture`'s `R.shape([...])`) determines every
   symbolic value its graph depends on (proof/keys.py): no two values share a key while
   their graphs differ;
+- **bucket** (proof/buckets.py): each bucket variable's definition is at least its variable, at
+  most its upper bound and one of the declared buckets, for every value a graph keyed by it
+  runs at;
 - **unit** (verify's pair, `prove_modules`): a rewrite that alone looks sized in elements,
   where the original sizes its storages in bytes, fails it.
 
@@ -52,15 +57,17 @@ from ..exec.backend import ExecError
 from ..exec.handlers.memory import element_sized_witness, storages_sized_in_elements
 from ..exec.prim import eval_prim
 from .bound import prove_le
+from ..passes.buckets import declared_buckets
+from .buckets import prove_bucket
 from .keys import key_text, pair_text, prove_key
-from .ranges import FunctionRanges, else_floors, guard_bounds
+from .ranges import FunctionRanges, Range, else_floors, guard_bounds
 from .sizes import (dtype_arg, itemsize, launch_dependencies, launch_key, prim_arg,
                     product, show, tensor_bytes, values_text)
 
 
 @dataclass
 class ShapeFact:
-    kind: str  # "fits" | "view" | "disjoint" | "returned" | "key" | "unit"
+    kind: str  # "fits" | "view" | "disjoint" | "returned" | "key" | "bucket" | "unit"
     function: str  # the public function whose call it concerns
     loc: Loc  # the binding (the alloc_tensor, the view, the later of two tensors, the launch)
     status: str  # "proved" | "failed" | "unproven"
@@ -72,7 +79,8 @@ class ShapeFact:
     subject: tuple = ()
     # What a proved fact claims, for tests to evaluate at any values (tests/
     # test_shape_facts_sampled.py): ("le", lhs, rhs, ranges): lhs <= rhs; ("key", key,
-    # dependencies, ranges): one key, one set of dependencies.
+    # dependencies, ranges): one key, one set of dependencies; ("bucket", var, definition,
+    # declared buckets, upper bound, the Range of var): proof/buckets.py.
     claim: tuple = field(default=(), repr=False)
 
     def key(self) -> tuple:
@@ -184,12 +192,15 @@ class _Walk:
         self.seq = 0
         self.placed: list[Placed] = []
         self.ids: dict = {}  # id(Placed) -> Placed
+        self.last_placed: dict = {}  # storage key -> (carve_key, the Placed) placed last
         self.subject: tuple = ()
         self.ifs = 0
         self.counts = {"tensor": 0, "view": 0, "launch": 0}  # positions in the walk
         env: dict = {}
         self.defs: dict = {}
         ranges = FunctionRanges(f)
+        self.keyed: dict = {}  # bucket variable -> [ranges of each graph launch keyed by it]
+        self.defined: dict = {}  # bucket variable -> the binding that defines it
         self.blocks(f.blocks, env, ranges, (), 0)
         out = _flatten(self.value(f.body, env), set())
         end = self.seq + 1
@@ -202,6 +213,31 @@ class _Walk:
             if t.storage.key[0] == "shared":
                 self.writers.setdefault(t.storage.key, []).append((f.name, t))
         self.overlaps()
+        self.bucket_facts(f, ranges)
+
+    def bucket_facts(self, f: ir.Function, ranges) -> None:
+        """The bucket fact of each bucket variable `f` defines (proof/buckets.py), over its
+        variable's values at the graph launches keyed by it."""
+        declared = declared_buckets(f)
+        for bucket, (var, expr) in ranges.derived.exprs.items():
+            self.subject = ("bucket", var)
+            listed = declared.get(var)
+            at = [r.of(var) for r in self.keyed.get(bucket, ())]
+            if at:
+                tops = [r.most for r in at]
+                domain = Range(min(r.least for r in at), None if None in tops else max(tops))
+            else:
+                whole = ranges.of(var)
+                top = whole.most if whole.most is None or not listed else \
+                    min(whole.most, max(listed))
+                domain = Range(whole.least, top)
+            upper = ranges.upper.get(var)
+            got = prove_bucket(bucket, var, expr, listed, upper, domain)
+            loc = self.defined.get(bucket, f.loc)
+            claim = ("bucket", var, expr, listed, upper, domain) \
+                if got.status == "proved" else ()
+            self.add("bucket", loc, got.status, got.message,
+                     {var: got.value} if got.value is not None else None, claim)
 
     def blocks(self, blocks, env, ranges, path, depth) -> None:
         for block in blocks:
@@ -213,6 +249,9 @@ class _Walk:
                 value = b.value
                 if type(b) is ir.MatchCast:
                     env[b.var] = self.value(value, env)
+                    for d in getattr(b.sinfo, "values", None) or ():
+                        if type(d) is ir.SymVar and d.name in ranges.derived.exprs:
+                            self.defined.setdefault(d.name, b.loc)
                     continue
                 env[b.var] = self.binding(b, env, ranges, path, depth)
 
@@ -348,10 +387,14 @@ class _Walk:
         item = itemsize(dtype_arg(v.args[3])) if len(v.args) > 3 else None
         nbytes = product(shape.values, item) \
             if type(shape) is ir.ShapeExpr and item is not None else None
-        t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name,
-                   self.subject[0])
-        self.placed.append(t)
-        self.ids[id(t)] = t
+        key = self.carve_key(offset, shape, v, ranges.derived)
+        t = self.same_tensor(storage, key, nbytes, ranges.derived)
+        if t is None:
+            t = Placed(storage, offset, nbytes, self.seq, path, ranges, b.loc, b.var.name,
+                       self.subject[0])
+            self.placed.append(t)
+            self.ids[id(t)] = t
+        self.last_placed[storage.key] = (key, t)
         if offset is None or nbytes is None or storage.size is None:
             self.add("fits", b.loc, "unproven", f"'{b.var.name}' in {storage.name}: "
                      "the text gives no constant size, offset or shape")
@@ -363,6 +406,34 @@ class _Walk:
                            f"('{b.var.name}' in {storage.name})"),
                        f"offset + bytes of '{b.var.name}' <= size of {storage.name}")
         return Tensors((id(t),))
+
+    def same_tensor(self, storage, key, nbytes, derived):
+        """The placed tensor this carve is, or None: a bucketed rewrite carves a tensor again
+        from the same storage and offset, with the same dtype and row layout, at the bucket's
+        rows for a graph (`a_b` of `a`, passes/buckets.py) or at the real rows after it. Its
+        first rows are that tensor's bytes, not a second tensor's, so it is that tensor, now
+        as long as the longer of the two (the bucket's rows: at least the real ones, by the
+        bucket fact). Only when it is the last tensor placed in the storage; and a carve of the
+        same shape again is a second tensor (the very case of the disjoint fact)."""
+        last = self.last_placed.get(storage.key)
+        if last is None or key is None or last[0] is None:
+            return None
+        (layout, dims), p = last
+        if layout != key[0] or dims == key[1]:
+            return None
+        if derived.names_in(nbytes) and not derived.names_in(p.nbytes):
+            p.nbytes = nbytes
+        return p
+
+    def carve_key(self, offset, shape, v: ir.Call, derived):
+        """((offset, dtype, the dims with each bucket variable read as its variable), the
+        dims as written), or None."""
+        if offset is None or type(shape) is not ir.ShapeExpr or len(v.args) < 4:
+            return None
+        dims = tuple(show(d) for d in shape.values)
+        rows = tuple(derived.exprs[d.name][0] if type(d) is ir.SymVar and d.name in
+                     derived.exprs else show(d) for d in shape.values)
+        return (show(offset), dtype_arg(v.args[3]), rows), dims
 
     def view_fact(self, b, memory: ir.MemoryCall, ranges) -> None:
         x = memory.aliased
@@ -454,6 +525,8 @@ class _Walk:
             self.add("key", b.loc, "unproven", f"the key of the graph launch of "
                      f"'{b.var.name}': {why}")
             return
+        for name in {n for k in key for n in ranges.derived.names_in(k)}:
+            self.keyed.setdefault(name, []).append(ranges)
         got = prove_key(tuple(key), deps, ranges.of, ranges.derived)
         if got.status == "proved":
             derived = ranges.derived  # the claim over the free variables alone
@@ -539,16 +612,17 @@ class _Walk:
             first, second = (a, b) if at_(a.offset, low) <= at_(b.offset, low) else (b, a)
         except ExecError:
             first, second = a, b
+        sub = ranges.derived.substituted  # a bucket's bytes from its variable's value
         still = "returned" if a.returned and last is a.uses[-1][3] else \
             f"used at line {last.line}" if last.line else "used later"
         return self.prove(
             "disjoint", b.loc, ir.PrimBinOp("+", first.offset, first.nbytes), second.offset,
             ranges,
             lambda at, lhs, rhs: (
-                f"'{b.name}' ({at_(b.nbytes, at):,} bytes at offset {at_(b.offset, at):,}) "
-                f"overlaps '{a.name}' ({at_(a.nbytes, at):,} bytes at offset "
-                f"{at_(a.offset, at):,}) in {b.storage.name} while '{a.name}' is alive "
-                f"({still})"),
+                f"'{b.name}' ({at_(sub(b.nbytes), at):,} bytes at offset "
+                f"{at_(sub(b.offset), at):,}) overlaps '{a.name}' ({at_(sub(a.nbytes), at):,} "
+                f"bytes at offset {at_(sub(a.offset), at):,}) in {b.storage.name} while "
+                f"'{a.name}' is alive ({still})"),
             f"'{first.name}' ends before '{second.name}' begins in {b.storage.name}")
 
 

@@ -17,6 +17,9 @@ def verify_json(result, name_a: str, name_b: str) -> dict:
                                   "rewritten": result.launches_rewritten}}
     if result.shapes is not None:
         report["shape_facts"] = shape_facts_json(result.shapes, name_a, name_b)
+    if result.row_wise_kernels:
+        report["static_analysis"] = {"text": static_words(result.row_wise_kernels),
+                                     "row_wise_kernels": result.row_wise_kernels}
     if result.bounds is not None:
         # The second run, at the upper bounds: its values, and "terms" (no bytes computed)
         # or "bytes" (the host reads computed bytes: why_bytes says where).
@@ -108,6 +111,20 @@ def _and(items: list) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def static_words(kernels: list) -> str:
+    n = len(kernels)
+    return f"row independence of {n} kernel{'' if n == 1 else 's'}, read from their TIR"
+
+
+def static_text(kernels: list) -> str:
+    """The line that says what verify's equal rests on beyond its runs and its proof: the
+    row independence of the kernels it split into real and pad rows (exec/rows.py)."""
+    if not kernels:
+        return ""
+    return (f"\n  not proved by the runs or the proof: {static_words(kernels)} "
+            f"({', '.join(kernels[:8])}{', ...' if len(kernels) > 8 else ''})")
+
+
 def bounds_text(bounds) -> str:
     """The line that says which values the run at the upper bounds took, and in which mode
     (exec/verify.py, bounds_run: a BoundsRun); "" when none ran."""
@@ -158,7 +175,7 @@ def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> 
                      "CUDA-graph semantics was checked (cgraph rewrite makes the graphs)")
         return text + bounds_text(result.bounds) + \
             shape_facts_text(result.shapes, name_a, name_b, result.upper_bounds,
-                             result.symbolic)
+                             result.symbolic) + static_text(result.row_wise_kernels)
     return difference_text(result, name_a, name_b, texts) + bounds_text(result.bounds)
 
 

@@ -80,6 +80,11 @@ class Writer:
         value = v.value if isinstance(v, ir.Literal) else v
         if isinstance(value, (bool, int, float, str)):
             return value
+        if isinstance(value, tuple) and len(value) == 2 and value[0] in ("list", "tuple"):
+            return [self.attr_value(x) for x in value[1]]  # the bucket lists (buckets.py)
+        if isinstance(value, tuple) and len(value) == 2 and value[0] == "dict" and \
+                all(isinstance(k, str) for k, _ in value[1]):
+            return {k: self.attr_value(x) for k, x in value[1]}
         raise Unsupported(f"a new attribute value {value!r}")
 
     def block(self, b: ir.BindingBlock):
