@@ -10,6 +10,7 @@ corpus files (TVM's own test modules), through TVM's pass alone as the script do
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
@@ -190,12 +191,13 @@ def test_pass_info_is_tvms(tvm):
         (theirs.name, theirs.opt_level, list(theirs.required)) == ("RewriteCUDAGraph", 0, [])
 
 
-def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured):
+def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured, caplog):
     from tvm import relax
 
     from cudagraph_cli.tvm import cuda_pipeline
 
     _, theirs = captured("nn_llama_kv")
+    caplog.set_level(logging.INFO, logger="cudagraph_cli")
     recorder = tvm_capture.Capture()
     with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
@@ -205,6 +207,10 @@ def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured):
     # where TVM's runs, and it made what TVM's makes.
     recorder.single("nn_llama_kv")
     tvm.ir.assert_structural_equal(recorder.after_modules[0], theirs)
+    # Issue 52: the build says that cgraph ran, one line a module, as `cgraph diff` counts
+    [line] = [r.getMessage() for r in caplog.records if r.name == "cudagraph_cli"]
+    assert re.fullmatch(r"cgraph: (\w+ \d+ graph launch(es)?, host work \d+ -> \d+ a call"
+                        r"(; )?)+", line), line
     text = ex.as_text()
     assert "vm.builtin.cuda_graph.run_or_capture" in text
     assert "vm.builtin.cuda_graph.get_cached_alloc" in text

@@ -214,6 +214,10 @@ def test_the_launcher_runs_a_script_with_cgraphs_pass_and_its_exit_status(tvm, t
     assert got.returncode == 1
     assert got.stdout.strip() == "['cuda_graph_alloc', 'main_cuda_graph_capture']"
     assert "RuntimeError: the command failed" in got.stderr
+    # Issue 52: what cgraph did, a line on stderr (the pass's log); -q leaves it out
+    assert "cgraph: main 1 graph launch, host work 5 -> 3 a call\n" in got.stderr
+    got = launch("-q", "--", str(script), module, "0")
+    assert got.returncode == 0 and got.stderr == ""
     # -m MODULE, as python -m runs it
     (tmp_path / "buildmod.py").write_text(SCRIPT)
     got = subprocess.run([sys.executable, "-m", "cudagraph_cli.tvm", "--min-kernels",

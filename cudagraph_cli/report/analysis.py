@@ -344,6 +344,19 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     return ModuleFacts(original.name, functions, static, unshared, notes)
 
 
+def rewrite_summary(facts: ModuleFacts) -> str:
+    """What a rewrite did, in one line (the TVM pass's log, the launcher's stderr, `cgraph
+    rewrite -v`): each function that launches graphs, its graph launches and its host work a
+    call before -> after (the summary table of `cgraph diff`, from the same facts)."""
+    done = [f"{f.name} {f.regions} graph launch{'es' * (f.regions != 1)}, host work "
+            f"{f.host_work_before} -> {f.host_work_after} a call"
+            for f in facts.functions if f.regions]
+    if done:
+        return "cgraph: " + "; ".join(done)
+    return (f"cgraph: no graphs in {len(facts.functions)} Relax function(s), host work "
+            f"{facts.host_work_before} a call as before (`cgraph rewrite --explain` says why)")
+
+
 def single_kernel_note(facts: FunctionFacts) -> str:
     """The note on a function's one-kernel graphs. When every graph it launches is one (the
     1B model's prefill by default: 65 graphs, host work 196 -> 196), the graphs save nothing
