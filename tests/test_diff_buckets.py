@@ -139,3 +139,20 @@ def test_the_options_read_back_from_a_rewrite(llama_prefill_bucketed):
     assert r.exit_code == 0, r.stderr
     read = options_of(api.load(ROWS), api.loads(r.stdout))
     assert (read.capture_buckets, read.capture_symbolic) == ((("n", (2, 4)),), (("n", 12),))
+
+
+def test_every_table_stacks_at_80_columns_and_the_rows_add_up():
+    """Issue 52: at 80 columns the bucketed table was cut (`captu…`, `funct…`, `28,6…`), and
+    the keyed table's rows (18 sites, 558 graphs) did not add up to its total (19, 559)."""
+    r = cgraph("diff", REAL / "mlc_llama_1b.before.relax", "--capture-buckets", "seq_len:auto",
+               "--summary", env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.stderr
+    assert "…" not in r.stdout and max(map(len, r.stdout.splitlines())) <= 80
+    keyed = r.stdout[r.stdout.index("graphs keyed by"):r.stdout.index("bucketed graphs")]
+    blocks = keyed.split("\nprefill\n")
+    assert "  exact             28,672" in r.stdout  # the bucketed table, stacked
+    sites = [int(b.split("  sites")[1].split()[0]) for b in blocks[1:] if "  sites" in b]
+    graphs = [int(b.split("graphs at most")[1].split()[0].replace(",", ""))
+              for b in blocks[1:] if "graphs at most" in b]
+    assert sum(sites[:-1]) == sites[-1] == 19 and sum(graphs[:-1]) == graphs[-1] == 559
+    assert "  capture function  not keyed (one graph each)" in r.stdout
