@@ -203,8 +203,13 @@ def test_verify_diff_check_take_paths_and_texts():
     assert to_json(diff(SAMPLE, out_text), "s") == to_json(diff(load(SAMPLE), loads(out_text)), "s")
     assert to_json(diff(str(SAMPLE)), "s") == to_json(diff(load(SAMPLE)), "s")
     assert check(out_text, rewrite(SAMPLE)[0]) is None
-    assert check(SAMPLE, out_text).message == \
-        cudagraph_cli.difference(load(SAMPLE), loads(out_text)).message
+    # the sides named as given (issue 52): a path by itself, text and modules got / expected
+    message = check(SAMPLE, out_text).message
+    assert message == cudagraph_cli.difference(load(SAMPLE), loads(out_text),
+                                               sides=(str(SAMPLE), "expected")).message
+    assert message.endswith(f"is only in expected, not in {SAMPLE}")
+    assert cudagraph_cli.difference(load(SAMPLE), loads(out_text)).message.endswith(
+        "is only in expected, not in got")
 
 
 def test_errors_of_a_path_or_text_are_located_in_it(tmp_path):

@@ -216,6 +216,22 @@ def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured, caplog
     assert "vm.builtin.cuda_graph.get_cached_alloc" in text
 
 
+def test_docs_own_model_snippet_runs_as_written(tvm, tmp_path, monkeypatch, caplog):
+    """Issue 52: docs/TVM.md's copy-paste way to a model without MLC-LLM, run as written: the
+    build logs cgraph's line, and the module it writes is the CLI's input."""
+    from cudagraph_cli import api
+
+    text = (ROOT / "docs" / "TVM.md").read_text(encoding="utf-8")
+    block = text.split("<!-- snippet: own-model")[1].split("```python\n")[1].split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    caplog.set_level(logging.INFO, logger="cudagraph_cli")
+    exec(compile(block, "docs/TVM.md (own-model)", "exec"), {"__name__": "own_model"})
+    assert [r.getMessage() for r in caplog.records if r.name == "cudagraph_cli"] == \
+        ["cgraph: forward 2 graph launches, host work 6 -> 4 a call"]
+    out, report = api.rewrite(api.load(tmp_path / "mlp.relax"))
+    assert sorted(r.code for r in report.reasons) == ["dynamic-alloc", "param-input"]
+
+
 def test_cuda_pipeline_refuses_another_target(tvm, captured):
     from tvm import relax
 
