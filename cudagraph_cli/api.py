@@ -14,8 +14,9 @@
 path (a `Path`, or a `str` of one line) or TVMScript text (a `str` of several lines: a module's
 text always has them), or raise a TypeError that names `load` (module_of).
 
-Every error bad input can cause is a `SourceError`; `str(err)` is its message and
-`err.render()` the `FILE:LINE:COL: error: message` form with the source line and a caret.
+Every error bad input can cause is a `SourceError`; `err.message` is its message, `str(err)`
+`FILE:LINE:COL: message` once it is attached to a file, and `err.render()` the
+`FILE:LINE:COL: error: message` form with the source line and a caret.
 `load` and `loads` locate their errors in the file; the other functions locate theirs in the
 file or text they read, or in the `source` (a `Source`, the file's name and text) they are
 given, and leave the file to the caller otherwise (`err.located(name, text)`).

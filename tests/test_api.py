@@ -286,3 +286,24 @@ def test_api_doc_examples_run(monkeypatch, capsys):
         exec(compile(block, f"docs/API.md (example {i + 1})", "exec"), namespace)
     printed = capsys.readouterr().out
     assert "3 of 5 kernel launches captured (60%)" in printed
+
+
+def test_verify_text_is_wrapped_and_says_what_the_bounds_run_took():
+    """Issue 52: verify's lines ran to 280 characters and more (a list of values at the bounds),
+    and "n = 2, 64, 1, 3 calls each, terms only" needed words."""
+    from cudagraph_cli.report.verify_view import verify_text
+
+    rows = ROOT / "tests" / "buckets" / "rows.relax"
+    out, _ = rewrite(rows, RewriteOptions(capture_buckets=("n:auto",)))
+    report = verify(rows, out)
+    text = verify_text(report, str(rows), "<rewrite>", width=60)
+    lines = text.splitlines()
+    assert report.equal and len(lines) > 4 and all(len(x) <= 60 for x in lines), text
+    assert all(x.startswith("  ") for x in lines[1:])  # continuation lines indented
+    words = " ".join(text.split())
+    assert "at the upper bounds: n = 2, 3, 4, 5, 8, 9, 16, 1 (a function's calls take each " \
+        "list's values in turn), 8 calls a function at most, outputs compared by terms only" \
+        in words, words
+    assert "for every n ≤ 16 (" in text  # a bound never split over two lines
+    # docs/REWRITE.md: the carves at the bucket are proved, none unproven
+    assert report.shapes.unproven() == [] and words.endswith("), 0 unproven")
