@@ -307,3 +307,15 @@ def test_verify_text_is_wrapped_and_says_what_the_bounds_run_took():
     assert "for every n ≤ 16 (" in text  # a bound never split over two lines
     # docs/REWRITE.md: the carves at the bucket are proved, none unproven
     assert report.shapes.unproven() == [] and words.endswith("), 0 unproven")
+
+
+def test_str_of_a_source_error_names_its_file(tmp_path):
+    """Issue 52: str() of the error for a missing file was "no such file", without the path."""
+    missing = tmp_path / "missing.relax"
+    with pytest.raises(SourceError) as e:
+        load(missing)
+    assert str(e.value) == f"{missing}: no such file" and e.value.message == "no such file"
+    with pytest.raises(SourceError) as e:
+        loads("@I.ir_module\nclass Module:\n    x = 1\n", name="bad.relax")
+    assert str(e.value) == "bad.relax:3:5: only functions may appear in a module class"
+    assert str(SourceError("unlocated")) == "unlocated"

@@ -145,3 +145,12 @@ def test_rewrite_is_quiet_on_success_and_says_what_it_did_with_v(tmp_path):
     assert told.stderr == "cgraph: main 1 graph launch, host work 5 -> 3 a call\n"
     none = cgraph("rewrite", module, "-o", out, "--min-kernels", "9", "--verbose")
     assert none.stderr.startswith("cgraph: no graphs in 1 Relax function(s), host work 5 a call")
+
+
+def test_rewrite_verify_help_says_when_it_writes():
+    """Issue 52: --verify's help said it writes nothing, and it wrote the -o file (written when
+    verify finds the rewrite equal: test_verify.py, test_shape_facts.py)."""
+    shown = " ".join(cgraph("rewrite", "--help").stdout.split())
+    assert "before writing it: written when verify finds it computes what IN computes; else " \
+        "nothing is written" in shown
+    assert "write nothing" not in shown
