@@ -156,3 +156,16 @@ def test_every_table_stacks_at_80_columns_and_the_rows_add_up():
               for b in blocks[1:] if "graphs at most" in b]
     assert sum(sites[:-1]) == sites[-1] == 19 and sum(graphs[:-1]) == graphs[-1] == 559
     assert "  capture function  not keyed (one graph each)" in r.stdout
+
+
+def test_options_the_rewrite_refuses_fall_back_to_the_default_reasons(monkeypatch, tmp_path):
+    """A module edited by hand may show options the rewrite refuses: its reasons are then the
+    default rewrite's, as for TVM's output, never an error of diff's."""
+    from cudagraph_cli.report import analysis
+
+    out = tmp_path / "rows.buckets.relax"
+    assert cgraph("rewrite", ROWS, "--capture-buckets", "n:2,4,8", "-o", out).exit_code == 0
+    monkeypatch.setattr(analysis, "options_of",
+                        lambda a, b: RewriteOptions(capture_symbolic=("no_such_var",)))
+    [main] = diff_json(ROWS, out)["functions"]
+    assert main["buckets"]["not_bucketed"] == []  # the default rewrite buckets nothing

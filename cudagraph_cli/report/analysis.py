@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..diagnostics import SourceError
 from ..passes.explain import capture_hint, reason_counts
 from ..passes.guards import find_guards, graph_branch, graph_path
 from ..passes.pipeline import RewriteReport, rewrite
@@ -230,7 +231,12 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     if plan is None:
         # Explanations always come from cgraph's planner on the original, with the options
         # `rewritten` shows (its buckets, its symbolic keys): the rewrite's own reasons.
-        _, explained = rewrite(original, options_of(original, rewritten))
+        try:
+            _, explained = rewrite(original, options_of(original, rewritten))
+        except (ValueError, SourceError):
+            # options read from a module edited by hand that the rewrite refuses: its
+            # default rewrite's reasons, as for TVM's output
+            _, explained = rewrite(original)
     else:
         explained = report
     # Bindings hash by identity (ir.VarBinding is eq=False): the original's own objects.

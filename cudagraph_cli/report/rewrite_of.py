@@ -94,8 +94,9 @@ def options_of(original: ir.Module, rewritten: ir.Module) -> RewriteOptions:
     keyed by the bucket of (the buckets read back from the bucket variable over VAR's range:
     `auto` where every function's are auto's), `--capture-symbolic VAR[:MAX]` for each
     variable of a function's inputs a graph is keyed by that the original's capture hint does
-    not name or that a guard bounds (MAX: the guard's). Everything else is the default: a rewrite by TVM shows
-    none of these, and is explained as cgraph's default rewrite explains it."""
+    not name or that a guard bounds (MAX: the guard's). Everything else is the default: a
+    rewrite by TVM shows none of these, and is explained as cgraph's default rewrite explains
+    it."""
     buckets: dict[str, list] = {}  # VAR -> [(sizes, upper)] per function
     symbolic: dict[str, list] = {}  # VAR -> the guard's bound (None: none) per launch
     for g in rewritten.relax_functions():
