@@ -46,7 +46,7 @@ demo: $(VENV)/.base
 	$(BIN)/cgraph diff $(DEMO) $(VENV)/decode_32.graph.relax --summary
 	@echo
 	@echo "== 3. One layer, binding by binding: R<n> = the graph a binding went into, S<n> = shared"
-	@echo "      storage slot, '<-' = why a launch stays outside (first 24 lines)"
+	@echo "      storage slot, '✗' = why a launch stays outside (first 24 lines)"
 	@$(BIN)/cgraph diff $(DEMO) $(VENV)/decode_32.graph.relax --function decode --fold 4 | head -24
 	@echo
 	@echo "== 4. Proof without a GPU: both modules on the reference executor, CUDA-graph semantics"

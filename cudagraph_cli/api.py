@@ -14,8 +14,9 @@
 path (a `Path`, or a `str` of one line) or TVMScript text (a `str` of several lines: a module's
 text always has them), or raise a TypeError that names `load` (module_of).
 
-Every error bad input can cause is a `SourceError`; `str(err)` is its message and
-`err.render()` the `FILE:LINE:COL: error: message` form with the source line and a caret.
+Every error bad input can cause is a `SourceError`; `err.message` is its message, `str(err)`
+`FILE:LINE:COL: message` once it is attached to a file, and `err.render()` the
+`FILE:LINE:COL: error: message` form with the source line and a caret.
 `load` and `loads` locate their errors in the file; the other functions locate theirs in the
 file or text they read, or in the `source` (a `Source`, the file's name and text) they are
 given, and leave the file to the caller otherwise (`err.located(name, text)`).
@@ -142,16 +143,21 @@ def check_function_names(known, names, source_name: str) -> None:
                           f"(it has {', '.join(sorted(known)) or 'none'})")
 
 
-def difference(got, expected, *, prim_bodies: str = "text"):
+def difference(got, expected, *, prim_bodies: str = "text", sides: tuple | None = None):
     """The first structural difference between two modules (`cgraph check`; also exported as
     `check`): None when they are equal up to the names of local variables, else a Difference
     (`.message`, `.function`, `.loc_a` in `got`, `.loc_b` in `expected`). Each is a module, a
     path or TVMScript text (module_of). `prim_bodies`: "text" compares PrimFunc bodies by
-    their normalized text, "ignore" only their signatures."""
+    their normalized text, "ignore" only their signatures. `sides`: what the message calls
+    the two (`function 'f' is only in got, not in expected`); None: the paths where paths
+    were given, else "got" and "expected"."""
     from .text.difference import module_difference
 
-    got, expected, _ = modules_of(got, expected, "check", (None, None))
-    return module_difference(got, expected, prim_bodies)
+    got, expected, sources = modules_of(got, expected, "check", (None, None))
+    if sides is None:  # a path read is named by it; a module or text is not
+        sides = tuple(s.name if s is not None and s.name != "<string>" else default
+                      for s, default in zip(sources, ("got", "expected")))
+    return module_difference(got, expected, prim_bodies, sides)
 
 
 # `cgraph check`'s name: what a user of the command looks for first.
@@ -245,7 +251,7 @@ def check_pairs(pairs, *, prim_bodies: str = "text"):
         if failed is not None:
             yield PairResult(got, expected, "error", error=failed)
             continue
-        diff = module_difference(a, b, prim_bodies)
+        diff = module_difference(a, b, prim_bodies, (got, expected))
         yield PairResult(got, expected, "ok" if diff is None else "differs", difference=diff)
 
 

@@ -141,8 +141,53 @@ def _echo_view(text: str) -> None:
     click.echo(text, nl=False, color=color(sys.stdout))
 
 
+class _HelpFormatter(click.HelpFormatter):
+    """click's, except that an option's help is never narrower than its longest word: click
+    cuts a word longer than the line in two (`rela` / `x.rewrite_cuda_graph.capture_symbolic_
+    vars`), where a name must stay whole to be found; such a line runs past the margin."""
+
+    def write_text(self, text: str) -> None:
+        from click.formatting import wrap_text
+
+        indent = " " * self.current_indent
+        width = max(self.width, *(len(w) + len(indent) for w in text.split()), 1)
+        self.write(wrap_text(text, width, initial_indent=indent, subsequent_indent=indent,
+                             preserve_paragraphs=True) + "\n")
+
+    def write_dl(self, rows, col_max: int = 30, col_spacing: int = 2) -> None:
+        from click.formatting import iter_rows, measure_table, term_len, wrap_text
+
+        rows = list(rows)
+        first_col = min(measure_table(rows)[0], col_max) + col_spacing
+        for first, second in iter_rows(rows, 2):
+            self.write(f"{'':>{self.current_indent}}{first}")
+            if not second:
+                self.write("\n")
+                continue
+            if term_len(first) <= first_col - col_spacing:
+                self.write(" " * (first_col - term_len(first)))
+            else:
+                self.write("\n" + " " * (first_col + self.current_indent))
+            width = max(self.width - first_col - 2, 10, *map(len, second.split()))
+            lines = wrap_text(second, width, preserve_paragraphs=True).splitlines()
+            self.write((lines[0] if lines else "") + "\n")
+            for line in lines[1:]:
+                self.write(f"{'':>{first_col + self.current_indent}}{line}\n")
+
+
+class _Context(click.Context):
+    formatter_class = _HelpFormatter
+
+
+class _Command(click.Command):
+    context_class = _Context
+
+
 class _Group(click.Group):
     """Turns every SourceError into a located message and exit status 2."""
+
+    context_class = _Context
+    command_class = _Command
 
     def invoke(self, ctx):
         use_lenient_streams()
@@ -475,9 +520,14 @@ docs/REWRITE.md.
 With --compat tvm those corrections are off: the output is TVM 0.27's, its mistakes
 included, so that anyone can check cgraph against TVM (`cgraph check` it against TVM's own).
 
+On success it prints nothing but the module (to -o or standard output); -v prints, on stderr,
+one line of what it did: each function that launches graphs, its graph launches and its host
+work a call before -> after (`cgraph diff` has the whole report).
+
 \b
 Examples:
   cgraph rewrite model.relax -o model.graph.relax
+  cgraph rewrite model.relax -o model.graph.relax -v   # cgraph: decode 18 graph launches, ...
   cgraph rewrite model.relax --explain -o /dev/null   # why launches stay outside graphs
   cgraph rewrite model.relax --min-kernels 2 --exclude 'vm.builtin.*' --exclude 'sampler_*'
   cgraph rewrite model.relax --function decode,prefill
@@ -593,11 +643,15 @@ def _rewrite_options(note: str = "", helps: dict | None = None):
 @click.option("--explain", is_flag=True,
               help="Print, on stderr, why each kernel launch left outside a graph is there.")
 @click.option("--verify", "verify_calls", is_flag=True,
-              help="Also run `cgraph verify` on the result (4 calls); write nothing and exit "
-                   "as verify does: 1 if it computes something else, 2 if it cannot run. -o is "
-                   "checked first.")
+              help="Also run `cgraph verify` on the result (4 calls) before writing it: "
+                   "written when verify finds it computes what IN computes; else nothing is "
+                   "written and the exit status is verify's (1: it computes something else, "
+                   "2: it cannot run). -o is checked first.")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print, on stderr, one line of what the rewrite did: each function's graph "
+                   "launches and host work a call, before -> after.")
 def rewrite_command(input_path, output, dialect, options, options_given, explain,
-                    verify_calls):
+                    verify_calls, verbose):
     from .fileio import check_output, write_text
 
     check_output(output, inputs=(input_path,))
@@ -617,6 +671,10 @@ def rewrite_command(input_path, output, dialect, options, options_given, explain
         # Still a valid module (written as read), but most likely a file cut off early.
         click.echo(f"{source.name}: note: no Relax function, nothing to rewrite", err=True)
     write_text(output, api.print_module(out, dialect), inputs=(input_path,))
+    if verbose:
+        from .report.analysis import analyze, rewrite_summary
+
+        click.echo(rewrite_summary(analyze(mod, out, report)), err=True)
 
 
 def _say_rewrite_warnings(report, source) -> None:

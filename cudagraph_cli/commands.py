@@ -149,7 +149,8 @@ def check_pair(got: str, expected: str, prim_bodies: str, review: bool) -> Check
 
     mod_a, source_a = load_with_source(got)
     mod_b, source_b = load_with_source(expected)
-    diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies)
+    diff = api.difference(mod_a, mod_b, prim_bodies=prim_bodies,
+                          sides=(source_a.name, source_b.name))
     lines = modules_diff(mod_a, mod_b, source_a.name, source_b.name, prim_bodies=prim_bodies) \
         if review and diff is not None else None
     result = api.PairResult(source_a.name, source_b.name, "ok" if diff is None else "differs",

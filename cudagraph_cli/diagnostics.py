@@ -55,6 +55,16 @@ class SourceError(Exception):
         self.filename = filename
         self.source = source
 
+    def __str__(self) -> str:
+        """`FILE:LINE:COL: message` (`FILE: message` for the file as a whole) once it is
+        attached to a file, else the message alone (`.message` is always that): a missing
+        file's error names the file (issue 52: `str()` said "no such file" alone)."""
+        if self.filename is None:
+            return self.message
+        where = f"{self.filename}:{self.loc.line}:{self.loc.col}" if self.loc.line > 0 \
+            else self.filename
+        return f"{where}: {self.message}"
+
     def located(self, filename: str, source: str | None) -> "SourceError":
         """The same error, attached to a file (kept if already attached)."""
         if self.filename is None:

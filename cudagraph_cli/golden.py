@@ -75,7 +75,7 @@ def update_pair(got: str | None, expected: str, *, make_dirs: bool = False,
         expected_module = read_module_text(expected)[1]
     except SourceError as e:
         return UpdateResult(got, expected, "error", error=e)
-    diff = api.difference(got_module, expected_module)
+    diff = api.difference(got_module, expected_module, sides=(got, expected))
     if diff is None:
         return UpdateResult(got, expected, "ok")
     lines = (modules_diff(got_module, expected_module, display_name(got), expected)
@@ -114,7 +114,8 @@ def write_golden(path: str, text: str, make_dirs: bool = False) -> None:
 def modules_diff(got, expected, got_name: str, expected_name: str, *,
                  prim_bodies: str = "text") -> list[str]:
     """The unified diff (lines) from EXPECTED's canonical text to GOT's, printed by
-    text/aligned.py so that local renames do not show: what `--update` changes in substance."""
+    text/aligned.py so that a function equal up to local names does not show, and one that
+    differs shows with its own names: what `--update` changes in substance."""
     from .text.aligned import aligned_diff
 
     return aligned_diff(got, expected, got_name, expected_name, prim_bodies)
@@ -182,7 +183,8 @@ def check_golden(got, path, *, update: bool = False, prim_bodies: str = "text",
             " (pytest --cgraph-update creates it)" if updatable else ""))
     source = api.read(path)
     expected_module = api.loads(source.text, name=source.name)
-    diff = api.difference(got_module, expected_module, prim_bodies=prim_bodies)
+    diff = api.difference(got_module, expected_module, prim_bodies=prim_bodies,
+                          sides=("got", f"the golden {source.name}"))
     if diff is None:
         return "ok"
     if update:
@@ -190,11 +192,11 @@ def check_golden(got, path, *, update: bool = False, prim_bodies: str = "text",
         return "updated"
     from .report.check_view import check_text, no_text_difference, short_diff
 
-    lines = modules_diff(got_module, expected_module, "<got>", source.name,
+    lines = modules_diff(got_module, expected_module, "got", source.name,
                          prim_bodies=prim_bodies)
     shown = short_diff(lines, DIFF_LINES) if lines else [no_text_difference(diff)]
     raise GoldenMismatch("\n".join([
         f"differs from golden file {source.name} " + (
             "(pytest --cgraph-update accepts it)" if updatable else
             "(not the tested code's golden: --cgraph-update leaves it)"),
-        check_text(diff, ("<got>", got_text), (source.name, source.text)), *shown]))
+        check_text(diff, ("got", got_text), (source.name, source.text)), *shown]))

@@ -203,8 +203,13 @@ def test_verify_diff_check_take_paths_and_texts():
     assert to_json(diff(SAMPLE, out_text), "s") == to_json(diff(load(SAMPLE), loads(out_text)), "s")
     assert to_json(diff(str(SAMPLE)), "s") == to_json(diff(load(SAMPLE)), "s")
     assert check(out_text, rewrite(SAMPLE)[0]) is None
-    assert check(SAMPLE, out_text).message == \
-        cudagraph_cli.difference(load(SAMPLE), loads(out_text)).message
+    # the sides named as given (issue 52): a path by itself, text and modules got / expected
+    message = check(SAMPLE, out_text).message
+    assert message == cudagraph_cli.difference(load(SAMPLE), loads(out_text),
+                                               sides=(str(SAMPLE), "expected")).message
+    assert message.endswith(f"is only in expected, not in {SAMPLE}")
+    assert cudagraph_cli.difference(load(SAMPLE), loads(out_text)).message.endswith(
+        "is only in expected, not in got")
 
 
 def test_errors_of_a_path_or_text_are_located_in_it(tmp_path):
@@ -281,3 +286,36 @@ def test_api_doc_examples_run(monkeypatch, capsys):
         exec(compile(block, f"docs/API.md (example {i + 1})", "exec"), namespace)
     printed = capsys.readouterr().out
     assert "3 of 5 kernel launches captured (60%)" in printed
+
+
+def test_verify_text_is_wrapped_and_says_what_the_bounds_run_took():
+    """Issue 52: verify's lines ran to 280 characters and more (a list of values at the bounds),
+    and "n = 2, 64, 1, 3 calls each, terms only" needed words."""
+    from cudagraph_cli.report.verify_view import verify_text
+
+    rows = ROOT / "tests" / "buckets" / "rows.relax"
+    out, _ = rewrite(rows, RewriteOptions(capture_buckets=("n:auto",)))
+    report = verify(rows, out)
+    text = verify_text(report, str(rows), "<rewrite>", width=60)
+    lines = text.splitlines()
+    assert report.equal and len(lines) > 4 and all(len(x) <= 60 for x in lines), text
+    assert all(x.startswith("  ") for x in lines[1:])  # continuation lines indented
+    words = " ".join(text.split())
+    assert "at the upper bounds: n = 2, 3, 4, 5, 8, 9, 16, 1 (a function's calls take each " \
+        "list's values in turn), 8 calls a function at most, outputs compared by terms only" \
+        in words, words
+    assert "for every n ≤ 16 (" in text  # a bound never split over two lines
+    # docs/REWRITE.md: the carves at the bucket are proved, none unproven
+    assert report.shapes.unproven() == [] and words.endswith("), 0 unproven")
+
+
+def test_str_of_a_source_error_names_its_file(tmp_path):
+    """Issue 52: str() of the error for a missing file was "no such file", without the path."""
+    missing = tmp_path / "missing.relax"
+    with pytest.raises(SourceError) as e:
+        load(missing)
+    assert str(e.value) == f"{missing}: no such file" and e.value.message == "no such file"
+    with pytest.raises(SourceError) as e:
+        loads("@I.ir_module\nclass Module:\n    x = 1\n", name="bad.relax")
+    assert str(e.value) == "bad.relax:3:5: only functions may appear in a module class"
+    assert str(SourceError("unlocated")) == "unlocated"

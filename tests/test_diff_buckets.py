@@ -12,7 +12,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from cli_runner import cgraph
+
+from cudagraph_cli import api
+from cudagraph_cli.passes.options import RewriteOptions
+from cudagraph_cli.report.rewrite_of import options_of
 
 ROOT = Path(__file__).resolve().parent.parent
 ROWS = ROOT / "tests" / "buckets" / "rows.relax"
@@ -50,7 +55,9 @@ def test_the_rewritten_file_alone_is_read_back_from_its_text(tmp_path):
     assert cgraph("rewrite", ROWS, "--capture-buckets", "n:2,4,8", "-o", out).exit_code == 0
     [main] = diff_json(ROWS, out)["functions"]
     assert [s["graphs"]["bucketed"] for s in main["buckets"]["sites"]] == [3, 3]
-    assert main["buckets"]["not_bucketed"] == []  # the reasons are the rewrite's own
+    # What runs as before, and why: the rewrite's own words, as the one-file form gives them
+    [kept] = main["buckets"]["not_bucketed"]
+    assert kept["kernels"] == ["cumsum", "last_row"] and kept["kept_exact"] is False
 
 
 def test_terminal_and_html(tmp_path):
@@ -95,3 +102,71 @@ def test_llama_prefill_and_decode_at_the_goals():
     for s in by_name["batch_decode"]["buckets"]["sites"]:
         assert s["buckets"] == [1, 2, 4, 8, 16, 24, 32]
     assert [n["kernels"] for n in by_name["prefill"]["buckets"]["not_bucketed"]] == [["index"]]
+
+
+@pytest.fixture(scope="module")
+def llama_prefill_bucketed():
+    """The 1B's dump, its rewrite with --capture-buckets seq_len:auto (report and text, read
+    back as the two-file form reads OUT)."""
+    original = api.load(REAL / "mlc_llama_1b.before.relax")
+    out, report = api.rewrite(original, RewriteOptions(capture_buckets=("seq_len:auto",)))
+    return original, api.loads(api.print_module(out)), report
+
+
+def test_both_forms_give_the_rewrites_own_reason_for_each_launch(llama_prefill_bucketed):
+    """Issue 52: `diff before after` said symbolic-shape and non-static-input where `rewrite
+    --explain` said not-row-wise; every form now gives the rewrite's reasons."""
+    original, rewritten, report = llama_prefill_bucketed
+    own = {(r.function, r.binding.loc.line): (r.code, r.message) for r in report.reasons}
+    for facts in (api.diff(original, rewritten),
+                  api.diff(original, options=RewriteOptions(capture_buckets=("seq_len:auto",)))):
+        given = {(f.name, b.line): b.reason[:2] for f in facts.functions for b in f.bindings
+                 if b.reason}
+        assert given == own
+        prefill = next(f for f in facts.functions if f.name == "prefill")
+        assert [code for code, _, _ in prefill.reasons] == \
+            ["vm-builtin", "param-input", "dynamic-alloc", "not-row-wise"]
+        assert [n["kernels"] for n in map(vars, prefill.not_bucketed)] == [("index",)]
+    code, message = next(v for (f, _), v in own.items() if f == "prefill" and
+                         v[0] == "not-row-wise")
+    assert "kernel index is not row-wise: block 'index'" in message
+
+
+def test_the_options_read_back_from_a_rewrite(llama_prefill_bucketed):
+    original, rewritten, _ = llama_prefill_bucketed
+    assert options_of(original, rewritten).capture_buckets == (("seq_len", "auto"),)
+    assert options_of(original, original) == RewriteOptions()
+    r = cgraph("rewrite", ROWS, "--capture-buckets", "n:2,4", "--capture-symbolic", "n:12")
+    assert r.exit_code == 0, r.stderr
+    read = options_of(api.load(ROWS), api.loads(r.stdout))
+    assert (read.capture_buckets, read.capture_symbolic) == ((("n", (2, 4)),), (("n", 12),))
+
+
+def test_every_table_stacks_at_80_columns_and_the_rows_add_up():
+    """Issue 52: at 80 columns the bucketed table was cut (`captu…`, `funct…`, `28,6…`), and
+    the keyed table's rows (18 sites, 558 graphs) did not add up to its total (19, 559)."""
+    r = cgraph("diff", REAL / "mlc_llama_1b.before.relax", "--capture-buckets", "seq_len:auto",
+               "--summary", env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.stderr
+    assert "…" not in r.stdout and max(map(len, r.stdout.splitlines())) <= 80
+    keyed = r.stdout[r.stdout.index("graphs keyed by"):r.stdout.index("bucketed graphs")]
+    blocks = keyed.split("\nprefill\n")
+    assert "  exact             28,672" in r.stdout  # the bucketed table, stacked
+    sites = [int(b.split("  sites")[1].split()[0]) for b in blocks[1:] if "  sites" in b]
+    graphs = [int(b.split("graphs at most")[1].split()[0].replace(",", ""))
+              for b in blocks[1:] if "graphs at most" in b]
+    assert sum(sites[:-1]) == sites[-1] == 19 and sum(graphs[:-1]) == graphs[-1] == 559
+    assert "  capture function  not keyed (one graph each)" in r.stdout
+
+
+def test_options_the_rewrite_refuses_fall_back_to_the_default_reasons(monkeypatch, tmp_path):
+    """A module edited by hand may show options the rewrite refuses: its reasons are then the
+    default rewrite's, as for TVM's output, never an error of diff's."""
+    from cudagraph_cli.report import analysis
+
+    out = tmp_path / "rows.buckets.relax"
+    assert cgraph("rewrite", ROWS, "--capture-buckets", "n:2,4,8", "-o", out).exit_code == 0
+    monkeypatch.setattr(analysis, "options_of",
+                        lambda a, b: RewriteOptions(capture_symbolic=("no_such_var",)))
+    [main] = diff_json(ROWS, out)["functions"]
+    assert main["buckets"]["not_bucketed"] == []  # the default rewrite buckets nothing

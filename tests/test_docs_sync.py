@@ -17,7 +17,8 @@ import pytest
 
 from conftest import ROOT
 from cudagraph_cli.cli import argument_word, main, option_word, synopsis
-from docs_sync import DOCS, synopsis_blocks, synopsis_text
+from docs_sync import DOCS, OPTIONS_DOCS, options_blocks, options_table, synopsis_blocks, \
+    synopsis_text
 
 
 @pytest.mark.parametrize("name", DOCS)
@@ -26,6 +27,20 @@ def test_the_synopsis_is_the_commands_own(name):
     assert blocks, f"{name} has no <!-- synopsis --> block"
     assert blocks == [synopsis_text()] * len(blocks), \
         f"{name}'s synopsis is out of date: run `python tests/helpers/docs_sync.py`"
+
+
+@pytest.mark.parametrize("name", OPTIONS_DOCS)
+def test_the_options_fields_are_the_options_own(name):
+    """Issue 52: API.md did not list RewriteOptions' fields (`capture_buckets` was guessed)."""
+    from cudagraph_cli.passes.options import RewriteOptions
+
+    blocks = options_blocks((ROOT / name).read_text(encoding="utf-8"))
+    assert blocks == [options_table()], \
+        f"{name}'s RewriteOptions table is out of date: run `python tests/helpers/docs_sync.py`"
+    import dataclasses
+    listed = re.findall(r"^\| `(\w+)` \|", blocks[0], re.M)
+    assert listed == [f.name for f in dataclasses.fields(RewriteOptions)]
+    assert "| `capture_buckets` | `()` | `--capture-buckets` |" in blocks[0]
 
 
 def readme_synopsis() -> list[str]:

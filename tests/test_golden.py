@@ -182,11 +182,11 @@ def changed_lines(output: str) -> tuple[list, list]:
     return removed, added
 
 
-def test_diff_shows_the_real_change_and_no_rename(tmp_path, monkeypatch):
+def test_diff_shows_the_real_change_with_each_sides_own_names(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    # Renamed and changed: the diff holds the one changed line, under EXPECTED's names.
-    (tmp_path / "got.relax").write_text(re.sub(r"\balloc(\d)\b", r"buf\1", CHANGED))
     (tmp_path / "golden.relax").write_text(GOLDEN)
+    # A change alone: the diff holds the one changed line.
+    (tmp_path / "got.relax").write_text(CHANGED)
     r = cgraph("check", "got.relax", "golden.relax", "--diff")
     assert r.exit_code == 1
     assert "--- golden.relax\n+++ got.relax\n@@ " in r.output
@@ -195,24 +195,53 @@ def test_diff_shows_the_real_change_and_no_rename(tmp_path, monkeypatch):
     assert removed[0].strip() == CALL
     assert added[0] == removed[0].replace('"dummy"', '"dummy2"')
     assert "\x1b[" not in r.output  # not a terminal: no colour
+    # Renamed and changed (issue 52): each side keeps its own names, never GOT's variables
+    # named after EXPECTED's by place: every line added is GOT's (bufN), every line removed
+    # the golden's (allocN), so that each can be found in its file.
+    (tmp_path / "got.relax").write_text(re.sub(r"\balloc(\d)\b", r"buf\1", CHANGED))
+    r = cgraph("check", "got.relax", "golden.relax", "--diff")
+    removed, added = changed_lines(r.output)
+    assert added and all(re.search(r"\balloc\d", x) is None for x in added)
+    assert any('R.call_packed("dummy2", x, w, buf1' in x for x in added)
+    assert all(re.search(r"\bbuf\d", x) is None for x in removed)
+    assert CALL in "\n".join(removed)
     # Names only: equal, no diff at all.
     (tmp_path / "got.relax").write_text(RENAMED)
     r = cgraph("check", "got.relax", "golden.relax", "--diff")
     assert r.exit_code == 0 and "@@" not in r.output
 
 
-def test_diff_after_an_inserted_binding_shows_no_rename(tmp_path):
-    # A binding inserted early in `main`, every allocN renamed bufN: the bindings after the
-    # insertion still pair with EXPECTED's, so the diff is the one added line, in EXPECTED's
-    # names.
+def test_diff_after_an_inserted_binding_is_the_one_added_line(tmp_path):
     extra = 'R.call_packed("extra", x, w, alloc1, ty_args=(R.Tuple,))'
     inserted = GOLDEN.replace(CALL, CALL + "\n        " + extra)
-    (tmp_path / "got.relax").write_text(re.sub(r"\balloc(\d)\b", r"buf\1", inserted))
+    (tmp_path / "got.relax").write_text(inserted)
     (tmp_path / "golden.relax").write_text(GOLDEN)
     r = cgraph("check", str(tmp_path / "got.relax"), str(tmp_path / "golden.relax"), "--diff")
     assert r.exit_code == 1
     removed, added = changed_lines(r.output)
     assert removed == [] and [x.strip() for x in added] == [extra]
+
+
+def test_a_difference_names_the_sides_as_the_user_named_them(tmp_path, monkeypatch):
+    """Issue 52: "function '...' is only in the second module" spoke of modules; `cgraph
+    check` names the files, the pytest plugin `got` and the golden."""
+    from cudagraph_cli.golden import GoldenMismatch, check_golden
+
+    monkeypatch.chdir(tmp_path)
+    alloc = GOLDEN[GOLDEN.index("    @R.function(private=True)\n    def cuda_graph_alloc("):
+                   GOLDEN.index("        return gv\n") + len("        return gv\n")]
+    extra_function = GOLDEN.replace(alloc, alloc + "\n" + alloc.replace(
+        "def cuda_graph_alloc(", "def main_cuda_graph_capture9("), 1)
+    (tmp_path / "golden.relax").write_text(GOLDEN)
+    (tmp_path / "got.relax").write_text(extra_function)
+    r = cgraph("check", "got.relax", "golden.relax")
+    assert "function 'main_cuda_graph_capture9' is only in got.relax, not in golden.relax" \
+        in r.output
+    with pytest.raises(GoldenMismatch) as e:
+        check_golden(extra_function, tmp_path / "golden.relax")
+    assert "function 'main_cuda_graph_capture9' is only in got, not in the golden " \
+        f"{tmp_path / 'golden.relax'}" in str(e.value)
+    assert "--- " in str(e.value) and "+++ got" in str(e.value)
 
 
 def test_diff_in_batches_json_and_with_update(trees):

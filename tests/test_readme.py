@@ -92,9 +92,22 @@ def test_links_lead_somewhere():
 def test_glossary_defines_the_words_of_the_reports():
     glossary = (ROOT / "docs" / "GLOSSARY.md").read_text()
     for word in ("region", "graph", "capture function", "site", "host work", "one-kernel graph",
-                 "bound", "shape fact", "term", "graph launch", "kernel launch"):
+                 "bound", "shape fact", "term", "graph launch", "kernel launch",
+                 "allocated, unshared, saved by sharing"):
         assert f"**{word}**:" in glossary, word
     assert "docs/GLOSSARY.md" in README
+
+
+def test_the_glossarys_quotes_are_the_reports_words():
+    """Issue 52: the glossary quoted "1,486 shape facts" where verify printed 1,587: a count
+    that goes stale is not written; the words quoted are verify's own."""
+    from cudagraph_cli.report.verify_view import values_words
+
+    glossary = " ".join((ROOT / "docs" / "GLOSSARY.md").read_text().split())
+    words = values_words({"batch_size": 32, "seq_len": 2048, "total_seq_len": 8192}, ())
+    assert f'"memory: sizes and overlaps proved{words} (N shape facts: every tensor fits its ' \
+        'storage, ...), 0 unproven"' in glossary
+    assert re.search(r"\d shape facts", glossary) is None
 
 
 def test_layout_is_for_contributors():
@@ -102,3 +115,16 @@ def test_layout_is_for_contributors():
     assert "## Layout" not in README and "## Layout" in contributing
     assert "      passes/ " in contributing and "make test" in contributing
     assert "docs/CONTRIBUTING.md" in README
+
+
+def test_the_demos_legend_names_the_marks_the_listing_prints():
+    """Issue 52: `make demo`'s legend said '<-' where the listing marks a reason with '✗'."""
+    from cli_runner import cgraph
+
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    legend = re.findall(r"'(.+?)' = ", makefile[makefile.index("== 3."):])
+    demo = ROOT / "samples" / "models" / "decode_32.relax"
+    r = cgraph("diff", demo, "--function", "decode", "--fold", "4")
+    shown = "\n".join(r.stdout.splitlines()[:24])  # the demo's `| head -24`
+    assert legend == ["✗"] and "  ✗ " in shown
+    assert " R0   ┌ " in shown and " S0     storage" in shown  # R<n>, S<n> as the legend says

@@ -258,6 +258,19 @@ def test_explain_prints_reasons_counted_per_function(tmp_path):
     assert "symbolic-shape: 1 (n)" in summary[0] and "output-storage: 1 (s4)" in summary[0]
 
 
+def test_explain_counts_a_function_left_out_in_one_line(tmp_path):
+    """Issue 52: `rewrite --explain --function prefill` printed a line for each of the 396
+    launches of the functions left out; each of them gets its one counting line."""
+    from cli_runner import cgraph
+
+    src = tmp_path / "two.relax"
+    src.write_text(DATAFLOW_THEN_OTHER)
+    r = cgraph("rewrite", src, "--explain", "--function", "main", "-o", tmp_path / "out.relax")
+    assert r.exit_code == 0, r.stderr
+    unselected = [ln for ln in r.stderr.splitlines() if "function-not-selected" in ln]
+    assert unselected == [f"{src}: other: left outside: function-not-selected: 1 (other)"]
+
+
 def test_reason_codes_are_documented():
     doc = (ROOT / "docs" / "REWRITE.md").read_text()
     for code in REASON_CODES:

@@ -10,6 +10,7 @@ corpus files (TVM's own test modules), through TVM's pass alone as the script do
 
 from __future__ import annotations
 
+import logging
 import re
 import subprocess
 import sys
@@ -190,12 +191,13 @@ def test_pass_info_is_tvms(tvm):
         (theirs.name, theirs.opt_level, list(theirs.required)) == ("RewriteCUDAGraph", 0, [])
 
 
-def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured):
+def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured, caplog):
     from tvm import relax
 
     from cudagraph_cli.tvm import cuda_pipeline
 
     _, theirs = captured("nn_llama_kv")
+    caplog.set_level(logging.INFO, logger="cudagraph_cli")
     recorder = tvm_capture.Capture()
     with tvm.transform.PassContext(opt_level=3, config=tvm_capture.CONFIG,
                                    instruments=[recorder.instrument()]):
@@ -205,9 +207,29 @@ def test_relax_build_with_cuda_pipeline_on_the_llama_model(tvm, captured):
     # where TVM's runs, and it made what TVM's makes.
     recorder.single("nn_llama_kv")
     tvm.ir.assert_structural_equal(recorder.after_modules[0], theirs)
+    # Issue 52: the build says that cgraph ran, one line a module, as `cgraph diff` counts
+    [line] = [r.getMessage() for r in caplog.records if r.name == "cudagraph_cli"]
+    assert re.fullmatch(r"cgraph: (\w+ \d+ graph launch(es)?, host work \d+ -> \d+ a call"
+                        r"(; )?)+", line), line
     text = ex.as_text()
     assert "vm.builtin.cuda_graph.run_or_capture" in text
     assert "vm.builtin.cuda_graph.get_cached_alloc" in text
+
+
+def test_docs_own_model_snippet_runs_as_written(tvm, tmp_path, monkeypatch, caplog):
+    """Issue 52: docs/TVM.md's copy-paste way to a model without MLC-LLM, run as written: the
+    build logs cgraph's line, and the module it writes is the CLI's input."""
+    from cudagraph_cli import api
+
+    text = (ROOT / "docs" / "TVM.md").read_text(encoding="utf-8")
+    block = text.split("<!-- snippet: own-model")[1].split("```python\n")[1].split("```")[0]
+    monkeypatch.chdir(tmp_path)
+    caplog.set_level(logging.INFO, logger="cudagraph_cli")
+    exec(compile(block, "docs/TVM.md (own-model)", "exec"), {"__name__": "own_model"})
+    assert [r.getMessage() for r in caplog.records if r.name == "cudagraph_cli"] == \
+        ["cgraph: forward 2 graph launches, host work 6 -> 4 a call"]
+    out, report = api.rewrite(api.load(tmp_path / "mlp.relax"))
+    assert sorted(r.code for r in report.reasons) == ["dynamic-alloc", "param-input"]
 
 
 def test_cuda_pipeline_refuses_another_target(tvm, captured):

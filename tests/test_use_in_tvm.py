@@ -214,6 +214,8 @@ def test_the_launcher_runs_a_script_with_cgraphs_pass_and_its_exit_status(tvm, t
     assert got.returncode == 1
     assert got.stdout.strip() == "['cuda_graph_alloc', 'main_cuda_graph_capture']"
     assert "RuntimeError: the command failed" in got.stderr
+    # Issue 52: what cgraph did, a line on stderr (the pass's log)
+    assert "cgraph: main 1 graph launch, host work 5 -> 3 a call\n" in got.stderr
     # -m MODULE, as python -m runs it
     (tmp_path / "buildmod.py").write_text(SCRIPT)
     got = subprocess.run([sys.executable, "-m", "cudagraph_cli.tvm", "--min-kernels",
@@ -232,6 +234,29 @@ def test_the_launcher_runs_a_script_with_cgraphs_pass_and_its_exit_status(tvm, t
     assert got.returncode == 2 and "no console script, module or Python file" in got.stderr
     got = launch(str(script))
     assert got.returncode == 2 and "expected -- before the command" in got.stderr
+
+
+def test_the_launchers_line_and_quiet(tvm, tmp_path, capsys):
+    """Issue 52: the launcher prints what cgraph did to each module on stderr, -q nothing; the
+    logger is left as it was."""
+    import logging
+
+    from cudagraph_cli.tvm.__main__ import main
+
+    script = tmp_path / "build.py"
+    script.write_text(SCRIPT)
+    module = str(REAL_SAMPLES / "static_plan_basic.before.relax")
+    logger = logging.getLogger("cudagraph_cli")
+    before = (logger.level, logger.propagate, list(logger.handlers))
+    saved = list(sys.argv)
+    try:
+        assert main(["--", str(script), module, "0"]) == 0
+        assert capsys.readouterr().err == "cgraph: main 1 graph launch, host work 5 -> 3 a call\n"
+        assert main(["-q", "--", str(script), module, "0"]) == 0
+        assert capsys.readouterr().err == ""
+    finally:
+        sys.argv[:] = saved
+    assert (logger.level, logger.propagate, list(logger.handlers)) == before
 
 
 def test_the_launcher_in_process_leaves_tvms_pass_whatever_the_command_does(tvm, tmp_path):

@@ -33,7 +33,10 @@ class Mismatch(Exception):
 class Wording:
     """How a difference names what differs; `mod` is the module the node comes from (its class
     name spells the calls to its functions). The interface; Unworded and text/difference.py's
-    PrinterWording are the two there are."""
+    PrinterWording are the two there are. `sides`: what the two sides are called where a
+    difference names one (the caller's names: `got`, `the golden x.relax`, two paths)."""
+
+    sides = ("the first", "the second")
 
     def expr(self, e, mod: ir.Module) -> str:
         raise NotImplementedError
@@ -236,9 +239,11 @@ class Matcher:
         attrs_b = {k: v for k, v in b.attrs}
         for k in sorted(set(attrs_a) | set(attrs_b)):
             if k not in attrs_b:
-                raise Mismatch(f"attribute \"{k}\" is only in the first", a.loc, b.loc)
+                raise Mismatch(f"attribute \"{k}\" is only in {self.words.sides[0]}", a.loc,
+                               b.loc)
             if k not in attrs_a:
-                raise Mismatch(f"attribute \"{k}\" is only in the second", a.loc, b.loc)
+                raise Mismatch(f"attribute \"{k}\" is only in {self.words.sides[1]}", a.loc,
+                               b.loc)
             if not _literal_eq(attrs_a[k], attrs_b[k]):
                 raise Mismatch(f"attribute \"{k}\": {self._literal_a(attrs_a[k])} vs "
                                f"{self._literal_b(attrs_b[k])}", a.loc, b.loc)
@@ -259,8 +264,9 @@ class Matcher:
             if not same_count:
                 extra = ba.bindings[n] if len(ba.bindings) > n else bb.bindings[n]
                 side = "first" if len(ba.bindings) > n else "second"
+                named = self.words.sides[0 if side == "first" else 1]
                 raise Mismatch(f"block {i} has {len(ba.bindings)} bindings vs {len(bb.bindings)}; "
-                               f"the {side} goes on with `{self._binding_text(extra, side)}`",
+                               f"{named} goes on with `{self._binding_text(extra, side)}`",
                                extra.loc if side == "first" else loc_a,
                                extra.loc if side == "second" else loc_b)
 

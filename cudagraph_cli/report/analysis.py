@@ -10,7 +10,8 @@ from TVM) has no plan of cgraph's, so there they are read from OUT's text: the o
 bindings matched with the capture functions' (by variable and callee names, which both TVM
 and cgraph keep), and the slots from the `name = alloc[i]` fetches. Why a kernel launch
 stayed outside comes from cgraph's planner, run on the original when the caller has no
-report.
+report, with the options the rewritten module shows (rewrite_of.options_of): the rewrite's own
+reasons in both forms.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
+from ..diagnostics import SourceError
 from ..passes.explain import capture_hint, reason_counts
 from ..passes.guards import find_guards, graph_branch, graph_path
 from ..passes.pipeline import RewriteReport, rewrite
@@ -26,6 +28,7 @@ from ..passes.stage import wrong_stage
 from ..text.printer import FunctionPrinter, Printer
 from .bucket_facts import bucket_sites, not_bucketed
 from .graph_cost import capture_hint_names, graph_cost
+from .rewrite_of import options_of
 from .rewritten import (
     allocated_storage, builtin_call, builtin_target, count_kernels, is_graph_builtin, signature,
 )
@@ -226,13 +229,18 @@ def analyze(original: ir.Module, rewritten: ir.Module,
     out_prims = {f.name for f in rewritten.functions if isinstance(f, ir.PrimFunc)}
     plan = report.plan if report is not None else None
     if plan is None:
-        # Explanations always come from cgraph's planner on the original.
-        _, own = rewrite(original)
-        reasons_src = own.reasons
+        # Explanations always come from cgraph's planner on the original, with the options
+        # `rewritten` shows (its buckets, its symbolic keys): the rewrite's own reasons.
+        try:
+            _, explained = rewrite(original, options_of(original, rewritten))
+        except (ValueError, SourceError):
+            # options read from a module edited by hand that the rewrite refuses: its
+            # default rewrite's reasons, as for TVM's output
+            _, explained = rewrite(original)
     else:
-        reasons_src = report.reasons
+        explained = report
     # Bindings hash by identity (ir.VarBinding is eq=False): the original's own objects.
-    reasons = {r.binding: (r.code, r.message, r.names, r.rule) for r in reasons_src}
+    reasons = {r.binding: (r.code, r.message, r.names, r.rule) for r in explained.reasons}
     slots = planned_slots(plan, report.merged) if plan is not None else None
 
     # The shared allocation: sizes per scope, and which original storage took which slot.
@@ -284,7 +292,7 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         facts.builtins_after = _count_builtins(g, rewritten, out_prims)
         facts.keyed, facts.unkeyed_launches = graph_cost(rewritten, g)
         facts.buckets = bucket_sites(g, facts.keyed)
-        facts.not_bucketed = not_bucketed(report, f.name) if report is not None else []
+        facts.not_bucketed = not_bucketed(explained, f.name)
         facts.host_work_above_bound = _host_work_above_bound(g, rewritten, out_prims)
         if slots is not None:
             for fact, b in zip(facts.bindings, bindings):
@@ -340,6 +348,19 @@ def analyze(original: ir.Module, rewritten: ir.Module,
         notes.append("nothing to capture: the module has no kernel launch" +
                      ("" if original.relax_functions() else " (no Relax function)"))
     return ModuleFacts(original.name, functions, static, unshared, notes)
+
+
+def rewrite_summary(facts: ModuleFacts) -> str:
+    """What a rewrite did, in one line (the TVM pass's log, the launcher's stderr, `cgraph
+    rewrite -v`): each function that launches graphs, its graph launches and its host work a
+    call before -> after (the summary table of `cgraph diff`, from the same facts)."""
+    done = [f"{f.name} {f.regions} graph launch{'es' * (f.regions != 1)}, host work "
+            f"{f.host_work_before} -> {f.host_work_after} a call"
+            for f in facts.functions if f.regions]
+    if done:
+        return "cgraph: " + "; ".join(done)
+    return (f"cgraph: no graphs in {len(facts.functions)} Relax function(s), host work "
+            f"{facts.host_work_before} a call as before (`cgraph rewrite --explain` says why)")
 
 
 def single_kernel_note(facts: FunctionFacts) -> str:

@@ -1,14 +1,12 @@
 """`cgraph diff`'s report of bucketed graphs (`--capture-buckets`, report/bucket_facts.py): per
 capture function keyed by a bucket, its buckets, the graphs it makes over the whole range
 against one graph per value (exact capture up to the last bucket, and TVM's capture hint up to
-the upper bound), the padding; per function, what runs as before and why. Terminal, JSON and
-HTML from the same rows."""
+the upper bound), the padding; per function, what runs as before and why. Terminal (views.py:
+a table that fits or stacks, as the others), JSON and HTML from the same rows."""
 
 from __future__ import annotations
 
 import html
-
-from rich.table import Table
 
 BUCKET_COLUMNS = ("function", "capture function", "launches", "variable", "buckets",
                   "graphs", "exact", "TVM's hint", "padding")
@@ -60,22 +58,6 @@ def function_json(f) -> dict:
             "not_bucketed": [{"variable": n.var, "kernels": list(n.kernels),
                               "kept_exact": n.exact, "reason": n.reason}
                              for n in f.not_bucketed]}
-
-
-def render_terminal(facts, console) -> None:
-    rows = bucket_rows(facts)
-    lines = not_bucketed_lines(facts)
-    if rows:
-        table = Table(title="bucketed graphs (--capture-buckets)", caption=BUCKET_CAPTION)
-        for col in BUCKET_COLUMNS:
-            table.add_column(col, justify="left" if col in ("function", "capture function",
-                                                            "variable", "buckets")
-                             else "right")
-        for row in rows:
-            table.add_row(*row)
-        console.print(table, soft_wrap=False)
-    for line in lines:
-        console.print(f"not bucketed: {line}", soft_wrap=True, markup=False)
 
 
 def render_html(facts) -> list:

@@ -6,19 +6,26 @@ from ..passes.explain import counted_text, reason_counts
 from ..passes.row_wise import kernel_verdicts
 
 
+# The code of a launch in a function that --function leaves out: counted in its function's
+# line, never a line a launch.
+UNSELECTED = "function-not-selected"
+
+
 def explanation(report, name: str) -> str:
     """The notes of a RewriteReport, one line a launch left outside (located in the file
-    `name`, with its reason code), one line a function counting its reasons, and a summary
-    line of what was captured."""
+    `name`, with its reason code; not for a function --function leaves out), one line a
+    function counting its reasons, and a summary line of what was captured."""
     lines = []
     for note in report.notes:
         lines.append(f"{name}: note: {note}")
     by_function: dict[str, list] = {}
     for r in report.reasons:
+        by_function.setdefault(r.function, []).append((r.code, r.names))
+        if r.code == UNSELECTED:
+            continue  # the function's one line below says it (396 lines on the 1B's others)
         loc = r.binding.loc
         where = f"{name}:{loc.line}:{loc.col}" if loc.line else name
         lines.append(f"{where}: {r.function}: not captured [{r.code}]: {r.message}")
-        by_function.setdefault(r.function, []).append((r.code, r.names))
     # The aggregate, per function: on a real model the lines above run to hundreds, most
     # of them one cause (prefill's 97 symbolic-shape of seq_len).
     for function, reasons in by_function.items():

@@ -1,12 +1,16 @@
 """Is OUT a rewrite of IN? `check_is_rewrite`, which the two-file form of `cgraph diff`
-(api.check_rewrite) runs before it reads OUT's graphs as IN's."""
+(api.check_rewrite) runs before it reads OUT's graphs as IN's; and with which options
+(`options_of`), so that its reasons are the rewrite's own."""
 
 from __future__ import annotations
 
 from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.guards import graph_path
-from .bucket_facts import bucket_carves
+from ..passes.options import RewriteOptions, auto_buckets
+from ..proof.ranges import FunctionRanges, guard_bounds
+from .bucket_facts import bucket_carves, bucket_values, bucket_variables
+from .graph_cost import capture_hint_names
 from .rewritten import builtin_call, builtin_target, count_kernels, is_graph_builtin, signature
 
 
@@ -81,3 +85,70 @@ def check_is_rewrite(original: ir.Module, rewritten: ir.Module) -> None:
             raise NotARewrite(f"not a rewrite of the original: '{f.name}' makes {launched} "
                               f"kernel launch(es) (its graphs included), the original "
                               f"{expected}", g.loc)
+
+
+def options_of(original: ir.Module, rewritten: ir.Module) -> RewriteOptions:
+    """The options of cgraph's rewrite that `rewritten` shows it was made with, so that the
+    two-file form of `cgraph diff` gives the reasons the rewrite itself gave (`rewrite
+    --explain`, the one-file form): `--capture-buckets VAR:...` for each variable a graph is
+    keyed by the bucket of (the buckets read back from the bucket variable over VAR's range:
+    `auto` where every function's are auto's), `--capture-symbolic VAR[:MAX]` for each
+    variable of a function's inputs a graph is keyed by that the original's capture hint does
+    not name or that a guard bounds (MAX: the guard's). Everything else is the default: a
+    rewrite by TVM shows none of these, and is explained as cgraph's default rewrite explains
+    it."""
+    buckets: dict[str, list] = {}  # VAR -> [(sizes, upper)] per function
+    symbolic: dict[str, list] = {}  # VAR -> the guard's bound (None: none) per launch
+    for g in rewritten.relax_functions():
+        f = original.function(g.name)
+        if not isinstance(f, ir.Function):
+            continue  # an allocation or capture function the rewrite added
+        hint = set(capture_hint_names(f))
+        # The options apply to the variables of its inputs; one of a weight's shape keys a
+        # graph whatever they say.
+        inputs = {s.name for p in f.params[:f.num_input] for s in ir.definable_sym_vars(p.sinfo)}
+        derived = bucket_variables(g)
+        for names, here in _graph_keys(g):
+            for name in names:
+                bv = derived.get(name)
+                if bv is not None:
+                    r = here.of(bv.var)
+                    if r.most is not None:
+                        sizes = bucket_values(bv, r.least, r.most)
+                        buckets.setdefault(bv.var, []).append(
+                            (sizes, g.upper_bounds().get(bv.var)))
+                    continue
+                bound = here.guard.get(name)
+                if name in inputs and (name not in hint or bound is not None):
+                    symbolic.setdefault(name, []).append(bound)
+    chosen = []
+    for var, lists in buckets.items():
+        auto = all(upper is not None and sizes == auto_buckets(upper) for sizes, upper in lists)
+        chosen.append(f"{var}:auto" if auto else f"{var}:{','.join(map(str, lists[0][0]))}")
+    return RewriteOptions(capture_buckets=tuple(chosen), capture_symbolic=tuple(
+        name if None in bounds else f"{name}:{max(bounds)}" for name, bounds in symbolic.items()))
+
+
+def _graph_keys(g: ir.Function) -> list:
+    """(names of the variables keying it, the ranges where it runs) per graph launch of `g`:
+    the ranges within the guards around it."""
+    out = []
+    defs: dict = {}
+
+    def visit(blocks, here: FunctionRanges):
+        for block in blocks:
+            for b in block.bindings:
+                v = b.value
+                defs[b.var] = v
+                if type(v) is ir.If:
+                    visit(v.true_branch.blocks, here.under(guard_bounds(v.cond, defs)))
+                    visit(v.false_branch.blocks, here)
+                elif builtin_call(v, ir.RUN_OR_CAPTURE):
+                    key = (ir.GraphLaunch.of(v, defs) or ir.GraphLaunch(())).shape
+                    names = {s.name: None for x in (key.values if type(key) is ir.ShapeExpr
+                                                    else ()) for s in ir.prim_vars(x, [])}
+                    if names:
+                        out.append((list(names), here))
+
+    visit(g.blocks, FunctionRanges(g))
+    return out

@@ -131,11 +131,13 @@ def bounds_text(bounds) -> str:
     if bounds is None:
         return ""
     values = "; ".join(f"{k} = {', '.join(map(str, v))}" for k, v in bounds.values.items())
-    mode = ("terms only (each output compared by what it is made of, no bytes computed)"
+    mode = ("outputs compared by terms only (what each is made of, no bytes computed)"
             if bounds.mode == "terms" else
-            "with bytes" + (f" (the host reads computed bytes: {bounds.why_bytes})"
-                            if bounds.why_bytes else ""))
-    text = f"\n  at the upper bounds: {values}, {bounds.calls} calls each, {mode}"
+            "outputs compared by their bytes" + (
+                f" (the host reads computed bytes: {bounds.why_bytes})" if bounds.why_bytes
+                else ""))
+    text = (f"\n  at the upper bounds: {values} (a function's calls take each list's values in "
+            f"turn), {bounds.calls} calls a function at most, {mode}")
     if bounds.stopped:
         text += f"; stopped, the original cannot run there: {bounds.stopped}"
     if bounds.difference:
@@ -153,9 +155,60 @@ def jsonable(v):
         return str(v)
 
 
-def verify_text(result, name_a: str, name_b: str, texts: dict | None = None) -> str:
+_KEPT = "\x00"  # marks the lines of an excerpt, which wrapped() leaves as they are
+
+
+def terminal_width() -> int | None:
+    """The width verify's lines are wrapped at (a list of values at the bounds ran to 550
+    characters): `COLUMNS` where set, else the terminal's when standard output is one; None
+    (no wrapping) for a pipe or a file, where a line per statement is what grep wants."""
+    import os
+    import shutil
+    import sys
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if hasattr(sys.stdout, "isatty") and sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def wrapped(text: str, width: int | None) -> str:
+    """Each line of `text` wrapped at `width` (None: as it is), its continuation lines
+    indented two more than it; a word longer than the line (a path) and a bound (`n ≤ 16`)
+    kept whole; an excerpt's lines (`excerpt`) as they are."""
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if line.startswith(_KEPT) or width is None or len(line) <= width:
+            out.append(line.removeprefix(_KEPT))
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        # a bound stays on one line: `seq_len ≤ 2048`
+        kept = line.replace(" ≤ ", "\xa0≤\xa0")
+        out.extend(x.replace("\xa0", " ") for x in textwrap.wrap(
+            kept, width, subsequent_indent=indent, break_long_words=False,
+            break_on_hyphens=False))
+    return "\n".join(out)
+
+
+def excerpt(name: str, text: str | None, loc, what: str) -> str:
+    """check_view.note, kept as it is by `wrapped` (its source line and caret)."""
+    return "\n".join(_KEPT + line for line in note(name, text, loc, what).split("\n"))
+
+
+def verify_text(result, name_a: str, name_b: str, texts: dict | None = None,
+                width: int | None = -1) -> str:
     """`texts`: the source of each module ("original", "rewritten") that has a file, for
-    the excerpt under an ownership difference."""
+    the excerpt under an ownership difference. Lines wrapped at `width` (`wrapped`; -1: the
+    terminal's, `terminal_width`; None: not wrapped)."""
+    return wrapped(_verify_text(result, name_a, name_b, texts),
+                   terminal_width() if width == -1 else width)
+
+
+def _verify_text(result, name_a: str, name_b: str, texts: dict | None) -> str:
     d = result.difference
     if d is None:
         text = (f"equal: {name_b} computes what {name_a} computes "
@@ -189,7 +242,7 @@ def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str
         text = f"differ: shape in the {d.module} module: {where}: {d.message}"
         source = (texts or {}).get(d.module)
         if source is not None and d.loc.line:
-            text += "\n" + note(name, source, d.loc, d.site)
+            text += "\n" + excerpt(name, source, d.loc, d.site)
         elif d.loc.line:
             text += f"\n{name}:{d.loc.line}:{d.loc.col}: note: {d.site}"
         return text
@@ -198,7 +251,7 @@ def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str
                f"{d.call + 1}: {d.message}"
         source = (texts or {}).get("rewritten")
         if source is not None and d.loc.line:
-            text += "\n" + note(name_b, source, d.loc, d.site)
+            text += "\n" + excerpt(name_b, source, d.loc, d.site)
         return text
     if d.kind == "ownership":
         what = f"graph input{d.graph_input}" if d.graph_input is not None else \
@@ -208,7 +261,7 @@ def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str
         source = (texts or {}).get(d.module)
         if source is not None:
             name = name_a if d.module == "original" else name_b
-            text += "\n" + note(name, source, d.loc, d.site)
+            text += "\n" + excerpt(name, source, d.loc, d.site)
         return text
     where = f"function '{d.function}', call {d.call + 1}, output{d.output or ''}"
     if d.kind == "terms":
@@ -218,7 +271,7 @@ def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str
             text += f" -- seen after {d.checked_after}"
         source = (texts or {}).get(d.module)
         if source is not None and d.loc.line:
-            text += "\n" + note(name_b, source, d.loc, d.site)
+            text += "\n" + excerpt(name_b, source, d.loc, d.site)
         return text
     if d.message and d.element is None and d.original is None:
         return f"differ: {where}: {d.message}"
@@ -237,7 +290,7 @@ def difference_text(result, name_a: str, name_b: str, texts: dict | None) -> str
         name = name_a if d.module == "original" else name_b
         source = (texts or {}).get(d.module)
         if source is not None and d.loc.line:
-            text += "\n" + note(name, source, d.loc, why)
+            text += "\n" + excerpt(name, source, d.loc, why)
         else:
             where = f"{name}:{d.loc.line}:{d.loc.col}" if d.loc.line else name
             text += f"\n{where}: note: {why}"

@@ -5,14 +5,13 @@ Both are printed canonically (text/printer.py, current dialect), EXPECTED as it 
 as EXPECTED would print it wherever the structure matches:
 - a function equal to EXPECTED's (up to local names; PrimFuncs by their normalized bodies)
   is printed from EXPECTED's own IR, so it shows no line at all, whatever its names;
-- a Relax function that differs takes EXPECTED's names for its variables, each paired with
-  one of EXPECTED's: parameters by place, and in each block the bindings that
-  difflib's longest matching runs pair by what they compute (the operator or function
-  called), a changed binding with the one it replaces. This pairing only names: equality
-  is ir/equality.py's, and a wrong pairing shows a wrong name, never hides a change;
+- a function that differs is printed as GOT has it, its own names included: each side keeps
+  its own names, so that a line of the diff can be found in its file (naming GOT's
+  variables after EXPECTED's, by place, gave a renumbered function the names of another:
+  issue 52);
 - GOT's functions come in EXPECTED's order (order is not compared), its own ones last, and
   the module's class name, header comments and decorator are EXPECTED's.
-So a golden equal up to renames gives an empty diff, and a real change shows as itself.
+So a golden equal up to renames gives an empty diff, and a change shows as GOT has it.
 """
 
 from __future__ import annotations
@@ -28,7 +27,8 @@ CONTEXT = 3  # lines of context around each change, as `diff -u`
 
 def aligned_texts(got: ir.Module, expected: ir.Module,
                   prim_bodies: str = "text") -> tuple[str, str]:
-    """(EXPECTED's canonical text, GOT's canonical text with EXPECTED's names and order)."""
+    """(EXPECTED's canonical text, GOT's canonical text in EXPECTED's order: its functions
+    equal to EXPECTED's as EXPECTED's, the others as its own)."""
     got_by_name = {f.name: f for f in got.functions}
     expected_names = {f.name for f in expected.functions}
     printer = Printer("current")
@@ -43,8 +43,6 @@ def aligned_texts(got: ir.Module, expected: ir.Module,
             # GOT's module would be converted from the wrong one)
             functions.append(fe)
             continue
-        if isinstance(fg, ir.Function) and isinstance(fe, ir.Function):
-            pair_function(fg, fe, printer.renamed)
         functions.append(fg)
     functions.extend(f for f in got.functions if f.name not in expected_names)
     same_dialect = got.dialect == expected.dialect
@@ -65,50 +63,3 @@ def aligned_diff(got: ir.Module, expected: ir.Module, got_name: str, expected_na
     return list(difflib.unified_diff(before.splitlines(), after.splitlines(),
                                      fromfile=expected_name, tofile=got_name, n=CONTEXT,
                                      lineterm=""))
-
-
-# ---- naming GOT's variables after EXPECTED's ------------------------------------------------
-
-def pair_function(got: ir.Function, expected: ir.Function, names: dict) -> None:
-    """Add to `names` (GOT's var -> EXPECTED's name) the pairs of two Relax functions."""
-    for vg, ve in zip(got.params, expected.params):
-        names[vg] = ve.name
-    pair_blocks(got.blocks, expected.blocks, names)
-
-
-def pair_blocks(got_blocks, expected_blocks, names: dict) -> None:
-    for bg, be in zip(got_blocks, expected_blocks):
-        got_bindings, expected_bindings = bg.bindings, be.bindings
-        matcher = difflib.SequenceMatcher(None, [what(b) for b in got_bindings],
-                                          [what(b) for b in expected_bindings],
-                                          autojunk=False)
-        for tag, g0, g1, e0, e1 in matcher.get_opcodes():
-            if tag == "equal" or (tag == "replace" and g1 - g0 == e1 - e0):
-                for b, c in zip(got_bindings[g0:g1], expected_bindings[e0:e1]):
-                    pair_binding(b, c, names)
-
-
-def pair_binding(got, expected, names: dict) -> None:
-    names[got.var] = expected.var.name
-    vg, ve = got.value, expected.value
-    if type(vg) is ir.If and type(ve) is ir.If:
-        for sg, se in ((vg.true_branch, ve.true_branch), (vg.false_branch, ve.false_branch)):
-            pair_blocks(sg.blocks, se.blocks, names)
-    elif type(vg) is ir.Function and type(ve) is ir.Function:
-        pair_function(vg, ve, names)
-
-
-def what(binding) -> tuple:
-    """What a binding computes, roughly and without names: its kind and the operator,
-    global function or packed function it calls."""
-    value = binding.value
-    callee = None
-    if type(value) is ir.Call:
-        op = value.op
-        callee = op.name if type(op) in (ir.Op, ir.ExternFunc, ir.GlobalVarRef) else None
-        if callee is not None and value.args and type(value.args[0]) in (
-                ir.StringImm, ir.GlobalVarRef, ir.ExternFunc):
-            # call_packed("name", ...), call_tir(cls.f, ...): the callee is the first argument
-            first = value.args[0]
-            callee = (callee, first.value if type(first) is ir.StringImm else first.name)
-    return (type(binding), type(value), callee, binding.bare)

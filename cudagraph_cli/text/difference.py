@@ -31,7 +31,8 @@ class PrinterWording(Wording):
     """The `ir.equality.Wording` of messages: expressions as the printer writes them, in the
     current dialect, calls to module functions through the module's class name."""
 
-    def __init__(self):
+    def __init__(self, sides: tuple = Wording.sides):
+        self.sides = sides
         self.printer = Printer("current")
         self.function_printers: dict[str, FunctionPrinter] = {}
 
@@ -51,18 +52,24 @@ class PrinterWording(Wording):
         return self.printer.sinfo(s)
 
 
-def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> Difference | None:
-    """The first structural difference between modules `a` and `b`, or None if equal."""
+SIDES = ("the first module", "the second module")
+
+
+def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text",
+                      sides: tuple = SIDES) -> Difference | None:
+    """The first structural difference between modules `a` and `b`, or None if equal. `sides`:
+    what the words call them, as the user named them (`got` and `the golden x.relax`; two
+    paths)."""
     names_b = {f.name: f for f in b.functions}
     names_a = {f.name: f for f in a.functions}
     for f in a.functions:
         if f.name not in names_b:
-            return Difference(f"function '{f.name}' is only in the first module", f.loc,
-                              b.loc, f.name)
+            return Difference(f"function '{f.name}' is only in {sides[0]}, not in {sides[1]}",
+                              f.loc, b.loc, f.name)
     for f in b.functions:
         if f.name not in names_a:
-            return Difference(f"function '{f.name}' is only in the second module", a.loc,
-                              f.loc, f.name)
+            return Difference(f"function '{f.name}' is only in {sides[1]}, not in {sides[0]}",
+                              a.loc, f.loc, f.name)
     if a.global_infos != b.global_infos:
         # TVM compares a module's global infos; within one module a vdevice name is one entry
         # of them, so with equal global infos equal names are equal VDevices.
@@ -70,14 +77,14 @@ def module_difference(a: ir.Module, b: ir.Module, prim_bodies: str = "text") -> 
                           a.global_infos_loc if a.global_infos_loc.line else a.loc,
                           b.global_infos_loc if b.global_infos_loc.line else b.loc)
     for fa in a.functions:
-        d = function_difference(a, fa, b, names_b[fa.name], prim_bodies)
+        d = function_difference(a, fa, b, names_b[fa.name], prim_bodies, sides)
         if d is not None:
             return d
     return None
 
 
-def function_difference(a: ir.Module, fa, b: ir.Module, fb,
-                        prim_bodies: str = "text") -> Difference | None:
+def function_difference(a: ir.Module, fa, b: ir.Module, fb, prim_bodies: str = "text",
+                        sides: tuple = SIDES) -> Difference | None:
     """The first difference between function `fa` of module `a` and `fb` of `b` (either may
     be a PrimFunc), or None."""
     try:
@@ -89,7 +96,7 @@ def function_difference(a: ir.Module, fa, b: ir.Module, fb,
                         without_shadowing(fb, module_type_vars(b.globals_text)), b.dialect,
                         prim_bodies)
         else:
-            Matcher(a, b, PrinterWording()).function(fa, fb)
+            Matcher(a, b, PrinterWording(sides)).function(fa, fb)
     except Mismatch as d:
         return Difference(f"function '{fa.name}': {d.message}",
                           d.loc_a if d.loc_a.line else fa.loc,

@@ -8,8 +8,7 @@ one; elsewhere TVM deduces the same struct info on reading. PrimFunc bodies come
 were read; with a change of dialect a few TIR spellings are mapped (`T.block` <-> `T.sblock`).
 
 Names: a variable keeps its name unless that would hide another variable still in use, then
-it gets a suffix (`x_1`), as TVM's printer does. A caller may ask for other names
-(`Printer.renamed`: text/aligned.py prints one module with another's names, for a review).
+it gets a suffix (`x_1`), as TVM's printer does.
 """
 
 from __future__ import annotations
@@ -61,8 +60,6 @@ class Printer:
         self.ty_args = "ty_args" if dialect == "current" else "sinfo_args"
         # call_tir's and call_dps_packed's output struct info: TVM 0.27 reads only `out_ty`
         self.out_ty = "out_ty" if dialect == "current" else "out_sinfo"
-        # var -> the name to print it by instead of its own (still made unique as any name)
-        self.renamed: dict[ir.Var, str] = {}
 
     # ---- module --------------------------------------------------------------------------
 
@@ -325,10 +322,8 @@ class FunctionPrinter:
         current: dict[str, ir.Var] = {}
         names = self.names
 
-        renamed = self.p.renamed
-
         def define(v: ir.Var, at: int):
-            base = renamed.get(v) or v.name or "_"
+            base = v.name or "_"
             name = base
             if base in reserved:
                 name = _fresh(base, taken)

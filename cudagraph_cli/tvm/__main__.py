@@ -10,12 +10,15 @@ OPTIONS are `cgraph rewrite`'s (--min-kernels, --exclude, --function, --trust-ex
 by it, and --on-fallback warn|error (what happens where cgraph cannot read a module: TVM's own
 pass, warned of, with the default options only; or a refusal). The exit status is the
 command's; 2 for a bad option, a CgraphPassError or a command that cannot be found, 3 for
-cgraph's internal error, with one message saying what is wrong (no traceback).
+cgraph's internal error, with one message saying what is wrong (no traceback). For each module
+it rewrites, cgraph's pass prints one line on stderr, what it did (`cgraph: batch_decode 18
+graph launches, host work 195 -> 37 a call; ...`); -q/--quiet leaves it out.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from .use_in_tvm import LAUNCHER as PROG
@@ -55,6 +58,10 @@ def parser() -> argparse.ArgumentParser:
             ap.add_argument(*flags, dest=f.name, metavar=meta["metavar"], help=meta["help"])
     ap.add_argument("--compat", choices=COMPAT_MODES, default="cgraph",
                     help="tvm: TVM 0.27's exact pass (cgraph's corrections off)")
+    ap.add_argument("-q", "--quiet", action="store_true",
+                    help="do not print, on stderr, the line saying what cgraph did to each "
+                         "module built (`cgraph: batch_decode 18 graph launches, host work "
+                         "195 -> 37 a call`)")
     ap.add_argument("--on-fallback", choices=ON_FALLBACK, default="warn",
                     help="where cgraph cannot read a module: warn (TVM's own pass runs "
                          "instead, with a TvmPassFallbackWarning each time; only with the "
@@ -138,7 +145,34 @@ def main(argv: list | None = None) -> int:
     except (LauncherUsage, ValueError, CommandNotFound, ImportError) as e:
         print(f"{PROG}: error: {e}", file=sys.stderr)
         return 2
-    return run_in_block(run, options, on_fallback=ns.on_fallback)
+    with rewrite_lines_on_stderr(not ns.quiet):
+        return run_in_block(run, options, on_fallback=ns.on_fallback)
+
+
+@contextlib.contextmanager
+def rewrite_lines_on_stderr(on: bool):
+    """The pass's line for each module (the `cudagraph_cli` logger, INFO) on stderr while the
+    command runs, and only there: not handed on to the command's own logging too."""
+    import logging
+
+    from .rewrite_pass import LOGGER
+
+    if not on:
+        yield
+        return
+    logger = logging.getLogger(LOGGER)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    saved = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(saved[0])
+        logger.propagate = saved[1]
 
 
 if __name__ == "__main__":

@@ -282,6 +282,7 @@ def rewrite_module_in_memory(mod, options=None):
     except SourceError as e:
         raise located_error(mod, options, e) from None
     warn_report(report)
+    log_rewrite(ours, out, report)
     if out is ours:
         return mod
     before = {f.name: f for f in ours.functions}
@@ -324,6 +325,23 @@ class CgraphPassWarning(UserWarning):
 class TvmPassFallbackWarning(CgraphPassWarning):
     """cgraph could not handle the module and TVM's own RewriteCUDAGraph ran instead: the build
     goes on as it would without cgraph; the message is cgraph's located error."""
+
+
+LOGGER = "cudagraph_cli"  # logging.getLogger(LOGGER): a line at INFO per module rewritten
+
+
+def log_rewrite(ours, out, report) -> None:
+    """One line at INFO on the `cudagraph_cli` logger for each module the pass rewrote: each
+    function that launches graphs, its graph launches and host work a call before -> after
+    (report/analysis.py's facts, from the rewrite's own plans, as `cgraph diff` counts them).
+    Nothing is computed unless the logger would print it."""
+    import logging
+
+    logger = logging.getLogger(LOGGER)
+    if logger.isEnabledFor(logging.INFO):
+        from ..report.analysis import analyze, rewrite_summary
+
+        logger.info("%s", rewrite_summary(analyze(ours, out, report)))
 
 
 def warn_report(report) -> None:
@@ -392,6 +410,7 @@ def rewrite_module_through_text(mod, options=None):
     except api.UnknownName as e:  # a capture_symbolic variable the module does not have
         raise CgraphOptionError(str(e)) from None
     warn_report(report)
+    log_rewrite(ours, out, report)
     if out is ours:
         return mod
     before = {f.name: f for f in ours.functions}
