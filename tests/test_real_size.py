@@ -45,7 +45,14 @@ def sample(name: str, stage: str) -> str:
     return str(REAL_SAMPLES / f"{name}.{stage}.relax")
 
 
-def peak_rss_mib(*args: str) -> tuple[int, float, str, str]:
+def peak_rss_mib(*args: str) -> tuple[int, float]:
+    """(exit status, peak resident memory in MiB) of `cgraph ARGS` run alone (peak_rss_run;
+    test_verify_memory.py's too)."""
+    code, peak, _, _ = peak_rss_run(*args)
+    return code, peak
+
+
+def peak_rss_run(*args: str) -> tuple[int, float, str, str]:
     """(exit status, peak resident memory in MiB, stdout, stderr) of `cgraph ARGS` run alone:
     a parent of its own reads its only child's peak from getrusage."""
     probe = ("import json, resource, subprocess, sys\n"
@@ -70,7 +77,7 @@ def verified():
 
     def get(name: str):
         if name not in made:
-            code, peak, stdout, stderr = peak_rss_mib("verify", sample(name, "before"),
+            code, peak, stdout, stderr = peak_rss_run("verify", sample(name, "before"),
                                                       sample(name, "after"), "--format", "json")
             made[name] = code, peak, json.loads(stdout) if code in (0, 1) else None, stderr
         return made[name]
@@ -195,7 +202,7 @@ def test_verify_memory_grows_with_activations_not_weights(verified, name, limit_
 
 
 def test_run_cpu_of_the_8b_model_within_4_gib():
-    code, peak, _, _ = peak_rss_mib("run", sample("mlc_llama_8b", "before"), "--device",
-                                    "cpu", "--calls", "2")
+    code, peak = peak_rss_mib("run", sample("mlc_llama_8b", "before"), "--device", "cpu",
+                              "--calls", "2")
     assert code == 0
     assert peak <= 4096, f"run --device cpu peaked at {peak:.0f} MiB"
