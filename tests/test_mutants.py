@@ -19,9 +19,18 @@ from bench.mutants import buckets, controls, graph, guards, kernel, shape, suite
 from conftest import ROOT
 from cudagraph_cli import api
 from cudagraph_cli.passes.options import RewriteOptions
+from shared_inputs import inputs_made_once
 
 CALLS = 3
 REAL = ROOT / "samples" / "real"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def weights_made_once():
+    """The 1B's weights made once for the file's twenty verifies, not once each: the same
+    values (tests/helpers/shared_inputs.py), half of each verify's time."""
+    with inputs_made_once():
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ the memory a run takes grows with activations. Checked here:
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -27,6 +28,9 @@ import sys
 import pytest
 
 from conftest import REAL_SAMPLES, ROOT, run_cli
+from cudagraph_cli import api, commands
+from cudagraph_cli.report.verify_view import verify_json
+from shared_inputs import inputs_made_once
 
 MODELS = ["mlc_llama_1b", "mlc_qwen2_0_5b", "mlc_llama_8b", "mlc_gemma2_2b",
           "mlc_llama_8b_tp2", "mlc_olmoe_1b_7b", "mlc_olmoe_1b_7b_thrust", "mlc_phi2",
@@ -42,16 +46,43 @@ def sample(name: str, stage: str) -> str:
 
 
 def peak_rss_mib(*args: str) -> tuple[int, float]:
-    """(exit status, peak resident memory in MiB) of `cgraph ARGS` run alone: a parent of its
-    own reads its only child's peak from getrusage."""
-    probe = ("import resource, subprocess, sys\n"
+    """(exit status, peak resident memory in MiB) of `cgraph ARGS` run alone (peak_rss_run;
+    test_verify_memory.py's too)."""
+    code, peak, _, _ = peak_rss_run(*args)
+    return code, peak
+
+
+def peak_rss_run(*args: str) -> tuple[int, float, str, str]:
+    """(exit status, peak resident memory in MiB, stdout, stderr) of `cgraph ARGS` run alone:
+    a parent of its own reads its only child's peak from getrusage."""
+    probe = ("import json, resource, subprocess, sys\n"
              "r = subprocess.run([sys.executable, '-m', 'cudagraph_cli', *sys.argv[1:]],"
-             " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
-             "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+             " capture_output=True, text=True)\n"
+             "print(json.dumps([r.returncode,"
+             " resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, r.stdout, r.stderr]))\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True,
-                         env=env, cwd=ROOT, timeout=600, check=True).stdout.split()
-    return int(out[0]), int(out[1]) / 1024  # ru_maxrss is in KiB on Linux
+                         env=env, cwd=ROOT, timeout=600, check=True).stdout
+    code, kib, stdout, stderr = json.loads(out)
+    return code, kib / 1024, stdout, stderr  # ru_maxrss is in KiB on Linux
+
+
+@pytest.fixture(scope="module")
+def verified():
+    """name -> (exit status, peak MiB, JSON report, stderr) of `cgraph verify BEFORE AFTER
+    --format json` (TVM's after file), each model once in a process of its own: the 1B
+    model's serves both the test against TVM's rewrite and the memory test (a verify of it
+    is 20 s of CPU)."""
+    made: dict = {}
+
+    def get(name: str):
+        if name not in made:
+            code, peak, stdout, stderr = peak_rss_run("verify", sample(name, "before"),
+                                                      sample(name, "after"), "--format", "json")
+            made[name] = code, peak, json.loads(stdout) if code in (0, 1) else None, stderr
+        return made[name]
+
+    return get
 
 
 def tvm_captured_in_text(text: str) -> dict:
@@ -101,10 +132,9 @@ def test_rewrite_is_tvms_and_diff_counts_what_tvm_captured(name, tmp_path):
 # its positions, vm.builtin.attention_kv_cache_get_query_positions).
 @pytest.mark.parametrize("name, functions", [("mlc_llama_1b", FIVE), ("mlc_qwen2_0_5b", FIVE),
                                              ("mlc_llama_8b_tp2", SEVEN)])
-def test_verify_against_tvms_rewrite_and_run(name, functions):
-    r = run_cli("verify", sample(name, "before"), sample(name, "after"), "--format", "json")
-    assert r.returncode == 0, r.stderr.decode()
-    report = json.loads(r.stdout)
+def test_verify_against_tvms_rewrite_and_run(verified, name, functions):
+    code, _, report, stderr = verified(name)
+    assert code == 0, stderr
     assert report["equal"] is True
     assert sorted(report["functions"]) == functions
     assert report["captures"] > 0 and report["replays"] > 0
@@ -138,27 +168,36 @@ OVERWRITTEN_RESULT = (
 # issue 31. Its S-box makes the difference reach the logits: docs/EXECUTOR.md, "Kernels".)
 # The overwritten result: decode's logits differ once the next function runs graphs on the
 # shared storages (prefill: TVM's pass gives every function one allocation function).
+@pytest.fixture(scope="module")
+def one_b():
+    """The 1B model read once and TVM's rewrite of it as text, for the mutants below, verified
+    in this process with their weights made once (tests/helpers/shared_inputs.py): the same
+    report `cgraph verify` prints, without reading the 1B again for each."""
+    with inputs_made_once():
+        yield api.load(sample("mlc_llama_1b", "before")), open(sample("mlc_llama_1b",
+                                                                      "after")).read()
+
+
 @pytest.mark.parametrize("mutant, kind, seen_after",
                          [(STALE_INPUT, "values", "decode, call 2"),
                           (OVERWRITTEN_RESULT, "values", "prefill, call 1")],
                          ids=["stale-graph-input", "overwritten-result"])
-def test_real_size_mutants_are_caught(mutant, kind, seen_after, tmp_path):
-    text = open(sample("mlc_llama_1b", "after")).read()
+def test_real_size_mutants_are_caught(one_b, mutant, kind, seen_after):
+    original, text = one_b
     old, new = mutant
     assert text.count(old) == 1
-    broken = tmp_path / "broken.relax"
-    broken.write_text(text.replace(old, new))
-    r = run_cli("verify", sample("mlc_llama_1b", "before"), str(broken), "--format", "json")
-    assert r.returncode == 1, r.stderr.decode()
-    difference = json.loads(r.stdout)["difference"]
+    result = api.verify(original, api.loads(text.replace(old, new)))  # 4 calls, as the CLI
+    gc.collect()  # the executors' buffers sit in reference cycles
+    assert commands.verify_exit_status(result) == 1
+    difference = verify_json(result, "before", "broken")["difference"]
     assert (difference["kind"], difference["function"]) == (kind, "decode")
     assert difference["seen_after"] == seen_after
 
 
 @pytest.mark.parametrize("name, limit_mib", [("mlc_llama_1b", 2048), ("mlc_llama_8b", 4096)])
-def test_verify_memory_grows_with_activations_not_weights(name, limit_mib):
-    code, peak = peak_rss_mib("verify", sample(name, "before"), sample(name, "after"))
-    assert code == 0
+def test_verify_memory_grows_with_activations_not_weights(verified, name, limit_mib):
+    code, peak, _, stderr = verified(name)
+    assert code == 0, stderr
     assert peak <= limit_mib, f"verify of {name} peaked at {peak:.0f} MiB"
 
 

@@ -20,6 +20,7 @@ from cudagraph_cli.passes.alloc_merger import call_graph, live_together
 from cudagraph_cli.passes.options import Check, RewriteOptions
 from cudagraph_cli.passes.pipeline import rewrite
 from cudagraph_cli.passes.storage_collector import output_storages
+from cudagraph_cli.tvm import on_a_short_stack
 from cudagraph_cli.text.printer import print_module
 from module_gen import random_module
 from rewrite_helpers import slots, storages_allocated
@@ -63,6 +64,9 @@ def check_corrections(src: ir.Module, out: ir.Module):
 
 
 def run_case(tvm, text: str):
+    """One module through both passes. The tests run it on_a_short_stack: TVM's reader calls
+    inspect.stack() for every function it reads, and pytest's stack made that most of the
+    file's time (3 readings a module, 400 modules)."""
     from tvm.script import from_source
 
     src = parse_module(text)
@@ -97,7 +101,7 @@ def outcomes():
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_module_current_dialect(tvm, seed, outcomes):
-    outcomes[seed] = run_case(tvm, random_module(seed))
+    outcomes[seed] = on_a_short_stack(run_case, tvm, random_module(seed))
 
 
 @pytest.mark.parametrize("seed", LEGACY_SEEDS)
@@ -118,7 +122,7 @@ def test_random_module_legacy_dialect(tvm, seed, outcomes):
         # from it there only: TVM reads its PrimFuncs without the s_tir attribute.
         expected = expected.replace("(s_tir=True)", "")
     assert print_module(ours, "current") == expected
-    outcomes[seed] = run_case(tvm, random_module(seed))
+    outcomes[seed] = on_a_short_stack(run_case, tvm, random_module(seed))
 
 
 def test_most_random_modules_match_tvm_exactly(outcomes):

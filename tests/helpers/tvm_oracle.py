@@ -6,9 +6,13 @@ from typing import TypeVar
 
 
 def tvm_parse(text: str):
+    """TVM's reading of `text`, on a short stack (cudagraph_cli.tvm.on_a_short_stack: TVM's
+    reader calls inspect.stack() for every function, which costs as pytest's stack is deep)."""
     from tvm.script import from_source
 
-    return from_source(text)
+    from cudagraph_cli.tvm import on_a_short_stack
+
+    return on_a_short_stack(from_source, text)
 
 
 def tvm_equal(a, b) -> str | None:
@@ -78,7 +82,10 @@ def tvm_parse_with_constants(text: str, constants: dict | None = None,
         constants = metadata_constants(parse_module(text))
     extra = tvm_globals()
     extra["metadata"] = constants
-    return from_source(text, extra_vars=extra, check_well_formed=check_well_formed)
+    from cudagraph_cli.tvm import on_a_short_stack  # as tvm_parse
+
+    return on_a_short_stack(from_source, text, extra_vars=extra,
+                            check_well_formed=check_well_formed)
 
 
 def without_alloc_ty_args(text: str) -> str:
