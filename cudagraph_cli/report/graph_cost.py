@@ -147,15 +147,38 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
     its `tir_var_upper_bound` (the smaller of the two when both are given); else unbounded.
     Its least value is 1, or 0 when the function names it in `tir_non_negative_var` (the
     attribute that says a variable may be 0; a dimension is otherwise at least 1)."""
-    ranges = FunctionRanges(g)
     buckets = bucket_variables(g)  # --capture-buckets: keyed by a bucket, one graph each
     allocs = _alloc_sizes(rewritten, g)
     groups: dict[tuple, list] = {}  # (capture, keys) -> [launches, slots]
     unkeyed = 0
+    for v, launch, names, here, defs in graph_launches(g):
+        if not names:
+            unkeyed += 1
+            continue
+        keys = tuple(_values(n, here, buckets) for n in names)
+        entry = groups.setdefault((builtin_target(v), keys), [0, set()])
+        entry[0] += 1
+        entry[1] |= _storages(launch.args, defs, rewritten, 0) \
+            if launch.args is not None else set()
+    keyed = []
+    for (capture, keys), (launches, slots) in groups.items():
+        held: dict[str, int] = {}
+        for slot in slots:
+            if slot in allocs:
+                size, scope = allocs[slot]
+                held[scope] = held.get(scope, 0) + size
+        keyed.append(KeyedGraphs(capture, launches, keys, held))
+    return keyed, unkeyed
+
+
+def graph_launches(g: ir.Function) -> list:
+    """Each graph launch (`run_or_capture`) of `g`, in order, as (its value, its GraphLaunch,
+    the names of the variables keying it, the ranges where it runs: within the guards around
+    it, the bindings defined before it: var -> value)."""
+    out = []
     defs: dict = {}  # ir.Var (eq=False, so by identity) -> the value bound to it
 
     def visit(blocks, here: FunctionRanges):
-        nonlocal unkeyed
         for block in blocks:
             for b in block.bindings:
                 v = b.value
@@ -166,30 +189,15 @@ def graph_cost(rewritten: ir.Module, g: ir.Function) -> tuple[list, int]:
                 elif builtin_call(v, ir.RUN_OR_CAPTURE):
                     launch = ir.GraphLaunch.of(v, defs) or ir.GraphLaunch(())
                     key = launch.shape
-                    names = []
+                    names: list = []
                     for x in (key.values if type(key) is ir.ShapeExpr else ()):
                         for s in ir.prim_vars(x, []):
                             if s.name not in names:
                                 names.append(s.name)
-                    if not names:
-                        unkeyed += 1
-                        continue
-                    keys = tuple(_values(n, here, buckets) for n in names)
-                    entry = groups.setdefault((builtin_target(v), keys), [0, set()])
-                    entry[0] += 1
-                    entry[1] |= _storages(launch.args, defs, rewritten, 0) \
-                        if launch.args is not None else set()
+                    out.append((v, launch, names, here, defs))
 
-    visit(g.blocks, ranges)
-    keyed = []
-    for (capture, keys), (launches, slots) in groups.items():
-        held: dict[str, int] = {}
-        for slot in slots:
-            if slot in allocs:
-                size, scope = allocs[slot]
-                held[scope] = held.get(scope, 0) + size
-        keyed.append(KeyedGraphs(capture, launches, keys, held))
-    return keyed, unkeyed
+    visit(g.blocks, FunctionRanges(g))
+    return out
 
 
 def _values(name: str, ranges: FunctionRanges, buckets: dict) -> tuple:

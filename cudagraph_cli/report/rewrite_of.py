@@ -8,9 +8,8 @@ from .. import ir
 from ..diagnostics import NO_LOC, Loc, SourceError
 from ..passes.guards import graph_path
 from ..passes.options import RewriteOptions, auto_buckets
-from ..proof.ranges import FunctionRanges, guard_bounds
 from .bucket_facts import bucket_carves, bucket_values, bucket_variables
-from .graph_cost import capture_hint_names
+from .graph_cost import capture_hint_names, graph_launches
 from .rewritten import builtin_call, builtin_target, count_kernels, is_graph_builtin, signature
 
 
@@ -130,25 +129,6 @@ def options_of(original: ir.Module, rewritten: ir.Module) -> RewriteOptions:
 
 
 def _graph_keys(g: ir.Function) -> list:
-    """(names of the variables keying it, the ranges where it runs) per graph launch of `g`:
-    the ranges within the guards around it."""
-    out = []
-    defs: dict = {}
-
-    def visit(blocks, here: FunctionRanges):
-        for block in blocks:
-            for b in block.bindings:
-                v = b.value
-                defs[b.var] = v
-                if type(v) is ir.If:
-                    visit(v.true_branch.blocks, here.under(guard_bounds(v.cond, defs)))
-                    visit(v.false_branch.blocks, here)
-                elif builtin_call(v, ir.RUN_OR_CAPTURE):
-                    key = (ir.GraphLaunch.of(v, defs) or ir.GraphLaunch(())).shape
-                    names = {s.name: None for x in (key.values if type(key) is ir.ShapeExpr
-                                                    else ()) for s in ir.prim_vars(x, [])}
-                    if names:
-                        out.append((list(names), here))
-
-    visit(g.blocks, FunctionRanges(g))
-    return out
+    """(names of the variables keying it, the ranges where it runs) per keyed graph launch of
+    `g`: the ranges within the guards around it."""
+    return [(names, here) for _, _, names, here, _ in graph_launches(g) if names]
